@@ -1,0 +1,1 @@
+"""riskexplore: certifiably optimal risk scores and predictive checklists."""

@@ -1,0 +1,1 @@
+"""Input data handling: validation of features, outcome and weights."""

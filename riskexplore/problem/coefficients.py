@@ -1,0 +1,114 @@
+"""Per-feature integer coefficient sets (the set L of the paper)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.errors import InputError
+
+
+@dataclass
+class CoefficientSet:
+    """Integer bounds and l0 penalties for the points of each feature, and the intercept.
+
+    Attributes
+    ----------
+    feature_names : list of str
+    lower, upper : int arrays of shape (d,)
+        Points of feature ``j`` lie in ``{lower[j], ..., upper[j]}``; a sign constraint is
+        ``lower[j] = 0`` (non-negative) or ``upper[j] = 0`` (non-positive).
+    c0 : float array of shape (d,)
+        Penalty for using feature ``j`` (the paper's C0, possibly per feature).
+    intercept_lower, intercept_upper : int
+        Bounds on the intercept (not penalised).
+    """
+
+    feature_names: list[str]
+    lower: np.ndarray
+    upper: np.ndarray
+    c0: np.ndarray
+    intercept_lower: int = -100
+    intercept_upper: int = 100
+
+    @classmethod
+    def uniform(
+        cls,
+        feature_names: Sequence[str],
+        *,
+        coef_min: int = -5,
+        coef_max: int = 5,
+        c0: float = 1e-6,
+        intercept_min: int = -100,
+        intercept_max: int = 100,
+        bounds: Mapping[str, tuple[int, int]] | None = None,
+        signs: Mapping[str, int] | None = None,
+        c0_by_feature: Mapping[str, float] | None = None,
+    ) -> CoefficientSet:
+        """Same bounds for every feature, with optional per-feature overrides.
+
+        ``signs`` maps a feature to +1 (points >= 0) or -1 (points <= 0).
+        """
+        names = list(feature_names)
+        d = len(names)
+        lower = np.full(d, _as_int(coef_min, "coef_min"), dtype=np.int64)
+        upper = np.full(d, _as_int(coef_max, "coef_max"), dtype=np.int64)
+        penalty = np.full(d, float(c0))
+        index = {n: j for j, n in enumerate(names)}
+        for name, (lo, hi) in (bounds or {}).items():
+            j = _feature(index, name, "bounds")
+            lower[j], upper[j] = _as_int(lo, f"lower bound of {name}"), _as_int(hi, name)
+        for name, sign in (signs or {}).items():
+            j = _feature(index, name, "signs")
+            if sign not in (1, -1):
+                raise InputError(f"sign of {name!r} must be +1 or -1, got {sign!r}")
+            if sign > 0:
+                lower[j] = max(lower[j], 0)
+            else:
+                upper[j] = min(upper[j], 0)
+        for name, value in (c0_by_feature or {}).items():
+            penalty[_feature(index, name, "c0_by_feature")] = float(value)
+        out = cls(names, lower, upper, penalty,
+                  _as_int(intercept_min, "intercept_min"), _as_int(intercept_max, "intercept_max"))
+        out.validate()
+        return out
+
+    @property
+    def n_features(self) -> int:
+        return len(self.feature_names)
+
+    def validate(self) -> None:
+        bad = np.flatnonzero(self.lower > self.upper)
+        if bad.size:
+            j = bad[0]
+            raise InputError(
+                f"feature {self.feature_names[j]!r}: lower bound {self.lower[j]} exceeds upper "
+                f"bound {self.upper[j]}"
+            )
+        if self.intercept_lower > self.intercept_upper:
+            raise InputError(
+                f"intercept lower bound {self.intercept_lower} exceeds upper bound "
+                f"{self.intercept_upper}"
+            )
+        if np.any(~np.isfinite(self.c0)) or np.any(self.c0 < 0):
+            raise InputError("c0 must be finite and >= 0 for every feature")
+
+    def full_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds of ``[lambda_0, lambda_1..d]`` as float arrays."""
+        lo = np.concatenate([[self.intercept_lower], self.lower]).astype(float)
+        hi = np.concatenate([[self.intercept_upper], self.upper]).astype(float)
+        return lo, hi
+
+
+def _as_int(value, what: str) -> int:
+    if isinstance(value, bool) or not float(value).is_integer():
+        raise InputError(f"{what} must be an integer, got {value!r}")
+    return int(value)
+
+
+def _feature(index: Mapping[str, int], name: str, where: str) -> int:
+    if name not in index:
+        raise InputError(f"{where} names unknown feature {name!r}")
+    return index[name]

@@ -1,0 +1,139 @@
+"""The risk score problem (RiskSLIM-MINLP): data, coefficient set, size bounds, rows."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from riskexplore.data.validation import check_training_data
+from riskexplore.errors import InputError
+from riskexplore.problem.coefficients import CoefficientSet
+from riskexplore.problem.constraints import constraints_to_rows
+from riskexplore.problem.loss import LogisticLoss
+from riskexplore.problem.rows import INTERCEPT, LinearRow, RowMatrix, compile_rows
+
+
+class RiskScoreProblem:
+    """``min l(lam) + sum_j c0_j 1[lam_j != 0]`` over integer ``lam`` obeying every bound
+    and constraint.
+
+    Parameters
+    ----------
+    X : DataFrame or array (n, d)
+        Numeric features, no missing values.
+    y : array-like (n,)
+        Binary outcome; the larger value is the positive class.
+    sample_weight : array-like (n,), optional
+    positive_weight : float
+        Extra weight on positive examples (class weight).
+    coef_min, coef_max : int
+        Bounds on every feature's points (default -5..5).
+    intercept_min, intercept_max : int
+        Bounds on the intercept (default -100..100).
+    c0 : float
+        Penalty per feature used (default 1e-6).
+    bounds, signs, c0_by_feature : mappings by feature name, optional
+        Per-feature overrides (see :meth:`CoefficientSet.uniform`).
+    coefficient_set : CoefficientSet, optional
+        Use instead of the uniform arguments above.
+    min_size, max_size : int, optional
+        Bounds on the number of features used.
+    constraints : iterable
+        Readable constraints, :class:`LinearRow` objects or Pyomo models.
+    """
+
+    def __init__(
+        self,
+        X,
+        y,
+        *,
+        sample_weight=None,
+        positive_weight: float = 1.0,
+        feature_names=None,
+        coef_min: int = -5,
+        coef_max: int = 5,
+        intercept_min: int = -100,
+        intercept_max: int = 100,
+        c0: float = 1e-6,
+        bounds: Mapping[str, tuple[int, int]] | None = None,
+        signs: Mapping[str, int] | None = None,
+        c0_by_feature: Mapping[str, float] | None = None,
+        coefficient_set: CoefficientSet | None = None,
+        min_size: int = 0,
+        max_size: int | None = None,
+        constraints: Iterable = (),
+    ) -> None:
+        X, y, w, names = check_training_data(X, y, sample_weight, feature_names)
+        if not (positive_weight > 0 and math.isfinite(positive_weight)):
+            raise InputError(f"positive_weight must be a positive number, got {positive_weight}")
+        self.X, self.y, self.feature_names = X, y, names
+        self.sample_weight = w * np.where(y > 0, positive_weight, 1.0)
+        if coefficient_set is None:
+            coefficient_set = CoefficientSet.uniform(
+                names, coef_min=coef_min, coef_max=coef_max, c0=c0,
+                intercept_min=intercept_min, intercept_max=intercept_max,
+                bounds=bounds, signs=signs, c0_by_feature=c0_by_feature)
+        elif list(coefficient_set.feature_names) != names:
+            raise InputError("coefficient_set.feature_names must match the data's columns")
+        self.coefficient_set = coefficient_set
+        d = len(names)
+        self.min_size = int(min_size)
+        self.max_size = d if max_size is None else int(min(max_size, d))
+        if self.min_size < 0 or self.max_size < self.min_size:
+            raise InputError(
+                f"model size bounds [{min_size}, {max_size}] are empty; need "
+                f"0 <= min_size <= max_size")
+        self.rows: list[LinearRow] = constraints_to_rows(constraints, names)
+        self.row_matrix: RowMatrix = compile_rows(self.rows, names)
+        lo, hi = coefficient_set.full_bounds()
+        self.loss = LogisticLoss.from_data(X, y, self.sample_weight, lo, hi)
+
+    # --- shapes and bounds -------------------------------------------------------------
+    @property
+    def n_features(self) -> int:
+        return len(self.feature_names)
+
+    @property
+    def c0(self) -> np.ndarray:
+        return self.coefficient_set.c0
+
+    def lam_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds of ``[lambda_0, lambda_1..d]`` as floats."""
+        return self.coefficient_set.full_bounds()
+
+    def intercept_in_rows(self) -> bool:
+        return any(INTERCEPT in row.points for row in self.rows)
+
+    # --- evaluating models -------------------------------------------------------------
+    def point(self, lam: np.ndarray) -> np.ndarray:
+        """The solver vector ``[lam, alpha]`` of an integer model ``lam``."""
+        return np.concatenate([lam, (lam[1:] != 0).astype(float)])
+
+    def objective(self, lam: np.ndarray) -> float:
+        lam = np.asarray(lam, dtype=float)
+        return self.loss.value(lam, integral=True) + float(self.c0 @ (lam[1:] != 0))
+
+    def violations(self, lam: np.ndarray, tol: float = 1e-7) -> list[str]:
+        """Names of every bound and constraint that the integer model ``lam`` breaks."""
+        lam = np.asarray(lam, dtype=float)
+        lo, hi = self.lam_bounds()
+        out = []
+        for j in np.flatnonzero((lam < lo - tol) | (lam > hi + tol)):
+            name = "intercept" if j == 0 else self.feature_names[j - 1]
+            out.append(f"bounds of {name}")
+        size = int(np.count_nonzero(lam[1:]))
+        if not self.min_size <= size <= self.max_size:
+            out.append(f"model size {size} outside [{self.min_size}, {self.max_size}]")
+        out.extend(self.row_matrix.violations(self.point(lam), tol))
+        return out
+
+    def is_feasible(self, lam: np.ndarray) -> bool:
+        return not self.violations(lam)
+
+    def as_dict(self, lam: np.ndarray) -> dict:
+        """``{"intercept": int, "points": {name: int}}`` with the non-zero points."""
+        lam = np.rint(np.asarray(lam)).astype(int)
+        points = {n: int(v) for n, v in zip(self.feature_names, lam[1:], strict=True) if v}
+        return {"intercept": int(lam[0]), "points": points}

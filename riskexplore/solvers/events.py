@@ -1,0 +1,167 @@
+"""The progress-event protocol shared by every solver.
+
+Solvers *emit* :class:`SolveEvent` objects through an :class:`EventEmitter`; traces, the
+CLI progress line, widgets and grid progress *listen*. With no listener, ``emit`` is a
+single attribute test, so solvers may call it freely.
+
+Every ``lower_bound`` in an event is a valid lower bound on the optimal objective, and
+every ``upper_bound`` is the objective of a feasible model (``inf`` before one exists).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: Phases a solve passes through, in order.
+PHASES = ("setup", "initialization", "search", "done")
+
+
+@dataclass(frozen=True)
+class SolveEvent:
+    """One progress report.
+
+    Attributes
+    ----------
+    time : float
+        Seconds since the solve started.
+    phase : str
+        One of :data:`PHASES`.
+    upper_bound : float
+        Objective of the best model found so far (``inf`` if none yet).
+    lower_bound : float
+        Proven lower bound on the optimal objective.
+    gap : float
+        ``(upper - lower) / upper`` (``inf`` without a model).
+    nodes : int
+        Branch-and-bound nodes processed.
+    cuts : int
+        Loss cuts computed so far.
+    incumbent : dict or None
+        Set only when the best model changed: ``{"intercept": int, "points": {name: int}}``
+        for risk scores (solver-specific for other families).
+    kind : str
+        ``"progress"``, ``"incumbent"`` or ``"final"``.
+    """
+
+    time: float
+    phase: str
+    upper_bound: float
+    lower_bound: float
+    gap: float
+    nodes: int
+    cuts: int
+    incumbent: dict[str, Any] | None = None
+    kind: str = "progress"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in asdict(self).items()}
+
+
+def relative_gap(upper: float, lower: float) -> float:
+    """Optimality gap as the paper defines it: ``(upper - lower) / upper``."""
+    if not math.isfinite(upper):
+        return math.inf
+    if upper == lower:
+        return 0.0
+    return max(0.0, (upper - lower) / max(abs(upper), 1e-12))
+
+
+Listener = Callable[[SolveEvent], None]
+
+
+@dataclass
+class EventEmitter:
+    """Delivers events to listeners; cheap when there are none."""
+
+    listeners: list[Listener] = field(default_factory=list)
+
+    @property
+    def active(self) -> bool:
+        return bool(self.listeners)
+
+    def emit(self, event: SolveEvent) -> None:
+        for listener in self.listeners:
+            listener(event)
+
+
+class Trace:
+    """Listener that records every event; can be saved as JSON lines."""
+
+    def __init__(self) -> None:
+        self.events: list[SolveEvent] = []
+
+    def __call__(self, event: SolveEvent) -> None:
+        self.events.append(event)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        return [e.to_dict() for e in self.events]
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "w") as f:
+            for record in self.to_records():
+                f.write(json.dumps(record) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Trace:
+        trace = cls()
+        with open(path) as f:
+            for line in f:
+                data = {k: _from_json_number(v) for k, v in json.loads(line).items()}
+                trace.events.append(SolveEvent(**data))
+        return trace
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame([{k: v for k, v in e.to_dict().items() if k != "incumbent"}
+                             for e in self.events])
+
+
+def iterate_events(run: Callable[[Listener], Any]) -> Iterator[SolveEvent]:
+    """Run ``run(listener)`` in a thread and yield its events as they arrive.
+
+    The generator's return value (``StopIteration.value``) is what ``run`` returned.
+    Exceptions raised by ``run`` are re-raised in the consumer.
+    """
+    events: queue.Queue = queue.Queue()
+    done = object()
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["result"] = run(events.put)
+        except BaseException as exc:  # re-raised in the consumer thread
+            outcome["error"] = exc
+        finally:
+            events.put(done)
+
+    thread = threading.Thread(target=target, daemon=True, name="riskexplore-solve")
+    thread.start()
+    while (item := events.get()) is not done:
+        yield item
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("result")
+
+
+def _json_number(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # "inf", "-inf", "nan": strict JSON has no infinities
+    return value
+
+
+def _from_json_number(value: Any) -> Any:
+    if value in ("inf", "-inf", "nan"):
+        return float(value)
+    return value
