@@ -1,0 +1,97 @@
+"""The certificate that comes with a fitted model: how close to optimal it is proven to be."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from riskexplore.solvers.events import relative_gap
+
+#: Human-readable reasons a solve stopped before proving optimality.
+_REASONS = {
+    "time_limit": "time limit",
+    "node_limit": "node limit",
+    "stopped": "stopped",
+    "infeasible": "infeasible",
+}
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Proof of (near-)optimality of a model.
+
+    Attributes
+    ----------
+    status : str
+        Final solver status: ``"optimal"``, ``"time_limit"``, ``"node_limit"``,
+        ``"stopped"`` or ``"infeasible"``.
+    upper_bound : float
+        Objective value of the model (``inf`` without a model).
+    lower_bound : float
+        Proven lower bound on the best objective any feasible model can attain.
+    gap : float
+        ``(upper_bound - lower_bound) / upper_bound``; 0 means certified optimal.
+    """
+
+    status: str
+    upper_bound: float
+    lower_bound: float
+    gap: float
+
+    @classmethod
+    def from_bounds(cls, status: str, upper_bound: float, lower_bound: float) -> Certificate:
+        """Certificate whose gap is computed from the bounds."""
+        upper, lower = float(upper_bound), float(lower_bound)
+        return cls(status, upper, lower, relative_gap(upper, lower))
+
+    @property
+    def is_optimal(self) -> bool:
+        """True when the solver proved that no feasible model has a lower objective."""
+        return self.status == "optimal"
+
+    def describe(self, time: float | None = None) -> str:
+        """One line: ``certified optimal (gap 0.0%)`` or ``gap 3.2% after 60 s (time limit)``."""
+        gap = _percent(self.gap)
+        if self.is_optimal:
+            return f"certified optimal (gap {gap})"
+        reason = _REASONS.get(self.status, self.status)
+        after = f" after {_seconds(time)}" if time is not None and math.isfinite(time) else ""
+        return f"gap {gap}{after} ({reason})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "upper_bound": _encode(self.upper_bound),
+            "lower_bound": _encode(self.lower_bound),
+            "gap": _encode(self.gap),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Certificate:
+        return cls(
+            str(data["status"]),
+            _decode(data["upper_bound"]),
+            _decode(data["lower_bound"]),
+            _decode(data["gap"]),
+        )
+
+
+def _percent(gap: float) -> str:
+    if not math.isfinite(gap):
+        return "unknown"
+    return f"{100 * gap:.1f}%"
+
+
+def _seconds(time: float) -> str:
+    return f"{time:.0f} s" if time >= 10 else f"{time:.1f} s"
+
+
+def _encode(value: float) -> float | str:
+    """Floats as themselves (JSON keeps them exactly); non-finite values as strings."""
+    value = float(value)
+    return value if math.isfinite(value) else str(value)
+
+
+def _decode(value: float | str) -> float:
+    return float(value)

@@ -1,0 +1,554 @@
+"""A fitted risk score: points per feature, an intercept, a certificate and statistics.
+
+The card reads like Figure 1 of the paper: add the points of the features that apply to
+get a ``SCORE``, then read the predicted risk off the ``SCORE``/``RISK`` table. The
+intercept is not a row of the card: it is folded into the risk of every score, so
+``risk(score) = 1 / (1 + exp(-(intercept + score)))``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.models.certificate import Certificate
+from riskexplore.solvers.events import SolveEvent, Trace
+
+if TYPE_CHECKING:  # pragma: no cover
+    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.solvers.result import SolveResult
+
+#: Identifies the JSON documents written by :meth:`RiskScore.to_json`.
+FORMAT = "riskexplore.RiskScore"
+FORMAT_VERSION = 1
+
+#: Longest score table built from the attainable range before falling back to the
+#: range of scores observed in the training data.
+MAX_TABLE_ROWS = 61
+
+
+def _sigmoid(s: np.ndarray | float) -> np.ndarray:
+    return expit(np.asarray(s, dtype=float))
+
+
+class RiskScore:
+    """A risk score model.
+
+    Parameters
+    ----------
+    feature_names : sequence of str
+        Every feature the model was fitted on, in order.
+    points : mapping name -> int, or sequence of int of length ``d``
+        Points of each feature; features missing from a mapping get 0 points.
+    intercept : int
+        Added to the score before the logistic link.
+    certificate : Certificate, optional
+        How close to optimal the model is proven to be.
+    stats : dict, optional
+        Solve statistics and settings (nodes, cuts, time, loss, c0, bounds, ...).
+    feature_info : mapping name -> {"min", "max", "integer"}, optional
+        Range of each feature in the training data; sets the attainable scores.
+    observed_score_range : (int or float, int or float), optional
+        Smallest and largest score (sum of points) in the training data.
+    trace : Trace, optional
+        Solve progress events (not part of equality; saved only on request).
+    """
+
+    def __init__(
+        self,
+        feature_names: Sequence[str],
+        points: Mapping[str, int] | Sequence[int],
+        intercept: int,
+        certificate: Certificate | None = None,
+        stats: Mapping[str, Any] | None = None,
+        feature_info: Mapping[str, Mapping[str, Any]] | None = None,
+        observed_score_range: Sequence[float] | None = None,
+        trace: Trace | None = None,
+    ) -> None:
+        self.feature_names = [str(n) for n in feature_names]
+        if len(set(self.feature_names)) != len(self.feature_names):
+            raise InputError("feature names must be unique")
+        if isinstance(points, Mapping):
+            unknown = [str(k) for k in points if str(k) not in self.feature_names]
+            if unknown:
+                raise InputError(f"points given for unknown features: {', '.join(unknown)}")
+            values = [points.get(n, 0) for n in self.feature_names]
+        else:
+            values = list(points)
+            if len(values) != len(self.feature_names):
+                raise InputError(f"got {len(values)} points for {len(self.feature_names)} features")
+        self._points = {n: _as_int(v, n) for n, v in zip(self.feature_names, values, strict=True)}
+        self.intercept = _as_int(intercept, "intercept")
+        self.certificate = certificate
+        self.stats = _plain(dict(stats or {}))
+        self.feature_info = (
+            None
+            if feature_info is None
+            else {
+                str(k): {
+                    "min": float(v["min"]),
+                    "max": float(v["max"]),
+                    "integer": bool(v.get("integer", True)),
+                }
+                for k, v in feature_info.items()
+            }
+        )
+        self.observed_score_range = (
+            None
+            if observed_score_range is None
+            else tuple(_plain_number(v) for v in observed_score_range)
+        )
+        self.trace = trace
+
+    # --- construction from a solve ---------------------------------------------------
+    @classmethod
+    def from_result(cls, problem: RiskScoreProblem, result: SolveResult) -> RiskScore:
+        """The model, certificate and statistics of ``result``, a solve of ``problem``.
+
+        Raises :class:`InfeasibleError` if the solve found no feasible model.
+        """
+        if not result.has_model:
+            raise InfeasibleError(
+                f"no risk score satisfies the bounds and constraints (status {result.status})"
+            )
+        lam = np.rint(np.asarray(result.coefficients, dtype=float)).astype(np.int64)
+        names = list(problem.feature_names)
+        X = np.asarray(problem.X, dtype=float)
+        info = {}
+        for j, name in enumerate(names):
+            col = X[:, j]
+            info[name] = {
+                "min": float(col.min()) if len(col) else 0.0,
+                "max": float(col.max()) if len(col) else 0.0,
+                "integer": bool(np.all(col == np.round(col))),
+            }
+        scores = X @ lam[1:].astype(float)
+        observed = (scores.min(), scores.max()) if len(scores) else None
+        cset = problem.coefficient_set
+        c0 = np.asarray(cset.c0, dtype=float)
+        lower, upper = np.asarray(cset.lower), np.asarray(cset.upper)
+        stats: dict[str, Any] = {
+            "objective": float(result.upper_bound),
+            "loss": float(result.loss),
+            "nodes": int(result.nodes),
+            "cuts": int(result.cuts),
+            "time": float(result.time),
+            "size": int(np.count_nonzero(lam[1:])),
+            "n_samples": int(X.shape[0]),
+            "n_features": len(names),
+            "c0": float(c0[0])
+            if len(c0) and np.all(c0 == c0[0])
+            else {n: float(v) for n, v in zip(names, c0, strict=True)},
+            "coef_min": int(lower.min()) if len(lower) else 0,
+            "coef_max": int(upper.max()) if len(upper) else 0,
+            "coef_bounds": {
+                n: [int(lo), int(hi)] for n, lo, hi in zip(names, lower, upper, strict=True)
+            },
+            "intercept_min": int(cset.intercept_lower),
+            "intercept_max": int(cset.intercept_upper),
+            "min_size": int(problem.min_size),
+            "max_size": int(problem.max_size),
+            "n_constraints": len(problem.rows),
+        }
+        solver_stats = _plain(dict(result.stats or {}))
+        if solver_stats:
+            stats["solver"] = solver_stats
+        certificate = Certificate.from_bounds(result.status, result.upper_bound, result.lower_bound)
+        trace = result.trace if result.trace is not None and len(result.trace) else None
+        return cls(names, lam[1:].tolist(), int(lam[0]), certificate, stats, info, observed, trace)
+
+    # --- the model -------------------------------------------------------------------
+    @property
+    def points(self) -> dict[str, int]:
+        """Non-zero points by feature name, in feature order."""
+        return {n: v for n, v in self._points.items() if v != 0}
+
+    @property
+    def all_points(self) -> dict[str, int]:
+        """Points of every feature, zeros included."""
+        return dict(self._points)
+
+    @property
+    def size(self) -> int:
+        """Number of features with non-zero points."""
+        return len(self.points)
+
+    @property
+    def coefficients(self) -> np.ndarray:
+        """Integer vector ``[intercept, points_1..points_d]`` (a solver warm start)."""
+        return np.array([self.intercept, *self._points.values()], dtype=np.int64)
+
+    @property
+    def loss(self) -> float | None:
+        return self.stats.get("loss")
+
+    @property
+    def objective(self) -> float | None:
+        return self.stats.get("objective")
+
+    # --- prediction ------------------------------------------------------------------
+    def total_points(self, X) -> np.ndarray:
+        """The card's ``SCORE`` of each row: the sum of points, without the intercept."""
+        M = self._matrix(X)
+        used = [j for j, n in enumerate(self.feature_names) if self._points[n]]
+        pts = np.array([self._points[self.feature_names[j]] for j in used], dtype=float)
+        scores = M[:, used] @ pts if used else np.zeros(M.shape[0])
+        return _maybe_int(scores)
+
+    def decision_function(self, X) -> np.ndarray:
+        """``intercept + points . x`` for each row (integers when the features are)."""
+        return _maybe_int(self.total_points(X) + self.intercept)
+
+    def predict_risk(self, X) -> np.ndarray:
+        """Predicted probability of the positive class, shape ``(n,)``."""
+        return _sigmoid(np.asarray(self.decision_function(X), dtype=float))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Probabilities of ``[negative, positive]`` class, shape ``(n, 2)``, as in sklearn."""
+        p = self.predict_risk(X)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X, threshold: float = 0.5) -> np.ndarray:
+        """1 where the predicted risk is at least ``threshold``, else 0."""
+        return (self.predict_risk(X) >= threshold).astype(int)
+
+    def risk_of_score(self, score) -> np.ndarray | float:
+        """Predicted risk for a card ``SCORE`` (sum of points)."""
+        out = _sigmoid(np.asarray(score, dtype=float) + self.intercept)
+        return float(out) if out.ndim == 0 else out
+
+    def _matrix(self, X) -> np.ndarray:
+        d = len(self.feature_names)
+        if isinstance(X, pd.DataFrame):
+            columns = {str(c): c for c in X.columns}
+            needed = [n for n in self.feature_names if self._points[n]]
+            missing = [n for n in needed if n not in columns]
+            if missing:
+                raise InputError(f"X lacks the model's feature column(s): {', '.join(missing)}")
+            M = np.zeros((len(X), d))
+            for j, n in enumerate(self.feature_names):
+                if n in columns:
+                    M[:, j] = _numeric_column(X[columns[n]], n)
+            return M
+        M = np.asarray(X)
+        if M.ndim == 1 and M.shape[0] == d:
+            M = M.reshape(1, -1)
+        if M.ndim != 2 or M.shape[1] != d:
+            raise InputError(f"X must have {d} columns (one per feature), got shape {M.shape}")
+        try:
+            M = M.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"X must be numeric: {exc}") from None
+        if not np.all(np.isfinite(M)):
+            raise InputError("X contains missing or infinite values")
+        return M
+
+    # --- score table -----------------------------------------------------------------
+    def attainable_score_range(self) -> tuple[float, float]:
+        """Smallest and largest ``SCORE`` given each used feature's training range.
+
+        Without training ranges, features are taken as binary.
+        """
+        lo = hi = 0.0
+        for name, p in self.points.items():
+            info = (self.feature_info or {}).get(name, {"min": 0.0, "max": 1.0})
+            a, b = p * info["min"], p * info["max"]
+            lo += min(a, b)
+            hi += max(a, b)
+        return lo, hi
+
+    def _table_scores(self) -> np.ndarray:
+        lo, hi = self.attainable_score_range()
+        integral = all(
+            (self.feature_info or {}).get(n, {"integer": True})["integer"] for n in self.points
+        )
+        if (not integral or hi - lo + 1 > MAX_TABLE_ROWS) and self.observed_score_range:
+            lo, hi = (float(v) for v in self.observed_score_range)
+        return np.arange(math.floor(lo), math.ceil(hi) + 1, dtype=np.int64)
+
+    def score_table(self) -> pd.DataFrame:
+        """Every attainable ``SCORE`` with its predicted risk in percent (Figure 1).
+
+        Scores run from the smallest to the largest total points attainable given the
+        training range of each feature (all of them, for binary features); if that range
+        is very long or the features are not integer-valued, the range of scores seen
+        in the training data is used.
+        """
+        scores = self._table_scores()
+        risk = 100.0 * _sigmoid(scores.astype(float) + self.intercept)
+        return pd.DataFrame({"score": scores, "risk_percent": risk})
+
+    # --- rendering -------------------------------------------------------------------
+    def _feature_rows(self) -> list[tuple[str, str]]:
+        rows = []
+        for name, p in self.points.items():
+            unit = "point" if abs(p) == 1 else "points"
+            info = (self.feature_info or {}).get(name)
+            binary = info is None or (info["integer"] and info["min"] >= 0 and info["max"] <= 1)
+            rows.append((name, f"{p} {unit}" + ("" if binary else " per unit")))
+        return rows
+
+    def certificate_line(self) -> str:
+        if self.certificate is None:
+            return "no optimality certificate"
+        return self.certificate.describe(self.stats.get("time"))
+
+    def to_text(self, width: int = 12) -> str:
+        """A printable score card; ``width`` is the number of scores per table row."""
+        rows = self._feature_rows()
+        lines = []
+        if rows:
+            name_w = max(len(n) for n, _ in rows) + 4
+            pts_w = max(len(p) for _, p in rows)
+            for i, (name, pts) in enumerate(rows, start=1):
+                label = f"{i}. {name}"
+                plus = "  " if i == 1 else "+ "
+                lines.append(f"{label:<{name_w + 3}} {pts:>{pts_w}}  {plus}...")
+            lines.append(f"{'':<{name_w + 3}} {'SCORE':>{pts_w}}  = ...")
+        else:
+            lines.append("(no features: every example has SCORE 0)")
+        lines.append(f"intercept {self.intercept} is included in every RISK below")
+        lines.append("")
+        table = self.score_table()
+        for start in range(0, len(table), width):
+            chunk = table.iloc[start : start + width]
+            cells_s = [str(int(s)) for s in chunk["score"]]
+            cells_r = [_format_risk(r) for r in chunk["risk_percent"]]
+            w = max(max(len(c) for c in cells_s + cells_r), 5)
+            lines.append("SCORE " + " ".join(f"{c:>{w}}" for c in cells_s))
+            lines.append("RISK  " + " ".join(f"{c:>{w}}" for c in cells_r))
+        lines.append("")
+        lines.append(self.certificate_line())
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """One line: status, gap, loss, size, nodes, time."""
+        parts = [self.certificate_line()]
+        if self.loss is not None:
+            parts.append(f"loss {self.loss:.6g}")
+        parts.append(f"{self.size} feature{'s' if self.size != 1 else ''}")
+        if "nodes" in self.stats:
+            parts.append(f"{self.stats['nodes']} nodes")
+        if "cuts" in self.stats:
+            parts.append(f"{self.stats['cuts']} cuts")
+        if "time" in self.stats:
+            parts.append(f"{self.stats['time']:.2f} s")
+        return "; ".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        pts = ", ".join(f"{n!r}: {v}" for n, v in self.points.items())
+        status = self.certificate.status if self.certificate else None
+        return f"RiskScore(intercept={self.intercept}, points={{{pts}}}, status={status!r})"
+
+    def to_html(self) -> str:
+        """A self-contained HTML score card (inline CSS, no scripts)."""
+        esc = html.escape
+        out = [
+            '<div class="rx-card" style="font-family:system-ui,sans-serif;'
+            'display:inline-block;border:1px solid #bbb;border-radius:6px;padding:10px 14px">',
+            '<table class="rx-points" style="border-collapse:collapse">',
+        ]
+        rows = self._feature_rows()
+        td = 'style="padding:3px 10px;border-bottom:1px solid #eee"'
+        for i, (name, pts) in enumerate(rows, start=1):
+            out.append(
+                f"<tr><td {td}>{i}.</td><td {td}>{esc(name)}</td>"
+                f'<td {td} align="right">{esc(pts)}</td>'
+                f"<td {td}>{'' if i == 1 else '+'} &hellip;</td></tr>"
+            )
+        out.append(
+            f"<tr><td {td}></td><td {td}><b>ADD POINTS FROM ROWS 1&ndash;{len(rows)}</b></td>"
+            f'<td {td} align="right"><b>SCORE</b></td><td {td}>= &hellip;</td></tr>'
+        )
+        out.append("</table>")
+        out.append('<table class="rx-risk" style="border-collapse:collapse;margin-top:10px">')
+        table = self.score_table()
+        cell = 'style="padding:2px 6px;border:1px solid #ddd;text-align:right"'
+        out.append(
+            f"<tr><th {cell}>SCORE</th>"
+            + "".join(f"<td {cell}>{int(s)}</td>" for s in table["score"])
+            + "</tr>"
+        )
+        out.append(
+            f"<tr><th {cell}>RISK</th>"
+            + "".join(f"<td {cell}>{esc(_format_risk(r))}</td>" for r in table["risk_percent"])
+            + "</tr>"
+        )
+        out.append("</table>")
+        out.append(
+            f'<div style="margin-top:6px;color:#555;font-size:90%">'
+            f"intercept {self.intercept} included in RISK; "
+            f"{esc(self.certificate_line())}</div>"
+        )
+        out.append("</div>")
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    # --- serialisation ---------------------------------------------------------------
+    def to_dict(self, include_trace: bool = False) -> dict[str, Any]:
+        """Plain JSON-ready dict; floats are kept exactly, non-finite ones as strings."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "feature_names": list(self.feature_names),
+            "points": dict(self._points),
+            "intercept": self.intercept,
+            "certificate": None if self.certificate is None else self.certificate.to_dict(),
+            "stats": _encode(self.stats),
+            "feature_info": None
+            if self.feature_info is None
+            else {k: dict(v) for k, v in self.feature_info.items()},
+            "observed_score_range": None
+            if self.observed_score_range is None
+            else list(self.observed_score_range),
+        }
+        if include_trace and self.trace is not None:
+            data["trace"] = self.trace.to_records()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RiskScore:
+        if data.get("format", FORMAT) != FORMAT:
+            raise InputError(f"not a risk score document (format {data.get('format')!r})")
+        trace = None
+        if data.get("trace") is not None:
+            trace = Trace()
+            for record in data["trace"]:
+                trace.events.append(SolveEvent(**_decode(record)))
+        cert = data.get("certificate")
+        return cls(
+            data["feature_names"],
+            data["points"],
+            data["intercept"],
+            None if cert is None else Certificate.from_dict(cert),
+            _decode(data.get("stats") or {}),
+            data.get("feature_info"),
+            data.get("observed_score_range"),
+            trace,
+        )
+
+    def to_json(
+        self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
+    ) -> str:
+        """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
+        text = json.dumps(self.to_dict(include_trace), indent=indent, allow_nan=False)
+        if path is not None:
+            Path(path).write_text(text + "\n")
+        return text
+
+    @classmethod
+    def from_json(cls, source: str | Path) -> RiskScore:
+        """A model from JSON text or from the path of a JSON file."""
+        text = str(source) if not isinstance(source, Path) else None
+        if text is None or not text.lstrip().startswith("{"):
+            text = Path(source).read_text()
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid risk score JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RiskScore):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# --- helpers ---------------------------------------------------------------------------
+def _as_int(value, what: str) -> int:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"points of {what} must be an integer, got {value!r}") from None
+    if not math.isfinite(f) or f != round(f):
+        raise InputError(f"points of {what} must be an integer, got {value!r}")
+    return int(round(f))
+
+
+def _numeric_column(col: pd.Series, name: str) -> np.ndarray:
+    try:
+        values = pd.to_numeric(col, errors="raise").to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"column {name!r} must be numeric") from None
+    if not np.all(np.isfinite(values)):
+        raise InputError(f"column {name!r} contains missing or infinite values")
+    return values
+
+
+def _maybe_int(values: np.ndarray) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    if values.size and np.all(values == np.round(values)) and np.all(np.abs(values) < 2**53):
+        return values.astype(np.int64)
+    return values if values.size else values.astype(np.int64)
+
+
+def _format_risk(percent: float) -> str:
+    if percent < 0.1:
+        return "<0.1%"
+    if percent > 99.9:
+        return ">99.9%"
+    return f"{percent:.1f}%"
+
+
+def _plain_number(v):
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    return float(v)
+
+
+def _plain(value):
+    """Numpy scalars/arrays and tuples to plain Python (so JSON round-trips are exact)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if value is None or isinstance(value, str):
+        return value
+    return repr(value)
+
+
+_NONFINITE = ("inf", "-inf", "nan")
+
+
+def _encode(value):
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def _decode(value):
+    if isinstance(value, dict):
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, str) and value in _NONFINITE:
+        return float(value)
+    return value
