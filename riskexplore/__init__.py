@@ -1,1 +1,120 @@
-"""riskexplore: certifiably optimal risk scores and predictive checklists."""
+"""riskexplore: certifiably optimal risk scores and predictive checklists.
+
+>>> from riskexplore import fit_risk_score, load_dataset
+>>> data = load_dataset("breastcancer")
+>>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)  # doctest: +SKIP
+>>> print(model.to_text())  # doctest: +SKIP
+
+Names are imported on first use, so ``import riskexplore`` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_CONSTRAINTS = (
+    "MaxFeatures",
+    "MinFeatures",
+    "AtMostKOf",
+    "AtLeastKOf",
+    "Implies",
+    "NotTogether",
+    "PredictedRisk",
+    "Sign",
+    "Include",
+    "Exclude",
+    "PointsBetween",
+    "LinearConstraint",
+)
+
+#: public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "RiskScore": "riskexplore.models.risk_score",
+    "Certificate": "riskexplore.models.certificate",
+    "fit_risk_score": "riskexplore.fit",
+    "iter_fit_risk_score": "riskexplore.fit",
+    "RiskSlimClassifier": "riskexplore.estimator",
+    "RiskScoreProblem": "riskexplore.problem.risk_problem",
+    "load_dataset": "riskexplore.datasets",
+    "list_datasets": "riskexplore.datasets",
+    "Limits": "riskexplore.solvers.stopping",
+    "SolveEvent": "riskexplore.solvers.events",
+    "Trace": "riskexplore.solvers.events",
+    "RiskExploreError": "riskexplore.errors",
+    "InputError": "riskexplore.errors",
+    "ConstraintError": "riskexplore.errors",
+    "InfeasibleError": "riskexplore.errors",
+    **dict.fromkeys(_CONSTRAINTS, "riskexplore.problem.constraints"),
+}
+
+__all__ = [
+    "AtLeastKOf",
+    "AtMostKOf",
+    "Certificate",
+    "ConstraintError",
+    "Exclude",
+    "Implies",
+    "Include",
+    "InfeasibleError",
+    "InputError",
+    "Limits",
+    "LinearConstraint",
+    "MaxFeatures",
+    "MinFeatures",
+    "NotTogether",
+    "PointsBetween",
+    "PredictedRisk",
+    "RiskExploreError",
+    "RiskScore",
+    "RiskScoreProblem",
+    "RiskSlimClassifier",
+    "Sign",
+    "SolveEvent",
+    "Trace",
+    "fit_risk_score",
+    "iter_fit_risk_score",
+    "list_datasets",
+    "load_dataset",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riskexplore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from riskexplore.datasets import list_datasets, load_dataset
+    from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
+    from riskexplore.estimator import RiskSlimClassifier
+    from riskexplore.fit import fit_risk_score, iter_fit_risk_score
+    from riskexplore.models.certificate import Certificate
+    from riskexplore.models.risk_score import RiskScore
+    from riskexplore.problem.constraints import (
+        AtLeastKOf,
+        AtMostKOf,
+        Exclude,
+        Implies,
+        Include,
+        LinearConstraint,
+        MaxFeatures,
+        MinFeatures,
+        NotTogether,
+        PointsBetween,
+        PredictedRisk,
+        Sign,
+    )
+    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.solvers.events import SolveEvent, Trace
+    from riskexplore.solvers.stopping import Limits

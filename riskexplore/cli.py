@@ -1,0 +1,309 @@
+"""Command line: ``python -m riskexplore fit DATA ...`` and ``python -m riskexplore datasets``.
+
+Errors the user can cause print one line ``error: ...`` on stderr and exit with code 2.
+Ctrl-C during a solve asks the solver to stop and prints the best model found so far;
+a second Ctrl-C aborts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+EXIT_USAGE = 2
+
+
+class CLIError(Exception):
+    """A problem with the command line or its inputs (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _nonnegative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {text!r}")
+    return value
+
+
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="riskexplore",
+        description="Certifiably optimal risk scores (RiskSLIM) from the command line.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    fit = sub.add_parser(
+        "fit",
+        help="fit a risk score to a CSV file or a bundled dataset",
+        description="Fit a certifiably optimal risk score and print its score card.",
+    )
+    fit.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
+    fit.add_argument("--target", metavar="COL", help="outcome column (default: the first column)")
+    fit.add_argument(
+        "--max-size", type=_nonnegative_int, metavar="R", help="most features with points"
+    )
+    fit.add_argument("--coef-min", type=int, default=-5, metavar="A", help="least points")
+    fit.add_argument("--coef-max", type=int, default=5, metavar="B", help="most points")
+    fit.add_argument("--intercept-min", type=int, default=-100, metavar="A0")
+    fit.add_argument("--intercept-max", type=int, default=100, metavar="B0")
+    fit.add_argument(
+        "--c0", type=_nonnegative_float, default=1e-6, metavar="C", help="penalty per feature"
+    )
+    fit.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        default=math.inf,
+        metavar="S",
+        help="seconds before returning the best model found (default: none)",
+    )
+    fit.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the card"
+    )
+    fit.set_defaults(handler=_cmd_fit)
+
+    datasets = sub.add_parser("datasets", help="list the bundled datasets")
+    datasets.add_argument("--json", action="store_true", help="print JSON")
+    datasets.set_defaults(handler=_cmd_datasets)
+    return parser
+
+
+# --- fit -----------------------------------------------------------------------------
+def load_table(data: str, target: str | None):
+    """``(X, y, dataset name)`` from a CSV path or a bundled dataset name."""
+    import pandas as pd
+
+    from riskexplore.data.validation import split_outcome
+    from riskexplore.datasets import list_datasets, load_dataset
+
+    path = Path(data)
+    if path.is_file():
+        frame = pd.read_csv(path)
+        name = path.stem
+    elif path.is_dir():
+        raise CLIError(f"{data} is a directory, not a CSV file")
+    elif data.strip().lower() in list_datasets():
+        dataset = load_dataset(data)
+        frame = dataset.frame
+        name = dataset.name
+    else:
+        raise CLIError(
+            f"no such file or bundled dataset: {data!r} (bundled: {', '.join(list_datasets())})"
+        )
+    if frame.shape[0] == 0:
+        raise CLIError(f"{data} has no rows")
+    X, y = split_outcome(frame, target)
+    return X, y, name
+
+
+class ProgressPrinter:
+    """Listener printing at most one progress line per ``interval`` seconds."""
+
+    def __init__(self, stream=None, interval: float = 1.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self._last = -math.inf
+
+    def __call__(self, event) -> None:
+        now = time.monotonic()
+        if event.kind != "final" and now - self._last < self.interval:
+            return
+        self._last = now
+        best = f"{event.upper_bound:.6f}" if math.isfinite(event.upper_bound) else "-"
+        gap = f"{100 * event.gap:.2f}%" if math.isfinite(event.gap) else "-"
+        self.stream.write(
+            f"[{event.time:7.1f}s] {event.phase:<14} nodes {event.nodes:>8}  "
+            f"cuts {event.cuts:>6}  best {best}  bound {event.lower_bound:.6f}  gap {gap}\n"
+        )
+        self.stream.flush()
+
+
+def run_with_interrupt(start: Callable[[threading.Event], Any], consume: Callable[[Any], None]):
+    """Run a solve whose first Ctrl-C sets a stop event instead of killing the process.
+
+    ``start(stop)`` returns a generator of events whose return value is the result;
+    ``consume`` is called with each event. Returns the generator's return value.
+    """
+    stop = threading.Event()
+    previous = None
+    in_main = threading.current_thread() is threading.main_thread()
+
+    def on_interrupt(signum, frame) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        sys.stderr.write("stopping: finishing with the best model so far (Ctrl-C again to abort)\n")
+        sys.stderr.flush()
+
+    if in_main:
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        events = start(stop)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration as done:
+                return done.value
+            consume(event)
+    finally:
+        stop.set()  # a solve still running (after an error or abort) ends promptly
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    from riskexplore.fit import iter_fit_risk_score
+
+    X, y, name = load_table(args.data, args.target)
+    progress = None if args.json else ProgressPrinter()
+
+    def start(stop: threading.Event):
+        return iter_fit_risk_score(
+            X,
+            y,
+            max_size=args.max_size,
+            coef_min=args.coef_min,
+            coef_max=args.coef_max,
+            intercept_min=args.intercept_min,
+            intercept_max=args.intercept_max,
+            c0=args.c0,
+            time_limit=args.time_limit,
+            stop=stop,
+        )
+
+    model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+    if args.json:
+        print(json.dumps(fit_report(model, name, len(y)), allow_nan=False))
+    else:
+        print(model.to_text())
+        print()
+        print(model.summary())
+    return 0
+
+
+def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
+    """The ``--json`` object of ``fit``: certificate, model and solve statistics."""
+    cert = model.certificate
+    stats = model.stats
+    return {
+        "dataset": dataset,
+        "status": cert.status,
+        "objective": _finite(stats.get("objective", cert.upper_bound)),
+        "loss": _finite(stats.get("loss")),
+        "lower_bound": _finite(cert.lower_bound),
+        "upper_bound": _finite(cert.upper_bound),
+        "gap": _finite(cert.gap),
+        "intercept": model.intercept,
+        "coefficients": model.points,
+        "size": model.size,
+        "nodes": stats.get("nodes"),
+        "cuts": stats.get("cuts"),
+        "time": stats.get("time"),
+        "n_samples": int(stats.get("n_samples", n_samples)),
+    }
+
+
+def _finite(value):
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+# --- datasets ------------------------------------------------------------------------
+def _cmd_datasets(args: argparse.Namespace) -> int:
+    from riskexplore.datasets import dataset_info, list_datasets
+
+    infos = [dataset_info(name) for name in list_datasets()]
+    if args.json:
+        keys = ("name", "n_rows", "n_features", "n_positive", "outcome_column", "outcome")
+        print(json.dumps([{k: info[k] for k in keys} for info in infos]))
+        return 0
+    width = max(len(info["name"]) for info in infos)
+    for info in infos:
+        print(
+            f"{info['name']:<{width}}  {info['n_rows']:>6} rows  {info['n_features']:>3} features"
+            f"  outcome {info['outcome_column']}: {info['outcome']}"
+        )
+    return 0
+
+
+# --- entry point ---------------------------------------------------------------------
+def _user_errors() -> tuple[type[BaseException], ...]:
+    import pandas as pd
+
+    from riskexplore.errors import RiskExploreError
+
+    return (
+        CLIError,
+        RiskExploreError,
+        OSError,
+        pd.errors.ParserError,
+        pd.errors.EmptyDataError,
+        UnicodeDecodeError,
+        ValueError,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        return 130
+    except _user_errors() as exc:
+        sys.stderr.write(f"error: {_one_line(exc)}\n")
+        return EXIT_USAGE
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        return f"no such file: {exc.filename}"
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""A scikit-learn classifier that fits a RiskSLIM risk score."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from riskexplore.errors import InputError
+from riskexplore.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
+
+__all__ = ["RiskSlimClassifier"]
+
+
+class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
+    """Certifiably optimal risk score as a scikit-learn classifier.
+
+    Parameters
+    ----------
+    max_size : int or None
+        Largest number of features with non-zero points.
+    min_size : int
+        Smallest number of features with non-zero points.
+    coef_min, coef_max : int
+        Bounds on the points of each feature.
+    intercept_min, intercept_max : int
+        Bounds on the intercept.
+    c0 : float
+        Penalty per feature used.
+    constraints : list, optional
+        Operational constraints (see :mod:`riskexplore.problem.constraints`).
+    time_limit : float
+        Seconds per fit; the best model found so far is kept.
+    node_limit : int, optional
+        Branch-and-bound nodes per fit.
+    gap_tolerance : float
+        Stop once the optimality gap is at most this.
+    positive_weight : float
+        Extra weight on examples of the positive class.
+    settings : LCPASettings, optional
+        Solver settings.
+
+    Attributes
+    ----------
+    model_ : RiskScore
+        The fitted risk score (with certificate and statistics).
+    classes_ : ndarray of shape (2,)
+        Class labels; ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` was a DataFrame with string column names.
+    """
+
+    def __init__(
+        self,
+        max_size: int | None = 5,
+        min_size: int = 0,
+        coef_min: int = -5,
+        coef_max: int = 5,
+        intercept_min: int = -100,
+        intercept_max: int = 100,
+        c0: float = 1e-6,
+        constraints=None,
+        time_limit: float = 60.0,
+        node_limit: int | None = None,
+        gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+        positive_weight: float = 1.0,
+        settings=None,
+    ) -> None:
+        self.max_size = max_size
+        self.min_size = min_size
+        self.coef_min = coef_min
+        self.coef_max = coef_max
+        self.intercept_min = intercept_min
+        self.intercept_max = intercept_max
+        self.c0 = c0
+        self.constraints = constraints
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.gap_tolerance = gap_tolerance
+        self.positive_weight = positive_weight
+        self.settings = settings
+
+    # --- fitting ---------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
+        """Fit the risk score; ``y`` must have exactly two classes."""
+        frame, names = _as_frame(X)
+        y = np.asarray(y)
+        if y.ndim != 1:
+            y = y.ravel()
+        if len(y) != len(frame):
+            raise InputError(f"X has {len(frame)} rows but y has {len(y)} values")
+        classes = np.unique(y)
+        if len(classes) != 2:
+            raise InputError(f"RiskSlimClassifier needs exactly two classes, got {len(classes)}")
+        self.classes_ = classes
+        self.n_features_in_ = frame.shape[1]
+        if names is not None:
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        target = (y == classes[1]).astype(int)
+        self.model_ = fit_risk_score(
+            frame,
+            target,
+            max_size=self.max_size,
+            min_size=self.min_size,
+            coef_min=self.coef_min,
+            coef_max=self.coef_max,
+            intercept_min=self.intercept_min,
+            intercept_max=self.intercept_max,
+            c0=self.c0,
+            constraints=() if self.constraints is None else list(self.constraints),
+            time_limit=self.time_limit,
+            node_limit=self.node_limit,
+            gap_tolerance=self.gap_tolerance,
+            positive_weight=self.positive_weight,
+            sample_weight=sample_weight,
+            settings=self.settings,
+        )
+        return self
+
+    # --- prediction ------------------------------------------------------------------
+    def _features(self, X) -> pd.DataFrame | np.ndarray:
+        check_is_fitted(self, "model_")
+        if isinstance(X, pd.DataFrame):
+            if hasattr(self, "feature_names_in_"):
+                return X
+            if X.shape[1] != self.n_features_in_:
+                raise InputError(
+                    f"X has {X.shape[1]} features, but the model expects {self.n_features_in_}"
+                )
+            return X.to_numpy()
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+            raise InputError(
+                f"X has shape {X.shape}, but the model expects {self.n_features_in_} features"
+            )
+        return X
+
+    def decision_function(self, X) -> np.ndarray:
+        """``intercept + points . x`` (the log-odds of the positive class)."""
+        return self.model_.decision_function(self._features(X))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Probabilities of ``classes_``, shape ``(n, 2)``."""
+        return self.model_.predict_proba(self._features(X))
+
+    def predict(self, X) -> np.ndarray:
+        """The more likely class label (ties go to the positive class)."""
+        risk = self.model_.predict_risk(self._features(X))
+        return self.classes_[(risk >= 0.5).astype(int)]
+
+    # --- conveniences ----------------------------------------------------------------
+    @property
+    def certificate(self):
+        check_is_fitted(self, "model_")
+        return self.model_.certificate
+
+    def to_text(self) -> str:
+        check_is_fitted(self, "model_")
+        return self.model_.to_text()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+def _as_frame(X) -> tuple[pd.DataFrame, list[str] | None]:
+    """X as a DataFrame, plus its column names if they are all strings."""
+    if isinstance(X, pd.DataFrame):
+        if all(isinstance(c, str) for c in X.columns):
+            return X, list(X.columns)
+        return X.set_axis([f"x{j}" for j in range(X.shape[1])], axis=1), None
+    arr = np.asarray(X)
+    if arr.ndim != 2:
+        raise InputError(f"X must be 2-dimensional, got shape {arr.shape}")
+    return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])]), None

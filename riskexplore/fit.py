@@ -1,0 +1,278 @@
+"""One-call fitting of certifiably optimal risk scores."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from riskexplore.errors import InputError
+from riskexplore.models.risk_score import RiskScore
+from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.solvers.events import SolveEvent, iterate_events
+from riskexplore.solvers.stopping import Limits, StopRequest
+
+__all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
+
+Listener = Callable[[SolveEvent], None]
+
+#: Default optimality gap at which a solve stops (effectively "prove optimality").
+DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
+
+
+def build_problem(
+    X,
+    y,
+    *,
+    max_size: int | None = None,
+    coef_min: int = -5,
+    coef_max: int = 5,
+    intercept_min: int = -100,
+    intercept_max: int = 100,
+    c0: float = 1e-6,
+    constraints: Iterable = (),
+    **problem_kwargs: Any,
+) -> RiskScoreProblem:
+    """The :class:`RiskScoreProblem` that :func:`fit_risk_score` solves."""
+    return RiskScoreProblem(
+        X,
+        y,
+        max_size=max_size,
+        coef_min=coef_min,
+        coef_max=coef_max,
+        intercept_min=intercept_min,
+        intercept_max=intercept_max,
+        c0=c0,
+        constraints=() if constraints is None else constraints,
+        **problem_kwargs,
+    )
+
+
+def solve_problem(
+    problem: RiskScoreProblem,
+    *,
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    callbacks: Sequence[Listener] = (),
+    warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
+    settings=None,
+) -> RiskScore:
+    """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
+    from riskexplore.solvers.lcpa import solve_lcpa
+
+    if time_limit is None:
+        time_limit = math.inf
+    if not (float(time_limit) > 0):
+        raise InputError(f"time_limit must be positive, got {time_limit}")
+    if node_limit is not None and int(node_limit) < 0:
+        raise InputError(f"node_limit must be non-negative, got {node_limit}")
+    if not (0 <= float(gap_tolerance) < 1):
+        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
+    limits = Limits(
+        time_limit=float(time_limit),
+        node_limit=None if node_limit is None else int(node_limit),
+        gap_tolerance=float(gap_tolerance),
+        stop=stop,
+    )
+    result = solve_lcpa(
+        problem,
+        limits=limits,
+        settings=settings,
+        listeners=tuple(callbacks or ()),
+        warm_start=_warm_start_vector(warm_start, problem),
+    )
+    return RiskScore.from_result(problem, result)
+
+
+def fit_risk_score(
+    X,
+    y,
+    *,
+    max_size: int | None = None,
+    coef_min: int = -5,
+    coef_max: int = 5,
+    intercept_min: int = -100,
+    intercept_max: int = 100,
+    c0: float = 1e-6,
+    constraints: Iterable = (),
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    callbacks: Sequence[Listener] = (),
+    warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
+    settings=None,
+    **problem_kwargs: Any,
+) -> RiskScore:
+    """Fit a certifiably optimal risk score (RiskSLIM) with the lattice cutting plane algorithm.
+
+    Solves ``min l(lam) + c0 * ||lam||_0`` over integer points ``lam`` within the bounds,
+    the model size limit and the constraints, and returns the best model found together
+    with its optimality certificate.
+
+    Parameters
+    ----------
+    X : DataFrame or array of shape (n, d)
+        Numeric features (binary features give the classic score card).
+    y : array-like of shape (n,)
+        Binary outcome; the larger value is the positive class.
+    max_size : int, optional
+        Largest number of features with non-zero points (default: no limit).
+    coef_min, coef_max : int
+        Bounds on the points of every feature (default -5..5).
+    intercept_min, intercept_max : int
+        Bounds on the intercept (default -100..100).
+    c0 : float
+        Penalty per feature used; the loss a feature must save to enter the model.
+    constraints : iterable
+        Operational constraints (see :mod:`riskexplore.problem.constraints`),
+        :class:`~riskexplore.problem.rows.LinearRow` objects or Pyomo models.
+    time_limit : float
+        Wall-clock seconds before returning the best model found (default: none).
+    node_limit : int, optional
+        Branch-and-bound nodes before returning the best model found.
+    gap_tolerance : float
+        Stop once the optimality gap ``(upper - lower) / upper`` is at most this.
+    stop : threading.Event or callable, optional
+        Set (or return True) to end the solve early; the best model is returned.
+    callbacks : sequence of callables
+        Called with every :class:`~riskexplore.solvers.events.SolveEvent`.
+    warm_start : RiskScore or integer vector ``[intercept, points_1..d]``, optional
+        A feasible model to start from.
+    settings : LCPASettings, optional
+        Algorithm settings of :func:`riskexplore.solvers.lcpa.solve_lcpa`.
+    **problem_kwargs
+        Further arguments of :class:`~riskexplore.problem.risk_problem.RiskScoreProblem`
+        (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
+        ``c0_by_feature``, ``feature_names``, ...).
+
+    Returns
+    -------
+    RiskScore
+        The model, its certificate (``model.certificate``) and solve statistics
+        (``model.stats``).
+
+    Raises
+    ------
+    InputError
+        If the data or settings cannot be used.
+    ConstraintError
+        If a constraint is malformed or names an unknown feature.
+    InfeasibleError
+        If no model satisfies the bounds and constraints.
+
+    Examples
+    --------
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> data = load_dataset("breastcancer")
+    >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)
+    >>> print(model.to_text())  # doctest: +SKIP
+    """
+    problem = build_problem(
+        X,
+        y,
+        max_size=max_size,
+        coef_min=coef_min,
+        coef_max=coef_max,
+        intercept_min=intercept_min,
+        intercept_max=intercept_max,
+        c0=c0,
+        constraints=constraints,
+        **problem_kwargs,
+    )
+    return solve_problem(
+        problem,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        gap_tolerance=gap_tolerance,
+        stop=stop,
+        callbacks=callbacks,
+        warm_start=warm_start,
+        settings=settings,
+    )
+
+
+def iter_fit_risk_score(
+    X,
+    y,
+    *,
+    callbacks: Sequence[Listener] = (),
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
+    settings=None,
+    **problem_args: Any,
+) -> Generator[SolveEvent, None, RiskScore]:
+    """Fit like :func:`fit_risk_score`, yielding progress events as the solve runs.
+
+    The solve runs in a background thread. The problem is built (and the inputs
+    validated) before this function returns, so bad input raises here. The generator
+    yields :class:`~riskexplore.solvers.events.SolveEvent` objects and *returns* the
+    fitted :class:`RiskScore` (the ``value`` of ``StopIteration``; use
+    ``model = yield from iter_fit_risk_score(...)`` or see the example).
+
+    Parameters
+    ----------
+    X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings
+        As in :func:`fit_risk_score`.
+    **problem_args
+        The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
+        ``constraints``, ``sample_weight``, ...).
+
+    Returns
+    -------
+    generator of SolveEvent, returning RiskScore
+
+    Examples
+    --------
+    >>> events = iter_fit_risk_score(X, y, max_size=3, time_limit=10)  # doctest: +SKIP
+    >>> while True:  # doctest: +SKIP
+    ...     try:
+    ...         event = next(events)
+    ...     except StopIteration as done:
+    ...         model = done.value
+    ...         break
+    """
+    problem = build_problem(X, y, **problem_args)
+
+    def run(listener: Listener) -> RiskScore:
+        return solve_problem(
+            problem,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            gap_tolerance=gap_tolerance,
+            stop=stop,
+            callbacks=(*tuple(callbacks or ()), listener),
+            warm_start=warm_start,
+            settings=settings,
+        )
+
+    return iterate_events(run)
+
+
+def _warm_start_vector(warm_start, problem: RiskScoreProblem) -> np.ndarray | None:
+    """``[intercept, points_1..d]`` of a warm start given as a RiskScore or a vector."""
+    if warm_start is None:
+        return None
+    names = list(problem.feature_names)
+    if isinstance(warm_start, RiskScore):
+        unknown = [n for n in warm_start.points if n not in names]
+        if unknown:
+            raise InputError(f"warm start uses features not in the data: {', '.join(unknown)}")
+        pts = warm_start.all_points
+        return np.array([warm_start.intercept, *(pts.get(n, 0) for n in names)], dtype=np.int64)
+    vec = np.asarray(warm_start, dtype=float).ravel()
+    if vec.shape != (len(names) + 1,):
+        raise InputError(
+            f"warm start must have {len(names) + 1} entries [intercept, points...], "
+            f"got {vec.shape[0]}"
+        )
+    if not np.all(np.isfinite(vec)) or np.any(vec != np.round(vec)):
+        raise InputError("warm start must be a vector of integers")
+    return vec.astype(np.int64)
