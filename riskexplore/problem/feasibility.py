@@ -1,0 +1,242 @@
+"""Feasibility pre-check: is there any integer risk score obeying every bound and row?
+
+Run before a search starts, so that contradictory requirements fail fast with a message
+naming the constraints that conflict, instead of a long search that finds nothing.
+
+The check solves a small MIP with HiGHS over the integer points ``lambda`` and two binary
+variables per feature that encode ``alpha_j = 1[lambda_j != 0]`` exactly::
+
+    alpha_j = s+_j + s-_j,            s+_j + s-_j <= 1
+    lambda_j >= s+_j + lo_j * s-_j    (s+_j = 1  =>  lambda_j >= 1)
+    lambda_j <= hi_j * s+_j - s-_j    (s-_j = 1  =>  lambda_j <= -1)
+
+so that ``s+ = s- = 0`` forces ``lambda_j = 0``, ``s+_j = 1`` gives ``1 <= lambda_j <= hi_j``
+and ``s-_j = 1`` gives ``lo_j <= lambda_j <= -1``. ``s+_j`` is fixed to 0 when ``hi_j < 1``
+and ``s-_j`` when ``lo_j > -1``, which covers every sign case (including features that
+cannot be zero because ``lo_j >= 1`` or ``hi_j <= -1``). ``alpha`` is substituted out:
+a row's coefficient on ``alpha_j`` goes on both ``s+_j`` and ``s-_j``.
+
+When the MIP is infeasible, a deletion filter over the constraints (rows grouped by name,
+plus the model size bounds) finds an irreducible conflicting set to report.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.errors import InfeasibleError
+
+__all__ = ["check_feasible", "conflicting_constraints", "find_feasible"]
+
+#: Finite stand-in for unbounded coefficient bounds (bounds are small integers in practice).
+_BIG = 1e6
+#: Time limit (s) for one feasibility MIP; these MIPs are tiny.
+_TIME_LIMIT = 20.0
+
+
+@dataclass
+class _Group:
+    """Rows that stand or fall together: one user constraint, or one size bound."""
+
+    name: str
+    A: np.ndarray  # (k, 2d+1) over [lambda_0, lambda_1..d, alpha_1..d]
+    lower: np.ndarray
+    upper: np.ndarray
+
+
+class _Model:
+    """The feasibility MIP of a problem, solvable with any subset of its groups."""
+
+    def __init__(self, problem) -> None:
+        self.d = d = problem.n_features
+        lo, hi = problem.lam_bounds()
+        self.lo = np.clip(np.asarray(lo, dtype=float), -_BIG, _BIG)
+        self.hi = np.clip(np.asarray(hi, dtype=float), -_BIG, _BIG)
+        groups: dict[str, list[int]] = {}
+        rm = problem.row_matrix
+        for i, name in enumerate(rm.names):
+            groups.setdefault(name, []).append(i)
+        self.groups: list[_Group] = []
+        size_row = np.zeros((1, 2 * d + 1))
+        size_row[0, d + 1 :] = 1.0
+        if problem.min_size > 0:
+            self.groups.append(
+                _Group(
+                    f"Model size at least {problem.min_size}",
+                    size_row,
+                    np.array([float(problem.min_size)]),
+                    np.array([math.inf]),
+                )
+            )
+        if problem.max_size < d:
+            self.groups.append(
+                _Group(
+                    f"Model size at most {problem.max_size}",
+                    size_row,
+                    np.array([-math.inf]),
+                    np.array([float(problem.max_size)]),
+                )
+            )
+        for name, idx in groups.items():
+            self.groups.append(_Group(name, rm.A[idx], rm.lower[idx], rm.upper[idx]))
+
+    # columns: [lambda_0..lambda_d (d+1), s+_1..d, s-_1..d]
+    def solve(
+        self, active: list[int], lo: np.ndarray | None = None, hi: np.ndarray | None = None
+    ) -> tuple[str, np.ndarray | None]:
+        """Solve with the groups ``active``; return ``(status, lambda or None)``.
+
+        ``status`` is ``"feasible"``, ``"infeasible"`` or ``"unknown"``.
+        """
+        import highspy
+
+        d = self.d
+        lo = self.lo if lo is None else lo
+        hi = self.hi if hi is None else hi
+        n = 3 * d + 1
+        col_lo = np.concatenate([lo, np.zeros(2 * d)])
+        col_hi = np.concatenate([hi, (hi[1:] >= 1).astype(float), (lo[1:] <= -1).astype(float)])
+
+        rows_A, rows_lo, rows_hi = [], [], []
+        j = np.arange(d)
+        lam, sp, sm = 1 + j, d + 1 + j, 2 * d + 1 + j
+        # s+ + s- <= 1
+        link = np.zeros((3 * d, n))
+        link[j, sp] = 1.0
+        link[j, sm] = 1.0
+        # lambda - s+ - lo*s- >= 0
+        link[d + j, lam] = 1.0
+        link[d + j, sp] = -1.0
+        link[d + j, sm] = -lo[1:]
+        # lambda - hi*s+ + s- <= 0
+        link[2 * d + j, lam] = 1.0
+        link[2 * d + j, sp] = -hi[1:]
+        link[2 * d + j, sm] = 1.0
+        rows_A.append(link)
+        rows_lo.append(np.concatenate([np.full(d, -np.inf), np.zeros(d), np.full(d, -np.inf)]))
+        rows_hi.append(np.concatenate([np.ones(d), np.full(d, np.inf), np.zeros(d)]))
+        for g in active:
+            group = self.groups[g]
+            block = np.zeros((group.A.shape[0], n))
+            block[:, : d + 1] = group.A[:, : d + 1]
+            block[:, d + 1 : 2 * d + 1] = group.A[:, d + 1 :]
+            block[:, 2 * d + 1 :] = group.A[:, d + 1 :]
+            rows_A.append(block)
+            rows_lo.append(group.lower)
+            rows_hi.append(group.upper)
+        A = np.vstack(rows_A)
+        row_lo = np.concatenate(rows_lo).astype(float)
+        row_hi = np.concatenate(rows_hi).astype(float)
+
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("time_limit", _TIME_LIMIT)
+        inf = highspy.kHighsInf
+        h.addVars(n, col_lo, col_hi)
+        h.changeColsIntegrality(
+            n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kInteger)
+        )
+        nz = A != 0
+        starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+        rows_i, cols_i = np.nonzero(nz)
+        h.addRows(
+            A.shape[0],
+            np.where(np.isinf(row_lo), -inf, row_lo),
+            np.where(np.isinf(row_hi), inf, row_hi),
+            int(nz.sum()),
+            starts,
+            cols_i.astype(np.int32),
+            A[rows_i, cols_i],
+        )
+        h.run()
+        status = h.getModelStatus()
+        S = highspy.HighsModelStatus
+        if status == S.kOptimal:
+            x = np.asarray(h.getSolution().col_value)
+            return "feasible", np.rint(x[: d + 1]).astype(float) + 0.0
+        if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
+            return "infeasible", None
+        return "unknown", None
+
+
+def find_feasible(problem) -> np.ndarray | None:
+    """A feasible integer model ``lambda`` (length d+1), or ``None`` if there is none."""
+    model = _Model(problem)
+    status, lam = model.solve(list(range(len(model.groups))))
+    return lam if status == "feasible" else None
+
+
+def conflicting_constraints(problem) -> tuple[list[str], bool] | None:
+    """Names of an irreducible set of conflicting constraints, and whether the coefficient
+    bounds take part in the conflict; ``None`` when the problem is feasible."""
+    model = _Model(problem)
+    active = list(range(len(model.groups)))
+    status, _ = model.solve(active)
+    if status != "infeasible":
+        return None
+    return _explain(model, active)
+
+
+def _explain(model: _Model, active: list[int]) -> tuple[list[str], bool]:
+    # deletion filter: drop each group whose removal keeps the rest infeasible
+    keep = list(active)
+    for g in list(active):
+        trial = [k for k in keep if k != g]
+        if model.solve(trial)[0] == "infeasible":
+            keep = trial
+    # do the coefficient bounds take part? relax them and re-solve the conflict
+    width = max(1000.0, 10.0 * float(np.max(np.abs(np.concatenate([model.lo, model.hi])))))
+    wide_lo = np.full(model.d + 1, -width)
+    wide_hi = np.full(model.d + 1, width)
+    wide_lo[0], wide_hi[0] = -_BIG, _BIG
+    bounds_matter = model.solve(keep, wide_lo, wide_hi)[0] == "feasible"
+    return [model.groups[k].name for k in keep], bounds_matter
+
+
+def _message(names: list[str], bounds_matter: bool) -> str:
+    quoted = [repr(n) for n in names]
+    with_bounds = " given the coefficient bounds" if bounds_matter else ""
+    if not names:
+        return "no risk score satisfies the coefficient bounds"
+    if len(names) == 1:
+        where = "within the coefficient bounds" if bounds_matter else "by any risk score"
+        return f"constraint {quoted[0]} cannot be satisfied {where}"
+    if len(names) == 2:
+        return (
+            f"constraints are infeasible together: {quoted[0]} conflicts with {quoted[1]}"
+            f"{with_bounds}"
+        )
+    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+    return f"constraints are infeasible together: {listed} cannot all hold{with_bounds}"
+
+
+def check_feasible(problem) -> np.ndarray:
+    """Raise :class:`InfeasibleError` when no integer model satisfies the problem.
+
+    Checks the coefficient bounds (``problem.lam_bounds()``), the model size bounds
+    (``problem.min_size``, ``problem.max_size``), ``alpha_j = 1[lambda_j != 0]`` and all
+    rows of ``problem.row_matrix``. The error message names an irreducible set of
+    conflicting constraints (also in ``error.culprits``).
+
+    Returns
+    -------
+    numpy.ndarray of shape (d+1,)
+        A feasible integer model ``[lambda_0, lambda_1..d]`` (as floats), useful as a
+        starting point. If HiGHS cannot decide within its time limit, returns ``None``
+        rather than raising.
+    """
+    model = _Model(problem)
+    active = list(range(len(model.groups)))
+    status, lam = model.solve(active)
+    if status == "feasible":
+        return lam
+    if status == "unknown":
+        return None
+    names, bounds_matter = _explain(model, active)
+    err = InfeasibleError(_message(names, bounds_matter))
+    err.culprits = names
+    err.bounds_involved = bounds_matter
+    raise err
