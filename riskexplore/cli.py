@@ -8,8 +8,10 @@ a second Ctrl-C aborts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -188,9 +190,34 @@ def run_with_interrupt(start: Callable[[threading.Event], Any], consume: Callabl
             signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """Send everything written to file descriptor 1 (also by C code) to stderr meanwhile."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (AttributeError, OSError, ValueError):  # no real stdout: nothing to protect
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     from riskexplore.fit import iter_fit_risk_score
 
+    for low, high, what in (
+        (args.coef_min, args.coef_max, "coef"),
+        (args.intercept_min, args.intercept_max, "intercept"),
+    ):
+        if low > high:
+            raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
     X, y, name = load_table(args.data, args.target)
     progress = None if args.json else ProgressPrinter()
 
@@ -208,7 +235,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             stop=stop,
         )
 
-    model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
+        model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
     if args.json:
         print(json.dumps(fit_report(model, name, len(y)), allow_nan=False))
     else:

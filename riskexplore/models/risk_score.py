@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.models.certificate import Certificate
@@ -36,8 +35,11 @@ FORMAT_VERSION = 1
 MAX_TABLE_ROWS = 61
 
 
-def _sigmoid(s: np.ndarray | float) -> np.ndarray:
-    return expit(np.asarray(s, dtype=float))
+def _sigmoid(s) -> np.ndarray:
+    """Numerically stable logistic function."""
+    s = np.asarray(s, dtype=float)
+    e = np.exp(-np.abs(s))
+    return np.where(s >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 class RiskScore:
