@@ -1,0 +1,558 @@
+"""The lattice cutting plane algorithm (LCPA, Algorithm 2) as our own branch-and-bound.
+
+HiGHS has no lazy-constraint callback, so the search tree lives here and HiGHS solves
+the node LPs (warm-started dual simplex). A node is a pair of column-bound vectors
+over ``[lambda, alpha]``. When a node's LP optimum is integral, the true loss and its
+gradient there give a new cut, and the node is re-solved until its LP is exact at its
+integer optimum (then the node is solved) or it becomes fractional (then it is split).
+
+Correctness rests on three facts: every cut under-estimates the convex loss
+everywhere, a child's region is a subset of its parent's, and a node leaves the tree
+only when its LP bound reaches the incumbent, its region is empty, or its bound is
+folded into ``floor`` (so the reported lower bound ``min(open bounds, floor,
+incumbent)`` never exceeds the optimum).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.errors import InputError
+from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.solvers.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
+from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.solvers.result import SolveResult
+from riskexplore.solvers.stopping import Clock, Limits
+from riskexplore.solvers.surrogate_lp import BasisSnapshot, SurrogateLP
+
+_INT_TOL = 1e-6
+
+
+@dataclass
+class LCPASettings:
+    """Switches and knobs of LCPA; every improvement of Section 4 can be turned off.
+
+    Attributes
+    ----------
+    initialization : bool
+        Run cutting planes on the LP relaxation first, then round and polish its points.
+    init_max_iterations : int
+    init_time_fraction : float
+        Share of the time limit the initialization may use.
+    sequential_rounding : bool
+        Round fractional LP points when the lower bound has moved, then polish.
+    polishing : bool
+        Polish new incumbents with discrete coordinate descent.
+    chained_updates : bool
+        Tighten the bounds on loss and model size and feed them back to the LP.
+    tighten_intercept : bool
+        Shrink the intercept's bounds with the data-derived bounds (valid when no
+        constraint involves the intercept).
+    diving : bool
+        After branching, process a child at once (depth first) before going back to the
+        best-bound node.
+    restore_bases : bool
+        Store a basis with every queued node and restore it when jumping to it.
+    max_cuts_in_lp : int
+        Cut rows kept in the LP; idle cuts are dropped beyond this.
+    fractional_cut_rounds : int
+        Rounds of extra cuts at a node's fractional LP points before it is split.
+    fractional_cut_threshold : float
+        Add such a cut when the LP underestimates the loss there by this relative amount.
+    heuristic_time_fraction : float
+        Upper limit on the share of time spent in rounding and polishing.
+    report_interval : float
+        Seconds between progress events (when someone listens).
+    """
+
+    initialization: bool = True
+    init_max_iterations: int = 300
+    init_time_fraction: float = 0.2
+    sequential_rounding: bool = True
+    polishing: bool = True
+    chained_updates: bool = True
+    tighten_intercept: bool = True
+    diving: bool = True
+    restore_bases: bool = True
+    max_cuts_in_lp: int = 200
+    fractional_cut_rounds: int = 2
+    fractional_cut_threshold: float = 1e-3
+    heuristic_time_fraction: float = 0.1
+    report_interval: float = 0.1
+
+
+class _Node:
+    __slots__ = ("lower", "upper", "bound", "depth", "basis")
+
+    def __init__(self, lower, upper, bound, depth, basis=None):
+        self.lower: np.ndarray = lower
+        self.upper: np.ndarray = upper
+        self.bound: float = bound
+        self.depth: int = depth
+        self.basis: BasisSnapshot | None = basis
+
+
+def solve_lcpa(
+    problem: RiskScoreProblem,
+    *,
+    limits: Limits | None = None,
+    settings: LCPASettings | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    warm_start: np.ndarray | None = None,
+) -> SolveResult:
+    """Find a certifiably optimal risk score with LCPA.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+    limits : Limits, optional
+        Time, node and gap limits and a stop request.
+    settings : LCPASettings, optional
+    listeners : sequence of callables
+        Each receives every :class:`SolveEvent`.
+    warm_start : int array (d+1,), optional
+        A model ``[intercept, points...]`` to start from; it must satisfy every
+        constraint.
+
+    Returns
+    -------
+    SolveResult
+        The best model, a valid lower bound and statistics. A stopped or timed-out solve
+        returns its best model and valid bounds.
+    """
+    return _LCPA(problem, limits or Limits(), settings or LCPASettings(), listeners,
+                 warm_start).run()
+
+
+class _LCPA:
+    def __init__(self, problem, limits, settings, listeners, warm_start):
+        self.problem = problem
+        self.limits = limits
+        self.settings = settings
+        self.trace = Trace()
+        self.emitter = EventEmitter([self.trace, *listeners])
+        self.warm_start = warm_start
+        self.d = problem.n_features
+        self.checker = MoveChecker(problem)
+        self.ub = math.inf
+        self.best: np.ndarray | None = None
+        self.floor = math.inf  # least bound of regions left unexplored or solved inexactly
+        self.heap: list = []
+        self.counter = itertools.count()
+        self.current: _Node | None = None
+        self.nodes = 0
+        self.lp_solves = 0
+        self.cuts = 0
+        self.phase = "setup"
+        self.heuristic_time = 0.0
+        self.last_report = -math.inf
+        self.last_rounding_lb = -math.inf
+        self.root_bound = 0.0
+        self.stop_reason: str | None = None
+
+    # --- driver ------------------------------------------------------------------------
+    def run(self) -> SolveResult:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # pragma: no cover - scikit-learn brings threadpoolctl
+            return self._run()
+        with threadpool_limits(limits=1):  # one BLAS thread: calls here are small
+            return self._run()
+
+    def _run(self) -> SolveResult:
+        self.clock = Clock(self.limits)
+        p = self.problem
+        self._check_feasible()
+        self.lp = SurrogateLP(p, max_cuts=self.settings.max_cuts_in_lp)
+        lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
+        icpt = intercept_bounds(p) if self.settings.tighten_intercept else (lo[0], hi[0])
+        lo[0], hi[0] = icpt
+        self.bounds: ObjectiveBounds = initial_bounds(p, icpt)
+        self.root_bound = self.bounds.V_min
+        self._push_bounds_to_lp()
+        self.lp.set_node_bounds(lo, hi)
+        self._emit()
+        self._initial_incumbents()
+        if self.settings.initialization and not self._should_stop():
+            self.phase = "initialization"
+            self._initialize(lo, hi)
+        self._push(_Node(lo, hi, self.root_bound, 0))
+        self.phase = "search"
+        self._emit()
+        complete = self._search()
+        return self._finish(complete)
+
+    def _check_feasible(self) -> None:
+        try:
+            from riskexplore.problem.feasibility import check_feasible
+        except ImportError:  # pragma: no cover - older checkouts
+            return
+        start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
+        self._feasible_start = start
+
+    # --- incumbents --------------------------------------------------------------------
+    def _initial_incumbents(self) -> None:
+        p = self.problem
+        if self.warm_start is not None:
+            lam = np.rint(np.asarray(self.warm_start, dtype=float)).astype(np.int64)
+            if lam.shape != (self.d + 1,):
+                raise InputError(f"warm start must have {self.d + 1} entries "
+                                 f"(intercept then one per feature), got {lam.shape}")
+            bad = p.violations(lam)
+            if bad:
+                raise InputError("warm start breaks: " + "; ".join(bad[:3]))
+            self._consider(lam, polish_it=False)
+        zero = np.zeros(self.d + 1, dtype=np.int64)
+        lo, hi = p.lam_bounds()
+        zero[0] = int(np.clip(0, lo[0], hi[0]))
+        if not p.violations(zero):
+            self._consider(zero, polish_it=True, only_nonzero=True)
+        start = getattr(self, "_feasible_start", None)
+        if start is not None and not p.violations(start):
+            self._consider(np.asarray(start, dtype=np.int64), polish_it=True)
+
+    def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
+        """Offer a feasible integer model; add its cut; polish it if it is promising."""
+        loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
+        self._add_cut(loss, grad, lam)
+        objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
+        if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
+            t0 = self.clock.elapsed()
+            polished, pobj = polish(self.problem, lam, only_nonzero=only_nonzero,
+                                    checker=self.checker)
+            self.heuristic_time += self.clock.elapsed() - t0
+            if pobj < objective - 1e-12:
+                ploss, pgrad = self.problem.loss.value_and_grad(polished.astype(float), True)
+                self._add_cut(ploss, pgrad, polished)
+                lam, objective = polished, ploss + float(self.problem.c0 @ (polished[1:] != 0))
+        if objective < self.ub:
+            self.ub, self.best = objective, lam.copy()
+            self._update_bounds()
+            self._emit(incumbent=True)
+        return objective
+
+    def _add_cut(self, loss: float, grad: np.ndarray, lam: np.ndarray) -> None:
+        if hasattr(self, "lp"):
+            self.lp.add_cut(loss, grad, lam.astype(float))
+        self.cuts += 1
+
+    # --- initialization (Appendix E): cutting planes on the LP relaxation -----------------
+    def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        p = self.problem
+        budget = self.settings.init_time_fraction * min(self.limits.time_limit, 3600.0)
+        points = []
+        for _ in range(self.settings.init_max_iterations):
+            if self._should_stop() or self.clock.elapsed() > budget:
+                break
+            sol = self._solve_lp()
+            if sol.status != "optimal":
+                break  # infeasible relaxation: the search will show it
+            self.root_bound = max(self.root_bound, self._safe(sol.objective))
+            lam = sol.x[: self.d + 1]
+            loss, grad = p.loss.value_and_grad(lam)
+            self._add_cut(loss, grad, lam)
+            points.append(lam.copy())
+            relaxed_obj = loss + float(p.c0 @ sol.x[self.d + 1:])
+            self._update_bounds()
+            self._emit()
+            if relaxed_obj - sol.objective <= 1e-6 * max(1.0, abs(relaxed_obj)):
+                break
+        for lam in points[::-1][:10]:
+            if self._should_stop():
+                break
+            self._round(lam)
+
+    def _round(self, lam_real: np.ndarray) -> None:
+        t0 = self.clock.elapsed()
+        lam = sequential_rounding(self.problem, lam_real)
+        self.heuristic_time += self.clock.elapsed() - t0
+        if lam is not None:
+            self._consider(lam, polish_it=True)
+
+    # --- branch and bound --------------------------------------------------------------
+    def _search(self) -> bool:
+        dive: _Node | None = None
+        while True:
+            if self._should_stop():
+                if dive is not None:
+                    self.floor = min(self.floor, dive.bound)
+                return False
+            if dive is not None:
+                node, dive = dive, None
+            else:
+                node = self._pop()
+                if node is None:
+                    return True
+            self.current = node
+            children = self._process(node)
+            self.current = None
+            if children:
+                keep = children[1:] if self.settings.diving else children
+                snap = self.lp.snapshot() if self.settings.restore_bases and keep else None
+                for child in keep:
+                    child.basis = snap
+                    self._push(child)
+                if self.settings.diving:
+                    dive = children[0]
+            if self.nodes % 32 == 0:
+                self._update_bounds()
+            self._maybe_report()
+
+    def _push(self, node: _Node) -> None:
+        heapq.heappush(self.heap, (node.bound, next(self.counter), node))
+
+    def _pop(self) -> _Node | None:
+        while self.heap:
+            bound, _, node = heapq.heappop(self.heap)
+            if not self._prunable(bound):
+                if node.basis is not None:
+                    self.lp.restore(node.basis)
+                    node.basis = None
+                return node
+        return None
+
+    def _prunable(self, bound: float) -> bool:
+        """A node whose bound cannot beat the incumbent (by more than the gap) is dropped."""
+        if bound >= self.ub:
+            return True
+        tol = self.limits.gap_tolerance
+        if tol > 0 and bound >= self.ub - tol * abs(self.ub):
+            self.floor = min(self.floor, bound)
+            return True
+        return False
+
+    def _process(self, node: _Node) -> list[_Node]:
+        """Solve a node's LP, adding cuts at integer points; return its children."""
+        self.nodes += 1
+        self.lp.set_node_bounds(node.lower, node.upper)
+        d = self.d
+        rounds = 0
+        while True:
+            sol = self._solve_lp()
+            if sol.status == "infeasible":
+                return []
+            if sol.status == "error":
+                self.floor = min(self.floor, node.bound)
+                return []
+            node.bound = max(node.bound, self._safe(sol.objective))
+            if self._prunable(node.bound):
+                return []
+            x = sol.x
+            frac = np.abs(x - np.rint(x)) > _INT_TOL
+            if frac.any():
+                if rounds < self.settings.fractional_cut_rounds and self._cut_fractional(sol):
+                    rounds += 1
+                    continue
+                self._heuristics(x)
+                return self._branch(node, x, frac)
+            lam = np.rint(x[: d + 1]).astype(np.int64)
+            alpha = np.rint(x[d + 1:])
+            forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
+            if forced_empty.size:  # alpha_j = 1 must mean lambda_j != 0
+                return self._split_nonzero(node, int(forced_empty[0]) + 1)
+            if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
+                self.floor = min(self.floor, node.bound)
+                return []
+            loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
+            self._add_cut(loss, grad, lam)
+            objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
+            if objective < self.ub:
+                self._consider(lam, polish_it=True)
+            if sol.loss_estimate >= loss - 1e-10 * (1.0 + loss):
+                # the LP is exact at its integer optimum: nothing better in this region
+                if node.bound < self.ub:
+                    self.floor = min(self.floor, node.bound)
+                return []
+            if self._should_stop():
+                self.floor = min(self.floor, node.bound)
+                return []
+
+    def _cut_fractional(self, sol) -> bool:
+        """Add a cut at a fractional LP point if the LP underestimates the loss there.
+
+        Cuts are valid anywhere (the loss is convex), so this only tightens node bounds.
+        """
+        lam = sol.x[: self.d + 1]
+        loss, grad = self.problem.loss.value_and_grad(lam)
+        if loss - sol.loss_estimate <= self.settings.fractional_cut_threshold * max(loss, 1e-9):
+            return False
+        self._add_cut(loss, grad, lam)
+        return True
+
+    def _heuristics(self, x: np.ndarray) -> None:
+        if not self.settings.sequential_rounding:
+            return
+        lb = self.lower_bound()
+        if lb <= self.last_rounding_lb:
+            return
+        if self.heuristic_time > self.settings.heuristic_time_fraction * self.clock.elapsed():
+            return
+        self.last_rounding_lb = lb
+        self._round(x[: self.d + 1].copy())
+
+    def _branch(self, node: _Node, x: np.ndarray, frac: np.ndarray) -> list[_Node]:
+        """Split on the most fractional alpha, else the most fractional lambda."""
+        d = self.d
+        dist = np.abs(x - np.floor(x) - 0.5)
+        alpha_frac = np.flatnonzero(frac[d + 1:])
+        if alpha_frac.size:
+            j = int(alpha_frac[np.argmin(dist[d + 1 + alpha_frac])]) + 1
+            off = self._child(node, d + j, upper=0.0)
+            on = self._child(node, d + j, lower=1.0)
+            children = [on, off] if x[d + j] >= 0.5 else [off, on]
+        else:
+            lam_frac = np.flatnonzero(frac[: d + 1])
+            j = int(lam_frac[np.argmin(dist[lam_frac])])
+            down = self._child(node, j, upper=math.floor(x[j]))
+            up = self._child(node, j, lower=math.ceil(x[j]))
+            children = [up, down] if x[j] - math.floor(x[j]) >= 0.5 else [down, up]
+        return [c for c in children if c is not None]
+
+    def _split_nonzero(self, node: _Node, j: int) -> list[_Node]:
+        """alpha_j is 1 but lambda_j is 0: split into lambda_j <= -1 and lambda_j >= 1."""
+        pos = self._child(node, j, lower=1.0)
+        neg = self._child(node, j, upper=-1.0)
+        return [c for c in (pos, neg) if c is not None]
+
+    def _child(self, node: _Node, col: int, lower: float | None = None,
+               upper: float | None = None) -> _Node | None:
+        lo, hi = node.lower.copy(), node.upper.copy()
+        if lower is not None:
+            lo[col] = max(lo[col], lower)
+        if upper is not None:
+            hi[col] = min(hi[col], upper)
+        if not _propagate(lo, hi, self.d, col):
+            return None
+        return _Node(lo, hi, node.bound, node.depth + 1)
+
+    # --- bounds ------------------------------------------------------------------------
+    def lower_bound(self) -> float:
+        lb = min(self.floor, self.ub)
+        if self.heap:
+            lb = min(lb, self.heap[0][0])
+        if self.current is not None:
+            lb = min(lb, self.current.bound)
+        if self.phase != "search":
+            lb = min(lb, self.root_bound)
+        return lb
+
+    def _update_bounds(self) -> None:
+        if not self.settings.chained_updates or not hasattr(self, "bounds"):
+            return
+        b = self.bounds
+        b.V_max = min(b.V_max, self.ub)
+        b.V_min = max(b.V_min, self.lower_bound() if self.phase == "search" else self.root_bound)
+        if b.chain():
+            self._push_bounds_to_lp()
+
+    def _push_bounds_to_lp(self) -> None:
+        if not hasattr(self, "lp"):
+            return
+        b = self.bounds
+        if self.settings.chained_updates:
+            self.lp.set_loss_bounds(b.L_min, b.L_max)
+        self.lp.set_size_bounds(b.R_min, b.R_max)
+
+    @staticmethod
+    def _safe(objective: float) -> float:
+        """An LP value minus a margin for the LP's own tolerances."""
+        return objective - 1e-9 * (1.0 + abs(objective))
+
+    def _solve_lp(self):
+        self.lp_solves += 1
+        return self.lp.solve()
+
+    # --- limits and reporting ------------------------------------------------------------
+    def _should_stop(self) -> bool:
+        if self.stop_reason is not None:
+            return True
+        if self.clock.stop_requested():
+            self.stop_reason = "stopped"
+        elif self.clock.out_of_time():
+            self.stop_reason = "time_limit"
+        elif self.limits.node_limit is not None and self.nodes >= self.limits.node_limit:
+            self.stop_reason = "node_limit"
+        elif (self.phase == "search" and math.isfinite(self.ub)
+              and relative_gap(self.ub, self.lower_bound()) <= self.limits.gap_tolerance):
+            self.stop_reason = "gap"
+        return self.stop_reason is not None
+
+    def _maybe_report(self) -> None:
+        if self.emitter.active and (self.clock.elapsed() - self.last_report
+                                    >= self.settings.report_interval):
+            self._emit()
+
+    def _emit(self, incumbent: bool = False, final: bool = False, phase: str | None = None):
+        if not self.emitter.active:
+            return
+        now = self.clock.elapsed()
+        self.last_report = now
+        lb = self.lower_bound()
+        self.emitter.emit(SolveEvent(
+            time=now, phase=phase or self.phase, upper_bound=self.ub, lower_bound=lb,
+            gap=relative_gap(self.ub, lb), nodes=self.nodes, cuts=self.cuts,
+            incumbent=self.problem.as_dict(self.best) if incumbent else None,
+            kind="final" if final else ("incumbent" if incumbent else "progress")))
+
+    def _finish(self, complete: bool) -> SolveResult:
+        if complete:
+            lb = min(self.floor, self.ub)
+        else:
+            lb = self.lower_bound()
+        gap = relative_gap(self.ub, lb)
+        if self.best is None:
+            status = "infeasible" if complete else (self.stop_reason or "time_limit")
+            if status == "gap":
+                status = "infeasible"
+        elif complete or gap <= self.limits.gap_tolerance or self.stop_reason == "gap":
+            status = "optimal"
+        else:
+            status = self.stop_reason or "time_limit"
+        self.phase = "done"
+        self.current = None
+        self.heap = [] if complete else self.heap
+        loss = (self.problem.loss.value(self.best.astype(float), integral=True)
+                if self.best is not None else math.nan)
+        result = SolveResult(
+            status=status, coefficients=None if self.best is None else self.best.copy(),
+            upper_bound=self.ub, lower_bound=lb, loss=loss, nodes=self.nodes,
+            cuts=self.cuts, time=self.clock.elapsed(), trace=self.trace,
+            stats={"lp_solves": self.lp_solves, "open_nodes": len(self.heap),
+                   "heuristic_time": self.heuristic_time, "root_bound": self.root_bound,
+                   "cuts_in_lp": self.lp.n_cuts, "distinct_rows": self.problem.loss.n_rows})
+        if self.emitter.active:
+            self.emitter.emit(SolveEvent(
+                time=result.time, phase="done", upper_bound=self.ub, lower_bound=lb,
+                gap=gap, nodes=self.nodes, cuts=self.cuts,
+                incumbent=None if self.best is None else self.problem.as_dict(self.best),
+                kind="final"))
+        return result
+
+
+def _propagate(lo: np.ndarray, hi: np.ndarray, d: int, col: int) -> bool:
+    """Tie lambda_j's bounds to alpha_j's after column ``col`` changed.
+
+    Returns False if the region became empty.
+    """
+    if lo[col] > hi[col]:
+        return False
+    j = col - d if col > d else col
+    if j == 0:
+        return True
+    a = d + j
+    if lo[j] > 0 or hi[j] < 0:
+        lo[a] = 1.0
+    if hi[a] == 0:
+        lo[j], hi[j] = max(lo[j], 0.0), min(hi[j], 0.0)
+    if lo[j] == 0 and hi[j] == 0:
+        if lo[a] == 1:
+            return False
+        hi[a] = 0.0
+    return lo[j] <= hi[j] and lo[a] <= hi[a]
