@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from riskexplore.errors import InputError
 from riskexplore.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
@@ -85,21 +86,26 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
         """Fit the risk score; ``y`` must have exactly two classes."""
-        frame, names = _as_frame(X)
-        y = np.asarray(y)
-        if y.ndim != 1:
-            y = y.ravel()
-        if len(y) != len(frame):
-            raise InputError(f"X has {len(frame)} rows but y has {len(y)} values")
+        named = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
+        original = X
+        X, y = validate_data(self, X, y, accept_sparse=False, dtype="numeric")
+        check_classification_targets(y)
+        kind = type_of_target(y)
         classes = np.unique(y)
-        if len(classes) != 2:
-            raise InputError(f"RiskSlimClassifier needs exactly two classes, got {len(classes)}")
-        self.classes_ = classes
-        self.n_features_in_ = frame.shape[1]
-        if names is not None:
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
+        if len(classes) < 2:
+            raise InputError(
+                f"RiskSlimClassifier needs two classes, got 1 class ({classes.tolist()})"
+            )
+        if kind != "binary":
+            raise InputError(
+                "Only binary classification is supported; the type of the target is "
+                f"{kind} with {len(classes)} classes"
+            )
+        self.classes_ = classes = np.unique(y)
+        if named:
+            frame = original
+        else:
+            frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])])
         target = (y == classes[1]).astype(int)
         self.model_ = fit_risk_score(
             frame,
@@ -124,32 +130,24 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     # --- prediction ------------------------------------------------------------------
     def _features(self, X) -> pd.DataFrame | np.ndarray:
         check_is_fitted(self, "model_")
-        if isinstance(X, pd.DataFrame):
-            if hasattr(self, "feature_names_in_"):
-                return X
-            if X.shape[1] != self.n_features_in_:
-                raise InputError(
-                    f"X has {X.shape[1]} features, but the model expects {self.n_features_in_}"
-                )
-            return X.to_numpy()
-        X = np.asarray(X)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise InputError(
-                f"X has shape {X.shape}, but the model expects {self.n_features_in_} features"
-            )
-        return X
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            return X  # columns are matched by name; missing ones are reported
+        return validate_data(self, X, reset=False, accept_sparse=False, dtype="numeric")
 
     def decision_function(self, X) -> np.ndarray:
         """``intercept + points . x`` (the log-odds of the positive class)."""
-        return self.model_.decision_function(self._features(X))
+        X = self._features(X)
+        return self.model_.decision_function(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """Probabilities of ``classes_``, shape ``(n, 2)``."""
-        return self.model_.predict_proba(self._features(X))
+        X = self._features(X)
+        return self.model_.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
         """The more likely class label (ties go to the positive class)."""
-        risk = self.model_.predict_risk(self._features(X))
+        X = self._features(X)
+        risk = self.model_.predict_risk(X)
         return self.classes_[(risk >= 0.5).astype(int)]
 
     # --- conveniences ----------------------------------------------------------------
@@ -167,15 +165,3 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = False
         tags.classifier_tags.multi_class = False
         return tags
-
-
-def _as_frame(X) -> tuple[pd.DataFrame, list[str] | None]:
-    """X as a DataFrame, plus its column names if they are all strings."""
-    if isinstance(X, pd.DataFrame):
-        if all(isinstance(c, str) for c in X.columns):
-            return X, list(X.columns)
-        return X.set_axis([f"x{j}" for j in range(X.shape[1])], axis=1), None
-    arr = np.asarray(X)
-    if arr.ndim != 2:
-        raise InputError(f"X must be 2-dimensional, got shape {arr.shape}")
-    return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])]), None

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from riskexplore import (
     Certificate,
@@ -116,10 +117,13 @@ def test_classifier_fit_predict_with_labels():
     assert scores.dtype.kind == "i"
     assert clf.score(X, labels) > 0.7
     # arrays work too, and column order of a DataFrame does not matter
-    np.testing.assert_array_equal(clf.predict(X.to_numpy()), pred)
+    with pytest.warns(UserWarning, match="feature names"):
+        np.testing.assert_array_equal(clf.predict(X.to_numpy()), pred)
     np.testing.assert_array_equal(clf.predict(X[X.columns[::-1]]), pred)
-    with pytest.raises(InputError):
+    with pytest.raises(ValueError, match="features"), pytest.warns(UserWarning):
         clf.predict(np.zeros((2, 3)))
+    with pytest.raises(InputError, match="f2"):
+        clf.predict(X.drop(columns="f2"))
 
 
 def test_classifier_params_and_clone():
@@ -130,8 +134,10 @@ def test_classifier_params_and_clone():
     assert clf.max_size == 4 and clf.c0 == 1e-4
     copy = clone(clf)
     assert copy.get_params() == clf.get_params()
-    with pytest.raises(InputError, match="two classes"):
+    with pytest.raises(InputError, match="binary"):
         RiskSlimClassifier().fit(np.zeros((4, 2)), [0, 1, 2, 1])
+    with pytest.raises(InputError, match="two classes"):
+        RiskSlimClassifier().fit(np.zeros((4, 2)), [1, 1, 1, 1])
 
 
 def test_classifier_in_cross_val_score_and_grid_search():
@@ -157,3 +163,14 @@ def test_classifier_on_breastcancer_subset():
     assert clf.model_.size <= 2
     assert all(-3 <= p <= 3 for p in clf.model_.points.values())
     assert clf.score(X, y) > 0.85
+
+
+@parametrize_with_checks(
+    [
+        RiskSlimClassifier(
+            max_size=3, coef_min=-2, coef_max=2, intercept_min=-10, intercept_max=10, time_limit=2.0
+        )
+    ]
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
