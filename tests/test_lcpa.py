@@ -24,16 +24,23 @@ from riskexplore.solvers.events import Trace, iterate_events
 from riskexplore.solvers.lcpa import LCPASettings, solve_lcpa
 from riskexplore.solvers.stopping import Limits
 
-ALL_OFF = LCPASettings(initialization=False, sequential_rounding=False, polishing=False,
-                       chained_updates=False, tighten_intercept=False, diving=False,
-                       restore_bases=False, fractional_cut_rounds=0)
+ALL_OFF = LCPASettings(
+    initialization=False,
+    sequential_rounding=False,
+    polishing=False,
+    chained_updates=False,
+    tighten_intercept=False,
+    diving=False,
+    restore_bases=False,
+    fractional_cut_rounds=0,
+)
 
 
 def enumerate_optimum(problem: RiskScoreProblem) -> float:
     """Smallest objective over every integer model in the box that obeys everything."""
     lo, hi = problem.lam_bounds()
     best = math.inf
-    for lam in itertools.product(*[range(int(a), int(b) + 1) for a, b in zip(lo, hi)]):
+    for lam in itertools.product(*[range(int(a), int(b) + 1) for a, b in zip(lo, hi, strict=True)]):
         lam = np.array(lam, dtype=float)
         if not problem.violations(lam):
             best = min(best, problem.objective(lam))
@@ -63,11 +70,19 @@ def random_problem(seed: int, with_constraints: bool) -> RiskScoreProblem:
         picks = rng.choice(len(pool), size=int(rng.integers(1, 3)), replace=False)
         constraints = [pool[i] for i in picks]
     return RiskScoreProblem(
-        X, y, feature_names=names, coef_min=-2, coef_max=2, intercept_min=-4,
-        intercept_max=4, c0=float(rng.choice([1e-6, 0.01, 0.04])),
-        max_size=int(rng.integers(1, d + 1)), sample_weight=rng.uniform(0.5, 2, n)
-        if rng.random() < 0.3 else None, positive_weight=float(rng.choice([1.0, 2.0])),
-        constraints=constraints)
+        X,
+        y,
+        feature_names=names,
+        coef_min=-2,
+        coef_max=2,
+        intercept_min=-4,
+        intercept_max=4,
+        c0=float(rng.choice([1e-6, 0.01, 0.04])),
+        max_size=int(rng.integers(1, d + 1)),
+        sample_weight=rng.uniform(0.5, 2, n) if rng.random() < 0.3 else None,
+        positive_weight=float(rng.choice([1.0, 2.0])),
+        constraints=constraints,
+    )
 
 
 def check_certified(problem: RiskScoreProblem, settings: LCPASettings) -> None:
@@ -80,8 +95,9 @@ def check_certified(problem: RiskScoreProblem, settings: LCPASettings) -> None:
             solve_lcpa(problem, settings=settings)
         return
     trace = Trace()
-    result = solve_lcpa(problem, limits=Limits(gap_tolerance=0.0), settings=settings,
-                        listeners=[trace])
+    result = solve_lcpa(
+        problem, limits=Limits(gap_tolerance=0.0), settings=settings, listeners=[trace]
+    )
     assert result.status == "optimal"
     assert result.upper_bound == pytest.approx(optimum, rel=1e-9, abs=0)
     assert problem.violations(result.coefficients) == []
@@ -110,9 +126,17 @@ def test_include_forces_nonzero_points_even_for_noise():
     rng = np.random.default_rng(5)
     X = rng.integers(0, 2, (200, 3))
     y = rng.integers(0, 2, 200)
-    problem = RiskScoreProblem(X, y, feature_names=["a", "b", "noise"], coef_min=-3,
-                               coef_max=3, intercept_min=-5, intercept_max=5, c0=0.05,
-                               constraints=[Include("noise")])
+    problem = RiskScoreProblem(
+        X,
+        y,
+        feature_names=["a", "b", "noise"],
+        coef_min=-3,
+        coef_max=3,
+        intercept_min=-5,
+        intercept_max=5,
+        c0=0.05,
+        constraints=[Include("noise")],
+    )
     result = solve_lcpa(problem)
     assert result.coefficients[3] != 0
     assert result.upper_bound == pytest.approx(enumerate_optimum(problem), rel=1e-9)
@@ -121,8 +145,13 @@ def test_include_forces_nonzero_points_even_for_noise():
 def test_infeasible_constraints_raise_before_search():
     problem = random_problem(3, with_constraints=False)
     names = problem.feature_names
-    problem = RiskScoreProblem(problem.X, problem.y, feature_names=names, max_size=1,
-                               constraints=[Include(names[0]), Include(names[1])])
+    problem = RiskScoreProblem(
+        problem.X,
+        problem.y,
+        feature_names=names,
+        max_size=1,
+        constraints=[Include(names[0]), Include(names[1])],
+    )
     with pytest.raises(InfeasibleError, match="infeasible"):
         solve_lcpa(problem)
 
@@ -148,8 +177,9 @@ def test_time_limit_returns_best_model_and_valid_bounds():
 
 
 def test_node_limit():
-    result = solve_lcpa(income_like(), limits=Limits(node_limit=5),
-                        settings=LCPASettings(initialization=False))
+    result = solve_lcpa(
+        income_like(), limits=Limits(node_limit=5), settings=LCPASettings(initialization=False)
+    )
     assert result.status == "node_limit"
     assert result.nodes <= 6
     assert result.has_model
@@ -195,7 +225,7 @@ def test_event_stream_iterator_and_trace_round_trip(tmp_path):
     assert events[-1].upper_bound == result.upper_bound
     assert any(e.kind == "incumbent" and e.incumbent for e in events)
     ub = [e.upper_bound for e in events]
-    assert all(a >= b for a, b in zip(ub, ub[1:]))  # upper bound never worsens
+    assert all(a >= b for a, b in zip(ub, ub[1:], strict=False))  # upper bound never worsens
     assert [e.phase for e in events][0] == "setup"
     path = tmp_path / "trace.jsonl"
     result.trace.save(path)
@@ -205,8 +235,12 @@ def test_event_stream_iterator_and_trace_round_trip(tmp_path):
 
 def test_progress_events_are_throttled():
     trace = Trace()
-    result = solve_lcpa(income_like(), limits=Limits(time_limit=1.5),
-                        settings=LCPASettings(report_interval=0.25), listeners=[trace])
+    result = solve_lcpa(
+        income_like(),
+        limits=Limits(time_limit=1.5),
+        settings=LCPASettings(report_interval=0.25),
+        listeners=[trace],
+    )
     progress = [e for e in trace.events if e.kind == "progress"]
     phases = {e.phase for e in trace.events}
     # at most one progress event per interval, plus one at each phase change

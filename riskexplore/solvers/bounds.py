@@ -34,7 +34,7 @@ class ObjectiveBounds:
         return float(self.c0_sorted[:r].sum())
 
     def penalty_max(self, r: int) -> float:
-        return float(self.c0_sorted[len(self.c0_sorted) - r:].sum()) if r > 0 else 0.0
+        return float(self.c0_sorted[len(self.c0_sorted) - r :].sum()) if r > 0 else 0.0
 
     def chain(self) -> bool:
         """Apply Propositions 5-7 until nothing changes; return True if anything did."""

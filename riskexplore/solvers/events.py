@@ -123,8 +123,9 @@ class Trace:
     def to_frame(self):
         import pandas as pd
 
-        return pd.DataFrame([{k: v for k, v in e.to_dict().items() if k != "incumbent"}
-                             for e in self.events])
+        return pd.DataFrame(
+            [{k: v for k, v in e.to_dict().items() if k != "incumbent"} for e in self.events]
+        )
 
 
 def iterate_events(run: Callable[[Listener], Any]) -> Iterator[SolveEvent]:

@@ -45,13 +45,21 @@ class MoveChecker:
             if j > 0:
                 change += self.A[:, [self.d + j]] * ((values != 0) - float(lam[j] != 0))[None, :]
             act = activity[:, None] + change
-            ok &= np.all((act >= self.rlo[:, None] - _TOL) & (act <= self.rhi[:, None] + _TOL),
-                         axis=0)
+            ok &= np.all(
+                (act >= self.rlo[:, None] - _TOL) & (act <= self.rhi[:, None] + _TOL), axis=0
+            )
         return ok
 
 
-def polish(problem: RiskScoreProblem, lam: np.ndarray, *, only_nonzero: bool = False,
-           max_moves: int = 1000, checker: MoveChecker | None = None):
+def polish(
+    problem: RiskScoreProblem,
+    lam: np.ndarray,
+    *,
+    only_nonzero: bool = False,
+    max_moves: int = 1000,
+    checker: MoveChecker | None = None,
+    should_stop=None,
+):
     """Discrete coordinate descent from a feasible integer model.
 
     Parameters
@@ -59,6 +67,8 @@ def polish(problem: RiskScoreProblem, lam: np.ndarray, *, only_nonzero: bool = F
     only_nonzero : bool
         Move only the intercept and features already in the model (the paper's polishing
         for pooled baselines, which must not grow the model).
+    should_stop : callable, optional
+        Polled between moves; polishing ends early (with a feasible model) when it is true.
 
     Returns
     -------
@@ -70,9 +80,10 @@ def polish(problem: RiskScoreProblem, lam: np.ndarray, *, only_nonzero: bool = F
     s = loss.scores(lam)
     activity = checker.activity(lam)
     objective = loss.from_scores(s, True) + float(c0 @ (lam[1:] != 0))
-    coords = [0] + [j for j in range(1, problem.n_features + 1)
-                    if not only_nonzero or lam[j] != 0]
+    coords = [0] + [j for j in range(1, problem.n_features + 1) if not only_nonzero or lam[j] != 0]
     for _ in range(max_moves):
+        if should_stop is not None and should_stop():
+            break
         best = (objective - 1e-12, None, None)
         for j in coords:
             value, obj = _best_value(problem, checker, lam, s, activity, j)
@@ -105,8 +116,9 @@ def _best_value(problem, checker, lam, s, activity, j):
     if values.size == 0:
         return None, np.inf
     z = problem.loss.Z[:, j]
-    penalty_rest = float(problem.c0 @ (lam[1:] != 0)) - (problem.c0[j - 1] * (lam[j] != 0)
-                                                          if j > 0 else 0.0)
+    penalty_rest = float(problem.c0 @ (lam[1:] != 0)) - (
+        problem.c0[j - 1] * (lam[j] != 0) if j > 0 else 0.0
+    )
     c0j = problem.c0[j - 1] if j > 0 else 0.0
 
     def objectives(vals: np.ndarray) -> np.ndarray:
@@ -143,16 +155,16 @@ def _ternary(objectives, run: np.ndarray):
             hi = m2
         else:
             lo = m1
-    objs = objectives(run[lo:hi + 1])
+    objs = objectives(run[lo : hi + 1])
     k = int(np.argmin(objs))
     return run[lo + k], float(objs[k])
 
 
-def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray,
-                        checker: MoveChecker | None = None):
+def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray, should_stop=None):
     """Round a real-valued point coordinate by coordinate (Algorithm 4).
 
-    Returns the rounded integer model, or ``None`` when it breaks a bound or constraint.
+    Returns the rounded integer model, or ``None`` when it breaks a bound or constraint
+    (or ``should_stop()`` became true on the way).
     """
     loss, c0 = problem.loss, problem.c0
     lam = np.asarray(lam_real, dtype=float).copy()
@@ -162,13 +174,16 @@ def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray,
     s = loss.scores(lam)
     c0_full = np.concatenate([[0.0], c0])
     while todo.size:
+        if should_stop is not None and should_stop():
+            return None
         up, down = np.ceil(lam[todo]) - lam[todo], np.floor(lam[todo]) - lam[todo]
         deltas = np.concatenate([up, down])
         cols = np.concatenate([todo, todo])
         S = s[:, None] + loss.Z[:, cols] * deltas[None, :]
         new_vals = lam[cols] + deltas
         penalty = float(c0 @ (lam[1:] != 0)) + c0_full[cols] * (
-            (new_vals != 0).astype(float) - (lam[cols] != 0))
+            (new_vals != 0).astype(float) - (lam[cols] != 0)
+        )
         objs = loss.batch_from_scores(S) + penalty
         k = int(np.argmin(objs))
         j = cols[k]

@@ -127,8 +127,9 @@ def solve_lcpa(
         The best model, a valid lower bound and statistics. A stopped or timed-out solve
         returns its best model and valid bounds.
     """
-    return _LCPA(problem, limits or Limits(), settings or LCPASettings(), listeners,
-                 warm_start).run()
+    return _LCPA(
+        problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start
+    ).run()
 
 
 class _LCPA:
@@ -156,6 +157,7 @@ class _LCPA:
         self.last_rounding_lb = -math.inf
         self.root_bound = 0.0
         self.stop_reason: str | None = None
+        self._dive: _Node | None = None
 
     # --- driver ------------------------------------------------------------------------
     def run(self) -> SolveResult:
@@ -203,8 +205,10 @@ class _LCPA:
         if self.warm_start is not None:
             lam = np.rint(np.asarray(self.warm_start, dtype=float)).astype(np.int64)
             if lam.shape != (self.d + 1,):
-                raise InputError(f"warm start must have {self.d + 1} entries "
-                                 f"(intercept then one per feature), got {lam.shape}")
+                raise InputError(
+                    f"warm start must have {self.d + 1} entries "
+                    f"(intercept then one per feature), got {lam.shape}"
+                )
             bad = p.violations(lam)
             if bad:
                 raise InputError("warm start breaks: " + "; ".join(bad[:3]))
@@ -225,8 +229,13 @@ class _LCPA:
         objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
         if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
             t0 = self.clock.elapsed()
-            polished, pobj = polish(self.problem, lam, only_nonzero=only_nonzero,
-                                    checker=self.checker)
+            polished, pobj = polish(
+                self.problem,
+                lam,
+                only_nonzero=only_nonzero,
+                checker=self.checker,
+                should_stop=self._should_stop,
+            )
             self.heuristic_time += self.clock.elapsed() - t0
             if pobj < objective - 1e-12:
                 ploss, pgrad = self.problem.loss.value_and_grad(polished.astype(float), True)
@@ -259,7 +268,7 @@ class _LCPA:
             loss, grad = p.loss.value_and_grad(lam)
             self._add_cut(loss, grad, lam)
             points.append(lam.copy())
-            relaxed_obj = loss + float(p.c0 @ sol.x[self.d + 1:])
+            relaxed_obj = loss + float(p.c0 @ sol.x[self.d + 1 :])
             self._update_bounds()
             self._emit()
             if relaxed_obj - sol.objective <= 1e-6 * max(1.0, abs(relaxed_obj)):
@@ -271,21 +280,34 @@ class _LCPA:
 
     def _round(self, lam_real: np.ndarray) -> None:
         t0 = self.clock.elapsed()
-        lam = sequential_rounding(self.problem, lam_real)
+        lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
         self.heuristic_time += self.clock.elapsed() - t0
         if lam is not None:
             self._consider(lam, polish_it=True)
 
     # --- branch and bound --------------------------------------------------------------
     def _search(self) -> bool:
+        try:
+            return self._search_loop()
+        except KeyboardInterrupt:  # Ctrl-C: keep the best model and a valid bound
+            self.stop_reason = "stopped"
+            for node in (self.current, self._dive):
+                if node is not None:
+                    self.floor = min(self.floor, node.bound)
+            self.current = None
+            return False
+
+    def _search_loop(self) -> bool:
         dive: _Node | None = None
         while True:
+            self._dive = dive
             if self._should_stop():
                 if dive is not None:
                     self.floor = min(self.floor, dive.bound)
                 return False
             if dive is not None:
                 node, dive = dive, None
+                self._dive = None
             else:
                 node = self._pop()
                 if node is None:
@@ -353,7 +375,7 @@ class _LCPA:
                 self._heuristics(x)
                 return self._branch(node, x, frac)
             lam = np.rint(x[: d + 1]).astype(np.int64)
-            alpha = np.rint(x[d + 1:])
+            alpha = np.rint(x[d + 1 :])
             forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
             if forced_empty.size:  # alpha_j = 1 must mean lambda_j != 0
                 return self._split_nonzero(node, int(forced_empty[0]) + 1)
@@ -401,7 +423,7 @@ class _LCPA:
         """Split on the most fractional alpha, else the most fractional lambda."""
         d = self.d
         dist = np.abs(x - np.floor(x) - 0.5)
-        alpha_frac = np.flatnonzero(frac[d + 1:])
+        alpha_frac = np.flatnonzero(frac[d + 1 :])
         if alpha_frac.size:
             j = int(alpha_frac[np.argmin(dist[d + 1 + alpha_frac])]) + 1
             off = self._child(node, d + j, upper=0.0)
@@ -421,8 +443,9 @@ class _LCPA:
         neg = self._child(node, j, upper=-1.0)
         return [c for c in (pos, neg) if c is not None]
 
-    def _child(self, node: _Node, col: int, lower: float | None = None,
-               upper: float | None = None) -> _Node | None:
+    def _child(
+        self, node: _Node, col: int, lower: float | None = None, upper: float | None = None
+    ) -> _Node | None:
         lo, hi = node.lower.copy(), node.upper.copy()
         if lower is not None:
             lo[col] = max(lo[col], lower)
@@ -479,14 +502,18 @@ class _LCPA:
             self.stop_reason = "time_limit"
         elif self.limits.node_limit is not None and self.nodes >= self.limits.node_limit:
             self.stop_reason = "node_limit"
-        elif (self.phase == "search" and math.isfinite(self.ub)
-              and relative_gap(self.ub, self.lower_bound()) <= self.limits.gap_tolerance):
+        elif (
+            self.phase == "search"
+            and math.isfinite(self.ub)
+            and relative_gap(self.ub, self.lower_bound()) <= self.limits.gap_tolerance
+        ):
             self.stop_reason = "gap"
         return self.stop_reason is not None
 
     def _maybe_report(self) -> None:
-        if self.emitter.active and (self.clock.elapsed() - self.last_report
-                                    >= self.settings.report_interval):
+        if self.emitter.active and (
+            self.clock.elapsed() - self.last_report >= self.settings.report_interval
+        ):
             self._emit()
 
     def _emit(self, incumbent: bool = False, final: bool = False, phase: str | None = None):
@@ -495,11 +522,19 @@ class _LCPA:
         now = self.clock.elapsed()
         self.last_report = now
         lb = self.lower_bound()
-        self.emitter.emit(SolveEvent(
-            time=now, phase=phase or self.phase, upper_bound=self.ub, lower_bound=lb,
-            gap=relative_gap(self.ub, lb), nodes=self.nodes, cuts=self.cuts,
-            incumbent=self.problem.as_dict(self.best) if incumbent else None,
-            kind="final" if final else ("incumbent" if incumbent else "progress")))
+        self.emitter.emit(
+            SolveEvent(
+                time=now,
+                phase=phase or self.phase,
+                upper_bound=self.ub,
+                lower_bound=lb,
+                gap=relative_gap(self.ub, lb),
+                nodes=self.nodes,
+                cuts=self.cuts,
+                incumbent=self.problem.as_dict(self.best) if incumbent else None,
+                kind="final" if final else ("incumbent" if incumbent else "progress"),
+            )
+        )
 
     def _finish(self, complete: bool) -> SolveResult:
         if complete:
@@ -518,21 +553,44 @@ class _LCPA:
         self.phase = "done"
         self.current = None
         self.heap = [] if complete else self.heap
-        loss = (self.problem.loss.value(self.best.astype(float), integral=True)
-                if self.best is not None else math.nan)
+        loss = (
+            self.problem.loss.value(self.best.astype(float), integral=True)
+            if self.best is not None
+            else math.nan
+        )
         result = SolveResult(
-            status=status, coefficients=None if self.best is None else self.best.copy(),
-            upper_bound=self.ub, lower_bound=lb, loss=loss, nodes=self.nodes,
-            cuts=self.cuts, time=self.clock.elapsed(), trace=self.trace,
-            stats={"lp_solves": self.lp_solves, "open_nodes": len(self.heap),
-                   "heuristic_time": self.heuristic_time, "root_bound": self.root_bound,
-                   "cuts_in_lp": self.lp.n_cuts, "distinct_rows": self.problem.loss.n_rows})
+            status=status,
+            coefficients=None if self.best is None else self.best.copy(),
+            upper_bound=self.ub,
+            lower_bound=lb,
+            loss=loss,
+            nodes=self.nodes,
+            cuts=self.cuts,
+            time=self.clock.elapsed(),
+            trace=self.trace,
+            stats={
+                "lp_solves": self.lp_solves,
+                "open_nodes": len(self.heap),
+                "heuristic_time": self.heuristic_time,
+                "root_bound": self.root_bound,
+                "cuts_in_lp": self.lp.n_cuts,
+                "distinct_rows": self.problem.loss.n_rows,
+            },
+        )
         if self.emitter.active:
-            self.emitter.emit(SolveEvent(
-                time=result.time, phase="done", upper_bound=self.ub, lower_bound=lb,
-                gap=gap, nodes=self.nodes, cuts=self.cuts,
-                incumbent=None if self.best is None else self.problem.as_dict(self.best),
-                kind="final"))
+            self.emitter.emit(
+                SolveEvent(
+                    time=result.time,
+                    phase="done",
+                    upper_bound=self.ub,
+                    lower_bound=lb,
+                    gap=gap,
+                    nodes=self.nodes,
+                    cuts=self.cuts,
+                    incumbent=None if self.best is None else self.problem.as_dict(self.best),
+                    kind="final",
+                )
+            )
         return result
 
 

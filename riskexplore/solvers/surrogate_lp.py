@@ -20,8 +20,10 @@ from riskexplore.problem.risk_problem import RiskScoreProblem
 
 _INF = highspy.kHighsInf
 _OPTIMAL = highspy.HighsModelStatus.kOptimal
-_INFEASIBLE = (highspy.HighsModelStatus.kInfeasible,
-               highspy.HighsModelStatus.kUnboundedOrInfeasible)
+_INFEASIBLE = (
+    highspy.HighsModelStatus.kInfeasible,
+    highspy.HighsModelStatus.kUnboundedOrInfeasible,
+)
 
 
 @dataclass
@@ -49,9 +51,11 @@ class SurrogateLP:
         self.max_cuts = max_cuts
         self.highs = h = highspy.Highs()
         h.silent()
-        for option, value in (("primal_feasibility_tolerance", 1e-9),
-                              ("dual_feasibility_tolerance", 1e-9),
-                              ("presolve", "off")):
+        for option, value in (
+            ("primal_feasibility_tolerance", 1e-9),
+            ("dual_feasibility_tolerance", 1e-9),
+            ("presolve", "off"),
+        ):
             h.setOptionValue(option, value)
         lam_lo, lam_hi = problem.lam_bounds()
         alpha_lo = np.where((lam_lo[1:] > 0) | (lam_hi[1:] < 0), 1.0, 0.0)
@@ -62,8 +66,16 @@ class SurrogateLP:
         lower = np.concatenate([self.root_lower, [0.0]])
         upper = np.concatenate([self.root_upper, [_INF]])
         n = self.n_struct + 1
-        h.addCols(n, costs, lower, upper, 0, np.zeros(n, np.int32), np.array([], np.int32),
-                  np.array([], float))
+        h.addCols(
+            n,
+            costs,
+            lower,
+            upper,
+            0,
+            np.zeros(n, np.int32),
+            np.array([], np.int32),
+            np.array([], float),
+        )
         self.row_ids: list[int] = []  # stable id of every LP row, in LP order
         self._next_id = 0
         self._add_fixed_rows(lam_lo, lam_hi)
@@ -103,9 +115,15 @@ class SurrogateLP:
             starts.append(len(index))
             index.extend(row.keys())
             value.extend(row.values())
-        self.highs.addRows(len(rows), np.asarray(lo, float), np.asarray(hi, float), len(index),
-                           np.asarray(starts, np.int32), np.asarray(index, np.int32),
-                           np.asarray(value, float))
+        self.highs.addRows(
+            len(rows),
+            np.asarray(lo, float),
+            np.asarray(hi, float),
+            len(index),
+            np.asarray(starts, np.int32),
+            np.asarray(index, np.int32),
+            np.asarray(value, float),
+        )
         for _ in rows:
             self.row_ids.append(self._next_id)
             self._next_id += 1
@@ -123,8 +141,9 @@ class SurrogateLP:
         index = np.concatenate([nz, [self.L_col]]).astype(np.int32)
         value = np.concatenate([-grad[nz], [1.0]])
         rhs = loss - float(grad @ lam)
-        self.highs.addRows(1, np.array([rhs]), np.array([_INF]), len(index),
-                           np.array([0], np.int32), index, value)
+        self.highs.addRows(
+            1, np.array([rhs]), np.array([_INF]), len(index), np.array([0], np.int32), index, value
+        )
         self.row_ids.append(self._next_id)
         self._next_id += 1
         self.cut_idle.append(0)
@@ -133,9 +152,10 @@ class SurrogateLP:
         """Count LP solves since each cut last carried a dual (was binding)."""
         if not self.cut_idle:
             return
-        active = np.abs(row_dual[self.n_fixed:]) > 1e-12
-        self.cut_idle = [0 if a else idle + 1 for a, idle in zip(active, self.cut_idle,
-                                                                  strict=True)]
+        active = np.abs(row_dual[self.n_fixed :]) > 1e-12
+        self.cut_idle = [
+            0 if a else idle + 1 for a, idle in zip(active, self.cut_idle, strict=True)
+        ]
 
     def purge_cuts(self) -> None:
         """Drop the longest-idle third of the cuts (dropping cuts keeps bounds valid)."""
@@ -145,16 +165,16 @@ class SurrogateLP:
         self.highs.deleteRows(len(drop), (drop + self.n_fixed).astype(np.int32))
         keep = np.setdiff1d(np.arange(self.n_cuts), drop)
         self.cut_idle = [self.cut_idle[k] for k in keep]
-        self.row_ids = self.row_ids[: self.n_fixed] + [self.row_ids[self.n_fixed + k]
-                                                      for k in keep]
+        self.row_ids = self.row_ids[: self.n_fixed] + [self.row_ids[self.n_fixed + k] for k in keep]
 
     # --- bounds ------------------------------------------------------------------------
     def set_node_bounds(self, lower: np.ndarray, upper: np.ndarray) -> None:
         self.highs.changeColsBounds(self.n_struct, self.all_indices, lower, upper)
 
     def set_loss_bounds(self, lower: float, upper: float) -> None:
-        self.highs.changeColBounds(self.L_col, max(0.0, lower),
-                                   upper if math.isfinite(upper) else _INF)
+        self.highs.changeColBounds(
+            self.L_col, max(0.0, lower), upper if math.isfinite(upper) else _INF
+        )
 
     def set_size_bounds(self, lower: int, upper: int) -> None:
         self.highs.changeRowBounds(self.size_row, float(lower), float(upper))
@@ -192,8 +212,12 @@ class SurrogateLP:
             col = np.asarray(sol.col_value)
             if self.cut_idle:
                 self.note_activity(np.asarray(sol.row_dual))
-            return LPSolution("optimal", h.getInfo().objective_function_value,
-                              col[: self.n_struct], float(col[self.L_col]))
+            return LPSolution(
+                "optimal",
+                h.getInfo().objective_function_value,
+                col[: self.n_struct],
+                float(col[self.L_col]),
+            )
         if status in _INFEASIBLE:
             return LPSolution("infeasible", math.inf, None, math.nan)
         # numerical trouble: solve again from scratch once
