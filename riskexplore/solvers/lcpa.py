@@ -82,7 +82,7 @@ class LCPASettings:
     diving: bool = True
     restore_bases: bool = True
     max_cuts_in_lp: int = 200
-    fractional_cut_rounds: int = 2
+    fractional_cut_rounds: int = 1
     fractional_cut_threshold: float = 1e-3
     heuristic_time_fraction: float = 0.1
     report_interval: float = 0.1
