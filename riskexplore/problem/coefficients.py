@@ -70,8 +70,14 @@ class CoefficientSet:
                 upper[j] = min(upper[j], 0)
         for name, value in (c0_by_feature or {}).items():
             penalty[_feature(index, name, "c0_by_feature")] = float(value)
-        out = cls(names, lower, upper, penalty,
-                  _as_int(intercept_min, "intercept_min"), _as_int(intercept_max, "intercept_max"))
+        out = cls(
+            names,
+            lower,
+            upper,
+            penalty,
+            _as_int(intercept_min, "intercept_min"),
+            _as_int(intercept_max, "intercept_max"),
+        )
         out.validate()
         return out
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore._highs import new_highs
 from riskexplore.errors import InfeasibleError
 
 __all__ = ["check_feasible", "conflicting_constraints", "find_feasible"]
@@ -131,7 +132,7 @@ class _Model:
         row_lo = np.concatenate(rows_lo).astype(float)
         row_hi = np.concatenate(rows_hi).astype(float)
 
-        h = highspy.Highs()
+        h = new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("time_limit", _TIME_LIMIT)
         inf = highspy.kHighsInf

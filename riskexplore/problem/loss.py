@@ -28,8 +28,13 @@ class LogisticLoss:
         Integer bounds on ``lam``; used to size the lookup table.
     """
 
-    def __init__(self, Z: np.ndarray, weights: np.ndarray,
-                 lam_lower: np.ndarray | None = None, lam_upper: np.ndarray | None = None):
+    def __init__(
+        self,
+        Z: np.ndarray,
+        weights: np.ndarray,
+        lam_lower: np.ndarray | None = None,
+        lam_upper: np.ndarray | None = None,
+    ):
         self.Z = np.ascontiguousarray(Z, dtype=float)
         self.weights = np.asarray(weights, dtype=float)
         self.ZT_w = None  # lazily built (d+1, m) matrix for fast gradients
@@ -45,8 +50,9 @@ class LogisticLoss:
                 self._sigma_table = _expit(-s)
 
     @classmethod
-    def from_data(cls, X: np.ndarray, y: np.ndarray, w: np.ndarray,
-                  lam_lower=None, lam_upper=None) -> LogisticLoss:
+    def from_data(
+        cls, X: np.ndarray, y: np.ndarray, w: np.ndarray, lam_lower=None, lam_upper=None
+    ) -> LogisticLoss:
         """Compress rows of ``y*[1, X]`` (y in {-1,+1}) and normalise ``w`` to sum to one."""
         Z = y[:, None] * np.column_stack([np.ones(len(y)), X])
         Zu, inverse = np.unique(Z, axis=0, return_inverse=True)

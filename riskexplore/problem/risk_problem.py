@@ -72,9 +72,16 @@ class RiskScoreProblem:
         self.sample_weight = w * np.where(y > 0, positive_weight, 1.0)
         if coefficient_set is None:
             coefficient_set = CoefficientSet.uniform(
-                names, coef_min=coef_min, coef_max=coef_max, c0=c0,
-                intercept_min=intercept_min, intercept_max=intercept_max,
-                bounds=bounds, signs=signs, c0_by_feature=c0_by_feature)
+                names,
+                coef_min=coef_min,
+                coef_max=coef_max,
+                c0=c0,
+                intercept_min=intercept_min,
+                intercept_max=intercept_max,
+                bounds=bounds,
+                signs=signs,
+                c0_by_feature=c0_by_feature,
+            )
         elif list(coefficient_set.feature_names) != names:
             raise InputError("coefficient_set.feature_names must match the data's columns")
         self.coefficient_set = coefficient_set
@@ -84,7 +91,8 @@ class RiskScoreProblem:
         if self.min_size < 0 or self.max_size < self.min_size:
             raise InputError(
                 f"model size bounds [{min_size}, {max_size}] are empty; need "
-                f"0 <= min_size <= max_size")
+                f"0 <= min_size <= max_size"
+            )
         self.rows: list[LinearRow] = constraints_to_rows(constraints, names)
         self.row_matrix: RowMatrix = compile_rows(self.rows, names)
         lo, hi = coefficient_set.full_bounds()

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from riskexplore._highs import new_highs
 from riskexplore.problem.feasibility import _Model as _FeasibilityModel
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
@@ -96,7 +97,7 @@ class _CPA:
         lo, hi = fm.lo, fm.hi
         self.n_cols = n = 3 * d + 2
         self.L_col = 3 * d + 1
-        h = highspy.Highs()
+        h = new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", _MIP_GAP)
         h.setOptionValue("mip_abs_gap", 0.0)

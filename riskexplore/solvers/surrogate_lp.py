@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
+from riskexplore._highs import new_highs
 from riskexplore.problem.risk_problem import RiskScoreProblem
 
 _INF = highspy.kHighsInf
@@ -49,7 +50,7 @@ class SurrogateLP:
         self.n_struct = 2 * d + 1
         self.L_col = self.n_struct
         self.max_cuts = max_cuts
-        self.highs = h = highspy.Highs()
+        self.highs = h = new_highs()
         h.silent()
         for option, value in (
             ("primal_feasibility_tolerance", 1e-9),

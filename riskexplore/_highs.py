@@ -1,0 +1,52 @@
+"""Quiet construction of HiGHS instances.
+
+HiGHS prints a copyright banner on standard output when the first instance of a process
+is created, before any option can silence it. That would corrupt machine-readable
+output (``--json``, JSON-lines benchmarks), so the first construction runs with the
+process's standard output pointed at ``/dev/null``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import highspy
+
+_lock = threading.Lock()
+_banner_done = False
+
+
+def new_highs() -> highspy.Highs:
+    """A silent ``highspy.Highs`` instance."""
+    global _banner_done
+    with _lock:
+        if _banner_done:
+            h = highspy.Highs()
+        else:
+            h = _construct_muted()
+            _banner_done = True
+    h.silent()
+    return h
+
+
+def _construct_muted() -> highspy.Highs:
+    try:
+        fd = sys.stdout.fileno() if sys.stdout is not None else 1
+    except (AttributeError, OSError, ValueError):  # e.g. a notebook's stream object
+        fd = 1
+    try:
+        sys.stdout.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), fd)
+            try:
+                return highspy.Highs()
+            finally:
+                os.dup2(saved, fd)
+    finally:
+        os.close(saved)
