@@ -50,3 +50,27 @@ def _construct_muted() -> highspy.Highs:
                 os.dup2(saved, fd)
     finally:
         os.close(saved)
+
+
+def add_dense_rows(h: highspy.Highs, A, lower, upper) -> None:
+    """Add the rows ``lower <= A @ x <= upper`` of a dense matrix (infinite bounds allowed)."""
+    import numpy as np
+
+    A = np.asarray(A, dtype=float)
+    if A.shape[0] == 0:
+        return
+    nz = A != 0
+    starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+    rows_i, cols_i = np.nonzero(nz)
+    inf = highspy.kHighsInf
+    lower = np.asarray(lower, dtype=float)
+    upper = np.asarray(upper, dtype=float)
+    h.addRows(
+        A.shape[0],
+        np.where(np.isinf(lower), -inf, lower),
+        np.where(np.isinf(upper), inf, upper),
+        int(nz.sum()),
+        starts,
+        cols_i.astype(np.int32),
+        A[rows_i, cols_i],
+    )

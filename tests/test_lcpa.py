@@ -31,6 +31,7 @@ ALL_OFF = LCPASettings(
     chained_updates=False,
     tighten_intercept=False,
     diving=False,
+    pseudo_costs=False,
     restore_bases=False,
     fractional_cut_rounds=0,
 )

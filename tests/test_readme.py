@@ -25,8 +25,9 @@ def test_readme_python_example_runs(tmp_path, monkeypatch):
 
 
 def test_readme_starts_with_the_two_commands():
-    commands = [line for line in README.read_text().splitlines()
-                if line.startswith("python3 -m venv")]
+    commands = [
+        line for line in README.read_text().splitlines() if line.startswith("python3 -m venv")
+    ]
     assert len(commands) >= 2
     assert "riskexplore fit" in commands[0]
     assert "pytest" in commands[1]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore._highs import new_highs
+from riskexplore._highs import add_dense_rows, new_highs
 from riskexplore.errors import InfeasibleError
 
 __all__ = ["check_feasible", "conflicting_constraints", "find_feasible"]
@@ -135,23 +135,11 @@ class _Model:
         h = new_highs()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("time_limit", _TIME_LIMIT)
-        inf = highspy.kHighsInf
         h.addVars(n, col_lo, col_hi)
         h.changeColsIntegrality(
             n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kInteger)
         )
-        nz = A != 0
-        starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
-        rows_i, cols_i = np.nonzero(nz)
-        h.addRows(
-            A.shape[0],
-            np.where(np.isinf(row_lo), -inf, row_lo),
-            np.where(np.isinf(row_hi), inf, row_hi),
-            int(nz.sum()),
-            starts,
-            cols_i.astype(np.int32),
-            A[rows_i, cols_i],
-        )
+        add_dense_rows(h, A, row_lo, row_hi)
         h.run()
         status = h.getModelStatus()
         S = highspy.HighsModelStatus

@@ -26,11 +26,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from riskexplore._highs import new_highs
+from riskexplore._highs import add_dense_rows, new_highs
 from riskexplore.problem.feasibility import _Model as _FeasibilityModel
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import SolveResult
+from riskexplore.solvers.result import SolveResult, finish_solve
 from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = ["solve_cpa"]
@@ -140,18 +140,7 @@ class _CPA:
         A = np.vstack(blocks)
         row_lo = np.concatenate(blo)
         row_hi = np.concatenate(bhi)
-        nz = A != 0
-        starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
-        rows_i, cols_i = np.nonzero(nz)
-        h.addRows(
-            A.shape[0],
-            np.where(np.isinf(row_lo), -inf, row_lo),
-            np.where(np.isinf(row_hi), inf, row_hi),
-            int(nz.sum()),
-            starts,
-            cols_i.astype(np.int32),
-            A[rows_i, cols_i],
-        )
+        add_dense_rows(h, A, row_lo, row_hi)
         self.h = h
         self.highspy = highspy
         self._install_interrupt()
@@ -300,30 +289,18 @@ class _CPA:
         )
 
     def _finish(self, complete: bool, infeasible: bool) -> SolveResult:
-        lb = self._lower()
-        gap = relative_gap(self.ub, lb)
-        if self.best is None:
-            status = "infeasible" if infeasible else (self.stop_reason or "time_limit")
-            if status == "gap":
-                status = "infeasible"
-        elif complete or gap <= self.limits.gap_tolerance or self.stop_reason == "gap":
-            status = "optimal"
-        else:
-            status = self.stop_reason or "time_limit"
-        loss = (
-            self.problem.loss.value(self.best.astype(float), integral=True)
-            if self.best is not None
-            else math.nan
-        )
-        result = SolveResult(
-            status=status,
-            coefficients=None if self.best is None else self.best.copy(),
+        return finish_solve(
+            self.problem,
+            self.emitter,
+            best=self.best,
             upper_bound=self.ub,
-            lower_bound=lb,
-            loss=loss,
+            lower_bound=self._lower(),
+            complete=complete or infeasible,
+            gap_tolerance=self.limits.gap_tolerance,
+            stop_reason=self.stop_reason,
             nodes=self.nodes,
             cuts=self.cuts,
-            time=self.clock.elapsed(),
+            elapsed=self.clock.elapsed(),
             trace=self.trace,
             stats={
                 "iterations": self.iterations,
@@ -332,18 +309,3 @@ class _CPA:
                 "distinct_rows": self.problem.loss.n_rows,
             },
         )
-        if self.emitter.active:
-            self.emitter.emit(
-                SolveEvent(
-                    time=result.time,
-                    phase="done",
-                    upper_bound=self.ub,
-                    lower_bound=lb,
-                    gap=gap,
-                    nodes=self.nodes,
-                    cuts=self.cuts,
-                    incumbent=None if self.best is None else self.problem.as_dict(self.best),
-                    kind="final",
-                )
-            )
-        return result

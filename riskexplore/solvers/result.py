@@ -45,3 +45,72 @@ class SolveResult:
     @property
     def has_model(self) -> bool:
         return self.coefficients is not None and math.isfinite(self.upper_bound)
+
+
+def final_status(
+    has_model: bool, complete: bool, gap: float, gap_tolerance: float, stop_reason: str | None
+) -> str:
+    """The status a solve ends with.
+
+    ``complete`` means the search proved its answer (tree exhausted, or CPA converged);
+    ``stop_reason`` is ``"gap"``, ``"time_limit"``, ``"node_limit"``, ``"stopped"`` or
+    ``None``.
+    """
+    if not has_model:
+        if complete or stop_reason == "gap":
+            return "infeasible"
+        return stop_reason or "time_limit"
+    if complete or stop_reason == "gap" or gap <= gap_tolerance:
+        return "optimal"
+    return stop_reason or "time_limit"
+
+
+def finish_solve(
+    problem,
+    emitter,
+    *,
+    best,
+    upper_bound: float,
+    lower_bound: float,
+    complete: bool,
+    gap_tolerance: float,
+    stop_reason: str | None,
+    nodes: int,
+    cuts: int,
+    elapsed: float,
+    trace: Trace,
+    stats: dict,
+) -> SolveResult:
+    """Build the :class:`SolveResult` of a risk-score solve and emit its final event."""
+    from riskexplore.solvers.events import SolveEvent
+
+    gap = relative_gap(upper_bound, lower_bound)
+    status = final_status(best is not None, complete, gap, gap_tolerance, stop_reason)
+    loss = math.nan if best is None else problem.loss.value(best.astype(float), integral=True)
+    result = SolveResult(
+        status=status,
+        coefficients=None if best is None else best.copy(),
+        upper_bound=upper_bound,
+        lower_bound=lower_bound,
+        loss=loss,
+        nodes=nodes,
+        cuts=cuts,
+        time=elapsed,
+        trace=trace,
+        stats=stats,
+    )
+    if emitter.active:
+        emitter.emit(
+            SolveEvent(
+                time=elapsed,
+                phase="done",
+                upper_bound=upper_bound,
+                lower_bound=lower_bound,
+                gap=gap,
+                nodes=nodes,
+                cuts=cuts,
+                incumbent=None if best is None else problem.as_dict(best),
+                kind="final",
+            )
+        )
+    return result
