@@ -247,3 +247,39 @@ def test_progress_events_are_throttled():
     # at most one progress event per interval, plus one at each phase change
     assert len(progress) <= result.time / 0.25 + len(phases) + 2
     assert {"setup", "search", "done"} <= phases
+
+
+def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
+    from riskexplore.solvers.cut_pool import CutPool
+
+    base = random_problem(11, with_constraints=False)
+    pool = CutPool()
+    for size in range(1, base.n_features + 1):
+        problem = RiskScoreProblem(
+            base.X,
+            base.y,
+            feature_names=base.feature_names,
+            coef_min=-2,
+            coef_max=2,
+            intercept_min=-4,
+            intercept_max=4,
+            c0=0.01,
+            max_size=size,
+        )
+        trace = Trace()
+        result = solve_lcpa(
+            problem, limits=Limits(gap_tolerance=0.0), cut_pool=pool, listeners=[trace]
+        )
+        optimum = enumerate_optimum(problem)
+        assert result.upper_bound == pytest.approx(optimum, rel=1e-9)
+        assert all(e.lower_bound <= optimum for e in trace.events)
+    assert len(pool) > 0 and pool.models()
+
+
+def test_cut_pool_refuses_other_data():
+    from riskexplore.solvers.cut_pool import CutPool
+
+    pool = CutPool()
+    solve_lcpa(random_problem(1, with_constraints=False), cut_pool=pool)
+    with pytest.raises(InputError, match="other data"):
+        solve_lcpa(random_problem(2, with_constraints=False), cut_pool=pool)

@@ -26,6 +26,7 @@ import numpy as np
 from riskexplore.errors import InputError
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
+from riskexplore.solvers.cut_pool import CutPool
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
 from riskexplore.solvers.result import SolveResult, finish_solve
@@ -140,6 +141,7 @@ def solve_lcpa(
     settings: LCPASettings | None = None,
     listeners: Sequence[Callable[[SolveEvent], None]] = (),
     warm_start: np.ndarray | None = None,
+    cut_pool: CutPool | None = None,
 ) -> SolveResult:
     """Find a certifiably optimal risk score with LCPA.
 
@@ -154,6 +156,10 @@ def solve_lcpa(
     warm_start : int array (d+1,), optional
         A model ``[intercept, points...]`` to start from; it must satisfy every
         constraint.
+    cut_pool : CutPool, optional
+        Cuts and models from earlier solves on the same data: its cuts seed the LP, its
+        models that meet this problem's constraints are starting incumbents, and this
+        solve's cuts and incumbents are added to it.
 
     Returns
     -------
@@ -162,13 +168,16 @@ def solve_lcpa(
         returns its best model and valid bounds.
     """
     return _LCPA(
-        problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start
+        problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start, cut_pool
     ).run()
 
 
 class _LCPA:
-    def __init__(self, problem, limits, settings, listeners, warm_start):
+    def __init__(self, problem, limits, settings, listeners, warm_start, cut_pool=None):
         self.problem = problem
+        self.pool = cut_pool
+        if cut_pool is not None:
+            cut_pool.attach(problem.loss)
         self.limits = limits
         self.settings = settings
         self.trace = Trace()
@@ -215,6 +224,7 @@ class _LCPA:
         self.root_bound = self.bounds.V_min
         self._push_bounds_to_lp()
         self.lp.set_node_bounds(lo, hi)
+        self._seed_pooled_cuts()
         self._emit()
         self._initial_incumbents()
         if self.settings.initialization and not self._should_stop():
@@ -256,6 +266,10 @@ class _LCPA:
         start = getattr(self, "_feasible_start", None)
         if start is not None and not p.violations(start):
             self._consider(np.asarray(start, dtype=np.int64), polish_it=True)
+        if self.pool is not None:
+            for lam in self.pool.models():
+                if lam.shape == (self.d + 1,) and not p.violations(lam):
+                    self._consider(lam, polish_it=False)
 
     def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
         """Offer a feasible integer model; add its cut; polish it if it is promising."""
@@ -278,6 +292,8 @@ class _LCPA:
                 lam, objective = polished, ploss + float(self.problem.c0 @ (polished[1:] != 0))
         if objective < self.ub:
             self.ub, self.best = objective, lam.copy()
+            if self.pool is not None:
+                self.pool.add_model(lam)
             self._update_bounds()
             self._emit(incumbent=True)
         return objective
@@ -285,7 +301,16 @@ class _LCPA:
     def _add_cut(self, loss: float, grad: np.ndarray, lam: np.ndarray) -> None:
         if hasattr(self, "lp"):
             self.lp.add_cut(loss, grad, lam.astype(float))
+        if self.pool is not None:
+            self.pool.add_cut(loss, grad, lam)
         self.cuts += 1
+
+    def _seed_pooled_cuts(self) -> None:
+        """Put the pool's most recent cuts in the LP (they are valid for any constraints)."""
+        if self.pool is None:
+            return
+        for loss, grad, point in self.pool.cuts(limit=self.settings.max_cuts_in_lp // 2):
+            self.lp.add_cut(loss, grad, point)
 
     # --- initialization (Appendix E): cutting planes on the LP relaxation -----------------
     def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
