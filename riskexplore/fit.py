@@ -60,6 +60,7 @@ def solve_problem(
     callbacks: Sequence[Listener] = (),
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
+    cut_pool=None,
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
     from riskexplore.solvers.lcpa import solve_lcpa
@@ -84,6 +85,7 @@ def solve_problem(
         settings=settings,
         listeners=tuple(callbacks or ()),
         warm_start=_warm_start_vector(warm_start, problem),
+        cut_pool=cut_pool,
     )
     return RiskScore.from_result(problem, result)
 
@@ -106,6 +108,7 @@ def fit_risk_score(
     callbacks: Sequence[Listener] = (),
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
+    cut_pool=None,
     **problem_kwargs: Any,
 ) -> RiskScore:
     """Fit a certifiably optimal risk score (RiskSLIM) with the lattice cutting plane algorithm.
@@ -145,6 +148,9 @@ def fit_risk_score(
         A feasible model to start from.
     settings : LCPASettings, optional
         Algorithm settings of :func:`riskexplore.solvers.lcpa.solve_lcpa`.
+    cut_pool : CutPool, optional
+        Share loss cuts and models with other solves on the same data (see
+        :class:`riskexplore.solvers.cut_pool.CutPool`); re-solves start much warmer.
     **problem_kwargs
         Further arguments of :class:`~riskexplore.problem.risk_problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
@@ -193,6 +199,7 @@ def fit_risk_score(
         callbacks=callbacks,
         warm_start=warm_start,
         settings=settings,
+        cut_pool=cut_pool,
     )
 
 
@@ -207,6 +214,7 @@ def iter_fit_risk_score(
     stop: StopRequest = None,
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
+    cut_pool=None,
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, RiskScore]:
     """Fit like :func:`fit_risk_score`, yielding progress events as the solve runs.
@@ -219,7 +227,7 @@ def iter_fit_risk_score(
 
     Parameters
     ----------
-    X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings
+    X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings, cut_pool
         As in :func:`fit_risk_score`.
     **problem_args
         The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
@@ -251,6 +259,7 @@ def iter_fit_risk_score(
             callbacks=(*tuple(callbacks or ()), listener),
             warm_start=warm_start,
             settings=settings,
+            cut_pool=cut_pool,
         )
 
     return iterate_events(run)
