@@ -1,0 +1,343 @@
+"""Binarizer: raw features -> 0/1 checklist items (adaptive, fixed, user thresholds)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from riskexplore.data.binarize import Binarizer, format_value
+from riskexplore.datasets import load_dataset
+from riskexplore.errors import InputError, RiskExploreError
+
+HEART_CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return load_dataset("heart").X
+
+
+@pytest.fixture(scope="module")
+def adult():
+    return load_dataset("adult_raw").X, load_dataset("adult_raw", split="test").X
+
+
+@pytest.fixture
+def small():
+    return pd.DataFrame(
+        {
+            "pH": [7.1, 7.35, 7.29, 7.45, np.nan, 7.2],
+            "sbp": [120, 150, 140, 90, 135, 160],
+            "sex": ["F", "M", "M", "F", "M", "F"],
+            "smoker": [1, 0, 0, 1, 1, 0],
+            "site": ["a", "b", "c", "a", None, "b"],
+        },
+        index=[10, 11, 12, 13, 14, 15],
+    )
+
+
+def one_line(err):
+    message = str(err.value)
+    assert message and "\n" not in message
+    assert isinstance(err.value, RiskExploreError) and isinstance(err.value, ValueError)
+    return message
+
+
+# --- adaptive / fixed on heart ---------------------------------------------------------
+def test_heart_adaptive_quintiles_and_groups(heart):
+    b = Binarizer(categorical=HEART_CATEGORICAL).fit(heart)
+    Z = b.transform(heart)
+    names = list(b.get_feature_names_out())
+    assert list(Z.columns) == names and len(set(names)) == len(names)
+    assert (Z.dtypes == np.uint8).all() and Z.index.equals(heart.index)
+    # quintile cut points of age (integers: 45, 53, 58, 62), plus complements
+    np.testing.assert_allclose(np.quantile(heart["age"], [0.2, 0.4, 0.6, 0.8]), [45, 53, 58, 62])
+    assert b.thresholds_["age"] == [(">=", 45), (">=", 53), (">=", 58), (">=", 62)]
+    age_items = [n for n, g in b.item_groups_.items() if g == "age"]
+    assert age_items == ["age ≥ 45", "age ≥ 53", "age ≥ 58", "age ≥ 62"] + [
+        "age < 45",
+        "age < 53",
+        "age < 58",
+        "age < 62",
+    ]
+    np.testing.assert_array_equal(Z["age ≥ 53"], (heart["age"] >= 53).astype(int))
+    np.testing.assert_array_equal(Z["age < 53"], (heart["age"] < 53).astype(int))
+    # oldpeak: the first quintile is its minimum 0 -> "oldpeak > 0"; real thresholds kept
+    assert b.thresholds_["oldpeak"][0] == (">", 0)
+    assert "oldpeak ≥ 0.38" in names and "oldpeak ≤ 0" in names
+    # categorical codes: one-hot + complements, all in the column's group
+    cp = [n for n, g in b.item_groups_.items() if g == "cp"]
+    assert cp == [f"cp = {v}" for v in range(4)] + [f"cp ≠ {v}" for v in range(4)]
+    np.testing.assert_array_equal(Z["cp = 2"], (heart["cp"] == 2).astype(int))
+    np.testing.assert_array_equal(Z["cp ≠ 2"], (heart["cp"] != 2).astype(int))
+    # binary columns pass through
+    assert b.column_kinds_["sex"] == "binary" and b.item_groups_["not sex"] == "sex"
+    np.testing.assert_array_equal(Z["sex"], heart["sex"])
+    np.testing.assert_array_equal(Z["not sex"], 1 - heart["sex"])
+    # every item belongs to a source column, and every column is a group
+    assert set(b.item_groups_.values()) == set(heart.columns)
+    assert [it.name for it in b.items_] == names
+    # no constant item, no two identical columns within a group for threshold items
+    assert ((Z.sum() > 0) & (Z.sum() < len(Z))).all()
+
+
+def test_heart_auto_categorical_by_count_matches_explicit_list(heart):
+    by_list = Binarizer(categorical=HEART_CATEGORICAL).fit(heart)
+    by_count = Binarizer(max_categories_auto=5).fit(heart)
+    assert list(by_list.get_feature_names_out()) == list(by_count.get_feature_names_out())
+    plain = Binarizer().fit(heart)  # auto: integer codes are ordinal (thresholds)
+    assert plain.column_kinds_["cp"] == "numeric"
+
+
+def test_heart_fixed_uses_medians_and_modes(heart):
+    b = Binarizer(method="fixed", categorical=HEART_CATEGORICAL, complements=False).fit(heart)
+    Z = b.transform(heart)
+    for col in ["age", "trestbps", "chol", "thalach", "oldpeak"]:
+        assert b.thresholds_[col] == [(">=", np.median(heart[col]))]
+        np.testing.assert_array_equal(
+            Z[f"{col} ≥ {format_value(np.median(heart[col]))}"],
+            1 * (heart[col] >= np.median(heart[col])),
+        )
+    assert "age ≥ 55" in Z.columns
+    for col in HEART_CATEGORICAL:
+        top = heart[col].value_counts().idxmax()
+        assert [n for n, g in b.item_groups_.items() if g == col] == [f"{col} = {top}"]
+    assert Z.shape[1] == heart.shape[1]  # one item per column
+    with_complements = Binarizer(method="fixed", categorical=HEART_CATEGORICAL).fit(heart)
+    assert with_complements.transform(heart).shape[1] == 2 * heart.shape[1]
+    assert "age < 55" in with_complements.item_groups_
+
+
+def test_fixed_median_at_minimum_uses_strict_threshold():
+    X = pd.DataFrame({"gain": [0, 0, 0, 5, 100]})
+    b = Binarizer(method="fixed", complements=False).fit(X)
+    assert list(b.get_feature_names_out()) == ["gain > 0"]
+    np.testing.assert_array_equal(b.transform(X)["gain > 0"], [0, 0, 0, 1, 1])
+
+
+# --- user thresholds, names -------------------------------------------------------------
+def test_user_thresholds_names_and_values(small):
+    b = Binarizer(
+        thresholds={"pH": [("<=", 7.29)], "sbp": [(">=", 140), ("<", 100), 150]},
+    ).fit(small)
+    names = list(b.get_feature_names_out())
+    assert names[:2] == ["pH ≤ 7.29", "pH > 7.29"]
+    assert names[2:8] == [
+        "sbp ≥ 140",
+        "sbp < 100",
+        "sbp ≥ 150",
+        "sbp < 140",
+        "sbp ≥ 100",
+        "sbp < 150",
+    ]
+    Z = b.transform(small)
+    # pH 7.29 is <= 7.29; the missing pH row (index 14) has both items 0
+    np.testing.assert_array_equal(Z["pH ≤ 7.29"], [1, 0, 1, 0, 0, 1])
+    np.testing.assert_array_equal(Z["pH > 7.29"], [0, 1, 0, 1, 0, 0])
+    np.testing.assert_array_equal(Z["sbp ≥ 140"], [0, 1, 1, 0, 0, 1])
+    np.testing.assert_array_equal(Z["sbp < 100"], [0, 0, 0, 1, 0, 0])
+    assert list(Z.index) == [10, 11, 12, 13, 14, 15]
+    # operators > and ≥ spelled as symbols
+    b2 = Binarizer(thresholds={"sbp": [(">", 140), ("≥", 150)]}, complements=False).fit(small)
+    sbp = [n for n, g in b2.item_groups_.items() if g == "sbp"]
+    assert sbp == ["sbp > 140", "sbp ≥ 150"]
+
+
+def test_small_frame_kinds_and_two_level_categoricals(small):
+    b = Binarizer().fit(small)
+    assert b.column_kinds_ == {
+        "pH": "numeric",
+        "sbp": "numeric",
+        "sex": "categorical",
+        "smoker": "binary",
+        "site": "categorical",
+    }
+    groups = b.item_groups_
+    assert [n for n, g in groups.items() if g == "sex"] == ["sex = F", "sex = M"]
+    assert [n for n, g in groups.items() if g == "smoker"] == ["smoker", "not smoker"]
+    site = [n for n, g in groups.items() if g == "site"]
+    assert site == ["site = a", "site = b", "site = c", "site ≠ a", "site ≠ b", "site ≠ c"]
+    Z = b.transform(small)
+    # missing site (index 14): every item of the column is 0, complements too
+    assert Z.loc[14, site].sum() == 0
+    np.testing.assert_array_equal(Z["site ≠ a"], [0, 1, 1, 0, 0, 1])
+
+
+def test_format_value_and_rounding():
+    assert format_value(55.0) == "55" and format_value(np.int64(7)) == "7"
+    assert format_value(7.29) == "7.29" and format_value(1 / 3) == "0.3333"
+    assert format_value(0.000012345) == "0.00001234"
+    assert format_value(12345.6) == "12346" and format_value(-0.5) == "-0.5"
+    assert format_value("Male") == "Male" and format_value(True) == "True"
+    X = pd.DataFrame({"r": np.linspace(0, 1, 31) / 3})
+    b = Binarizer(complements=False).fit(X)
+    for item in b.items_:  # thresholds rounded so that the name shows them exactly
+        assert item.name == f"r {'≥' if item.op == '>=' else '>'} {format_value(item.value)}"
+        assert float(format_value(item.value)) == item.value
+
+
+def test_names_are_unique():
+    X = pd.DataFrame({"x": [0, 1, 0, 1], "not x": [1, 1, 0, 0]})
+    names = list(Binarizer().fit(X).get_feature_names_out())
+    assert len(set(names)) == len(names) == 4
+    assert names == ["x", "not x", "not x #2", "not not x"]
+
+
+def test_duplicate_quantiles_deduplicated_and_constant_dropped():
+    X = pd.DataFrame({"h": [40] * 6 + [20, 50, 60, 30], "k": [3] * 10, "g": list("aaaaaaaaaa")})
+    b = Binarizer(complements=False).fit(X)
+    cuts = b.thresholds_["h"]
+    assert len(cuts) == len({v for _, v in cuts}) and len(cuts) <= 4
+    Z = b.transform(X)
+    assert Z.T.drop_duplicates().shape[0] == Z.shape[1]  # no two items split alike
+    assert set(b.dropped_columns_) == {"k", "g"} and "constant" in b.dropped_columns_["k"]
+    assert set(b.item_groups_.values()) == {"h"}
+    Z2 = b.transform(X[["h"]])  # dropped columns are not needed at transform
+    assert Z2.equals(Z)
+
+
+# --- train vs test ----------------------------------------------------------------------
+def test_adult_train_test_reuses_thresholds(adult):
+    train, test = adult
+    b = Binarizer().fit(train)
+    before = b.to_dict()
+    Zt = b.transform(test)
+    assert b.to_dict() == before  # transform never refits
+    assert list(Zt.columns) == list(b.get_feature_names_out()) and Zt.index.equals(test.index)
+    assert (Zt.dtypes == np.uint8).all()
+    # thresholds come from train even where test quantiles differ
+    refit = Binarizer().fit(test)
+    assert b.thresholds_["age"] == [(">=", v) for v in (26, 33, 41, 50)]
+    for item in b.items_:
+        if item.column == "age" and item.op == ">=":
+            np.testing.assert_array_equal(Zt[item.name], test["age"] >= item.value)
+    assert b.thresholds_ != refit.thresholds_  # test quantiles differ (age ≥ 51)
+    older = test.assign(age=test["age"] + 30)  # shifted data: still the train cut points
+    Zo = b.transform(older)
+    np.testing.assert_array_equal(Zo["age ≥ 50"], older["age"] >= 50)
+    np.testing.assert_array_equal(Zo["age < 26"], older["age"] < 26)
+    assert b.thresholds_["capital_gain"] == [(">", 0)]
+    # missing categories (NaN in workclass) -> all workclass items 0
+    workclass = [n for n, g in b.item_groups_.items() if g == "workclass"]
+    nan_rows = test["workclass"].isna().to_numpy()
+    assert nan_rows.sum() == 963
+    assert Zt.loc[nan_rows, workclass].to_numpy().sum() == 0
+    assert (Zt.loc[~nan_rows, [n for n in workclass if " = " in n]].sum(axis=1) == 1).all()
+    with pytest.raises(InputError, match="'workclass'.*963 rows"):
+        Binarizer(missing="error").fit(train.dropna()).transform(test)
+
+
+def test_unseen_categories_policy(adult):
+    train, test = adult
+    train = train[train["native_country"] != "Holand-Netherlands"]
+    b = Binarizer().fit(train)
+    assert "native_country = Holand-Netherlands" not in b.item_groups_
+    X = test.head(50).copy()
+    X.iloc[3, X.columns.get_loc("native_country")] = "Holand-Netherlands"
+    Z = b.transform(X)
+    country = [n for n, g in b.item_groups_.items() if g == "native_country"]
+    row = Z.iloc[3][country]
+    assert row[[n for n in country if " = " in n]].sum() == 0
+    assert (row[[n for n in country if " ≠ " in n]] == 1).all()
+    strict = clone(b).set_params(unknown="error").fit(train)
+    with pytest.raises(InputError) as err:
+        strict.transform(X)
+    message = one_line(err)
+    assert "'native_country'" in message and "Holand-Netherlands" in message and "1 rows" in message
+
+
+def test_binary_column_unseen_value_and_missing():
+    b = Binarizer().fit(pd.DataFrame({"f": [0, 1, 1, 0]}))
+    Z = b.transform(pd.DataFrame({"f": [1, 0, 2, np.nan]}))
+    np.testing.assert_array_equal(Z["f"], [1, 0, 0, 0])
+    np.testing.assert_array_equal(Z["not f"], [0, 1, 1, 0])
+
+
+# --- serialisation ----------------------------------------------------------------------
+@pytest.mark.parametrize("method", ["adaptive", "fixed"])
+def test_to_dict_from_dict_round_trip(method, heart, adult, small):
+    train, test = adult
+    cases = [
+        (Binarizer(method=method, categorical=HEART_CATEGORICAL), heart, heart),
+        (Binarizer(method=method), train.head(3000), test.head(2000)),
+        (Binarizer(method=method, thresholds={"pH": [("<=", 7.29)], "sbp": [140]}), small, small),
+    ]
+    for b, fit_on, apply_to in cases:
+        b.fit(fit_on)
+        text = json.dumps(b.to_dict(), ensure_ascii=False)
+        restored = Binarizer.from_dict(json.loads(text))
+        assert restored.item_groups_ == b.item_groups_
+        assert list(restored.get_feature_names_out()) == list(b.get_feature_names_out())
+        pd.testing.assert_frame_equal(restored.transform(apply_to), b.transform(apply_to))
+        assert restored.to_dict() == json.loads(text)
+    with pytest.raises(InputError, match="not a serialised Binarizer"):
+        Binarizer.from_dict({"format": "something else"})
+
+
+def test_describe_and_items_metadata(small):
+    b = Binarizer(thresholds={"pH": [("<=", 7.29)]}).fit(small)
+    d = b.describe()
+    assert list(d.columns) == ["name", "column", "op", "value"]
+    assert d.iloc[0].to_dict() == {"name": "pH ≤ 7.29", "column": "pH", "op": "<=", "value": 7.29}
+    assert len(d) == len(b.items_)
+
+
+# --- input forms and errors -------------------------------------------------------------
+def test_numpy_input_gets_x_names():
+    arr = np.array([[1.0, 0], [2.0, 1], [3.0, 0], [4.0, 1], [5.0, 1]])
+    b = Binarizer(complements=False).fit(arr)
+    assert list(b.feature_names_in_) == ["x0", "x1"]
+    names = list(b.get_feature_names_out())
+    assert names[-1] == "x1" and all(n.startswith("x0 ") for n in names[:-1])
+    pd.testing.assert_frame_equal(
+        b.transform(arr), b.fit_transform(pd.DataFrame(arr, columns=["x0", "x1"]))
+    )
+    with pytest.raises(InputError, match="3 columns"):
+        b.transform(np.zeros((2, 3)))
+
+
+def test_errors_name_the_column(small):
+    b = Binarizer().fit(small)
+    with pytest.raises(InputError) as err:
+        b.transform(small.drop(columns=["sbp", "site"]))
+    assert "'sbp'" in one_line(err) and "'site'" in str(err.value)
+    with pytest.raises(InputError) as err:
+        Binarizer(missing="error").fit(small)
+    assert "'pH'" in one_line(err) and "1 row" in str(err.value)
+    bad = small.assign(sbp=["120", "x", "140", "90", "135", "160"])
+    with pytest.raises(InputError) as err:
+        b.transform(bad)
+    assert "'sbp'" in one_line(err) and "'x'" in str(err.value)
+    with pytest.raises(InputError) as err:
+        Binarizer().fit(small.assign(pH=np.nan))
+    assert "'pH'" in one_line(err) and "all missing" in str(err.value)
+    with pytest.raises(InputError) as err:
+        Binarizer(thresholds={"nope": [1]}).fit(small)
+    assert "'nope'" in one_line(err)
+    with pytest.raises(InputError) as err:
+        Binarizer(categorical=["nope"]).fit(small)
+    assert "'nope'" in one_line(err)
+    with pytest.raises(InputError) as err:
+        Binarizer(thresholds={"sex": [1]}).fit(small)
+    assert "'sex'" in one_line(err)
+    with pytest.raises(InputError) as err:
+        Binarizer(thresholds={"sbp": [("~", 1)]}).fit(small)
+    assert "'sbp'" in one_line(err) and "'~'" in str(err.value)
+    with pytest.raises(InputError, match="method"):
+        Binarizer(method="optbinning").fit(small)
+
+
+def test_sklearn_compatibility(small):
+    b = Binarizer(method="fixed", thresholds={"sbp": [140]})
+    assert clone(b).get_params() == b.get_params()
+    Z = b.fit_transform(small)
+    assert Z.equals(b.transform(small))
+    assert b.n_features_in_ == small.shape[1]
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        Binarizer().transform(small)
