@@ -30,6 +30,24 @@ _CONSTRAINTS = (
     "LinearConstraint",
 )
 
+#: Constraints of predictive checklists (``Implies`` is exported as ``ChecklistImplies``,
+#: since ``Implies`` is the risk-score constraint).
+_CHECKLIST_CONSTRAINTS = (
+    "MaxItems",
+    "MinItems",
+    "MRange",
+    "OneItemPerGroup",
+    "AtMostKItems",
+    "IncludeItem",
+    "ExcludeItem",
+    "PredictPositiveWhen",
+    "PredictNegativeWhen",
+    "FNRLimit",
+    "FPRLimit",
+    "GroupRateGap",
+    "WorstGroupRate",
+)
+
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "RiskScore": "riskexplore.models.risk_score",
@@ -48,12 +66,43 @@ _EXPORTS: dict[str, str] = {
     "ConstraintError": "riskexplore.errors",
     "InfeasibleError": "riskexplore.errors",
     **dict.fromkeys(_CONSTRAINTS, "riskexplore.problem.constraints"),
+    "Checklist": "riskexplore.models.checklist",
+    "fit_checklist": "riskexplore.fit_checklist",
+    "iter_fit_checklist": "riskexplore.fit_checklist",
+    "ChecklistClassifier": "riskexplore.checklist_estimator",
+    "Binarizer": "riskexplore.data.binarize",
+    "ChecklistProblem": "riskexplore.problem.checklist_problem",
+    **dict.fromkeys(_CHECKLIST_CONSTRAINTS, "riskexplore.problem.checklist_constraints"),
+    "ChecklistImplies": "riskexplore.problem.checklist_constraints",
 }
+
+#: public names that differ from the defining module's name for the object
+_ALIASES = {"ChecklistImplies": "Implies"}
 
 __all__ = [
     "AtLeastKOf",
+    "AtMostKItems",
     "AtMostKOf",
+    "Binarizer",
     "Certificate",
+    "Checklist",
+    "ChecklistClassifier",
+    "ChecklistImplies",
+    "ChecklistProblem",
+    "ExcludeItem",
+    "FNRLimit",
+    "FPRLimit",
+    "GroupRateGap",
+    "IncludeItem",
+    "MRange",
+    "MaxItems",
+    "MinItems",
+    "OneItemPerGroup",
+    "PredictNegativeWhen",
+    "PredictPositiveWhen",
+    "WorstGroupRate",
+    "fit_checklist",
+    "iter_fit_checklist",
     "ConstraintError",
     "Exclude",
     "Implies",
@@ -85,7 +134,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'riskexplore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
     globals()[name] = value
     return value
 
@@ -95,12 +144,33 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from riskexplore.checklist_estimator import ChecklistClassifier
+    from riskexplore.data.binarize import Binarizer
     from riskexplore.datasets import list_datasets, load_dataset
     from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
     from riskexplore.estimator import RiskSlimClassifier
     from riskexplore.fit import fit_risk_score, iter_fit_risk_score
+    from riskexplore.fit_checklist import fit_checklist, iter_fit_checklist
     from riskexplore.models.certificate import Certificate
+    from riskexplore.models.checklist import Checklist
     from riskexplore.models.risk_score import RiskScore
+    from riskexplore.problem.checklist_constraints import (
+        AtMostKItems,
+        ExcludeItem,
+        FNRLimit,
+        FPRLimit,
+        GroupRateGap,
+        IncludeItem,
+        MaxItems,
+        MinItems,
+        MRange,
+        OneItemPerGroup,
+        PredictNegativeWhen,
+        PredictPositiveWhen,
+        WorstGroupRate,
+    )
+    from riskexplore.problem.checklist_constraints import Implies as ChecklistImplies
+    from riskexplore.problem.checklist_problem import ChecklistProblem
     from riskexplore.problem.constraints import (
         AtLeastKOf,
         AtMostKOf,

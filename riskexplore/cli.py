@@ -1,4 +1,4 @@
-"""Command line: ``python -m riskexplore fit DATA ...`` and ``python -m riskexplore datasets``.
+"""Command line: ``python -m riskexplore fit DATA ...``, ``checklist DATA ...`` and ``datasets``.
 
 Errors the user can cause print one line ``error: ...`` on stderr and exit with code 2.
 Ctrl-C during a solve asks the solver to stop and prints the best model found so far;
@@ -68,7 +68,8 @@ def _nonnegative_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="riskexplore",
-        description="Certifiably optimal risk scores (RiskSLIM) from the command line.",
+        description="Certifiably optimal risk scores (RiskSLIM) and predictive checklists "
+        "from the command line.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
     fit.set_defaults(handler=_cmd_fit)
+
+    _add_checklist_parser(sub)
 
     datasets = sub.add_parser("datasets", help="list the bundled datasets")
     datasets.add_argument("--json", action="store_true", help="print JSON")
@@ -273,6 +276,171 @@ def _finite(value):
         return None
     value = float(value)
     return value if math.isfinite(value) else None
+
+
+# --- checklist -----------------------------------------------------------------------
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a rate between 0 and 1, got {text!r}")
+    return value
+
+
+def _add_checklist_parser(sub) -> None:
+    p = sub.add_parser(
+        "checklist",
+        help="fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
+        description="Fit a certifiably optimal predictive checklist and print it.",
+    )
+    p.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
+    p.add_argument(
+        "--target",
+        metavar="COL",
+        help="outcome column (default: the first column; a bundled dataset's own outcome)",
+    )
+    p.add_argument("--max-items", type=_positive_int, metavar="N", help="most items on the list")
+    p.add_argument("--min-m", type=_positive_int, default=1, metavar="M", help="least threshold M")
+    p.add_argument("--max-m", type=_positive_int, metavar="M", help="largest threshold M")
+    p.add_argument(
+        "--binarize",
+        choices=("adaptive", "fixed", "none"),
+        default="adaptive",
+        help="how raw columns become items (none: the columns are 0/1 items already)",
+    )
+    p.add_argument(
+        "--fnr-max", type=_rate, metavar="G", help="largest training false negative rate"
+    )
+    p.add_argument(
+        "--fpr-max", type=_rate, metavar="G", help="largest training false positive rate"
+    )
+    p.add_argument(
+        "--fp-weight",
+        type=_positive_float,
+        default=1.0,
+        metavar="W",
+        help="cost of a false positive relative to a false negative (default 1)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        default=math.inf,
+        metavar="S",
+        help="seconds before returning the best checklist found (default: none)",
+    )
+    p.add_argument("--ascii", action="store_true", help="print boxes as [ ] and >= for ≥")
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the checklist"
+    )
+    p.set_defaults(handler=_cmd_checklist)
+
+
+def _short_outcome(text: str | None) -> str | None:
+    """``"heart disease (target = 1 ...)"`` -> ``"heart disease"`` for the title."""
+    if not text:
+        return text
+    short = text.split(" (", 1)[0].strip()
+    return short or text
+
+
+def load_checklist_table(data: str, target: str | None):
+    """``(X, y, name, outcome, categorical)``: like :func:`load_table`, plus the outcome
+    wording and categorical columns of a bundled dataset."""
+    from riskexplore.datasets import dataset_info, list_datasets
+
+    X, y, name = load_table(data, target)
+    outcome, categorical = None, "auto"
+    if not Path(data).is_file() and data.strip().lower() in list_datasets():
+        info = dataset_info(name)
+        if target is None or str(target) == info["outcome_column"]:
+            outcome = _short_outcome(info["outcome"])
+        listed = [c for c in info.get("categorical") or () if c in X.columns]
+        if listed:
+            categorical = listed
+    if outcome is None:
+        outcome = f"{y.name} = 1" if getattr(y, "name", None) is not None else None
+    return X, y, name, outcome, categorical
+
+
+def _cmd_checklist(args: argparse.Namespace) -> int:
+    from riskexplore.fit_checklist import iter_fit_checklist
+
+    if args.max_m is not None and args.min_m > args.max_m:
+        raise CLIError(f"--min-m {args.min_m} exceeds --max-m {args.max_m}")
+    if args.max_items is not None and args.min_m > args.max_items:
+        raise CLIError(f"--min-m {args.min_m} exceeds --max-items {args.max_items}")
+    X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
+    binarize = None if args.binarize == "none" else args.binarize
+    progress = None if args.json else ProgressPrinter()
+    options: dict[str, Any] = {}
+    if binarize is not None:
+        options["categorical"] = categorical
+
+    def start(stop: threading.Event):
+        return iter_fit_checklist(
+            X,
+            y,
+            binarize=binarize,
+            max_items=args.max_items,
+            min_m=args.min_m,
+            max_m=args.max_m,
+            fnr_max=args.fnr_max,
+            fpr_max=args.fpr_max,
+            fp_weight=args.fp_weight,
+            time_limit=args.time_limit,
+            stop=stop,
+            outcome_name=outcome,
+            **options,
+        )
+
+    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
+        model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+    if args.json:
+        print(json.dumps(checklist_report(model, name, len(y)), allow_nan=False))
+    else:
+        print(model.to_text(ascii=args.ascii))
+        print()
+        print(model.summary())
+    return 0
+
+
+def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
+    """The ``--json`` object of ``checklist``: certificate, checklist and statistics."""
+    cert = model.certificate
+    stats = model.stats
+    return {
+        "dataset": dataset,
+        "status": cert.status,
+        "objective": _finite(stats.get("objective", cert.upper_bound)),
+        "lower_bound": _finite(cert.lower_bound),
+        "upper_bound": _finite(cert.upper_bound),
+        "gap": _finite(cert.gap),
+        "M": model.M,
+        "N": model.N,
+        "items": list(model.items),
+        "train_errors": stats.get("train_errors"),
+        "train_error": _finite(stats.get("train_error")),
+        "fp": stats.get("fp"),
+        "fn": stats.get("fn"),
+        "fnr": _finite(stats.get("fnr")),
+        "fpr": _finite(stats.get("fpr")),
+        "nodes": stats.get("nodes"),
+        "time": stats.get("time"),
+        "n_items": stats.get("n_items"),
+        "n_samples": int(stats.get("n_samples", n_samples)),
+    }
 
 
 # --- datasets ------------------------------------------------------------------------

@@ -541,6 +541,8 @@ def problem_data(problem) -> dict[str, Any]:
     if y.min(initial=0) < 0:  # a +-1 coded outcome
         y = (y > 0).astype(int)
     weights = getattr(problem, "sample_weight", None)
+    if weights is None:
+        weights = getattr(problem, "weights", None)
     if weights is not None:
         weights = np.asarray(weights, dtype=float)
         if np.all(weights == 1.0):

@@ -1,0 +1,205 @@
+"""A scikit-learn classifier that fits a certifiably optimal predictive checklist."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from riskexplore.errors import InputError
+from riskexplore.fit_checklist import DEFAULT_GAP_TOLERANCE, fit_checklist
+
+__all__ = ["ChecklistClassifier"]
+
+
+class ChecklistClassifier(ClassifierMixin, BaseEstimator):
+    """Predictive checklist (M-of-N rule) as a scikit-learn classifier.
+
+    Raw features (numeric or categorical columns of a DataFrame) are binarized into
+    items inside :meth:`fit`, so the estimator can be cross-validated on raw data; the
+    binarizer is refitted on each training fold.
+
+    Parameters
+    ----------
+    binarize : {"adaptive", "fixed"}, None or Binarizer
+        How raw columns become items; ``None`` uses the columns as 0/1 items.
+    thresholds : dict, optional
+        User cut-offs per column (see :class:`~riskexplore.data.binarize.Binarizer`).
+    categorical : "auto" or list of str
+        Columns to one-hot encode.
+    max_items : int or None
+        Largest number of items ``N``.
+    min_m, max_m : int
+        Range of the threshold ``M``.
+    one_item_per_group : bool
+        At most one item per source column.
+    fnr_max, fpr_max : float, optional
+        Limits on the training false negative / false positive rates.
+    fp_weight : float
+        Cost of a false positive relative to a false negative.
+    constraints : list, optional
+        Checklist constraints (see :mod:`riskexplore.problem.checklist_constraints`).
+    time_limit : float
+        Seconds per fit; the best checklist found so far is kept.
+    node_limit : int, optional
+        Branch-and-bound nodes per fit.
+    gap_tolerance : float
+        Stop once the optimality gap is at most this.
+    use_heuristics : bool
+        Warm-start the solver with heuristic checklists.
+    settings : optional
+        Solver settings.
+
+    Attributes
+    ----------
+    model_ : Checklist
+        The fitted checklist (with certificate, statistics and binarizer).
+    classes_ : ndarray of shape (2,)
+        Class labels; ``classes_[1]`` is what the checklist predicts when checked.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` was a DataFrame with string column names.
+    """
+
+    def __init__(
+        self,
+        binarize="adaptive",
+        thresholds: dict | None = None,
+        categorical="auto",
+        max_items: int | None = 5,
+        min_m: int = 1,
+        max_m: int | None = None,
+        one_item_per_group: bool = True,
+        fnr_max: float | None = None,
+        fpr_max: float | None = None,
+        fp_weight: float = 1.0,
+        constraints=None,
+        time_limit: float = 60.0,
+        node_limit: int | None = None,
+        gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+        use_heuristics: bool = True,
+        settings=None,
+    ) -> None:
+        self.binarize = binarize
+        self.thresholds = thresholds
+        self.categorical = categorical
+        self.max_items = max_items
+        self.min_m = min_m
+        self.max_m = max_m
+        self.one_item_per_group = one_item_per_group
+        self.fnr_max = fnr_max
+        self.fpr_max = fpr_max
+        self.fp_weight = fp_weight
+        self.constraints = constraints
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.gap_tolerance = gap_tolerance
+        self.use_heuristics = use_heuristics
+        self.settings = settings
+
+    # --- fitting ---------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None, groups=None) -> ChecklistClassifier:
+        """Fit the checklist; ``y`` must have exactly two classes.
+
+        ``groups`` (one label per row) feeds group-rate constraints and statistics.
+        """
+        frame = self._frame(X, reset=True)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        if y.ndim != 1 or len(y) != len(frame):
+            raise InputError(f"y must be one label per row of X ({len(frame)}), got {y.shape}")
+        check_classification_targets(y)
+        kind = type_of_target(y)
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise InputError(
+                f"ChecklistClassifier needs two classes, got 1 class ({classes.tolist()})"
+            )
+        if kind != "binary":
+            raise InputError(
+                "Only binary classification is supported; the type of the target is "
+                f"{kind} with {len(classes)} classes"
+            )
+        self.classes_ = classes
+        target = (y == classes[1]).astype(int)
+        kw = {}
+        if sample_weight is not None:
+            kw["sample_weight"] = np.asarray(sample_weight, dtype=float)
+        self.model_ = fit_checklist(
+            frame,
+            target,
+            binarize=self.binarize,
+            thresholds=self.thresholds,
+            categorical=self.categorical,
+            max_items=self.max_items,
+            min_m=self.min_m,
+            max_m=self.max_m,
+            one_item_per_group=self.one_item_per_group,
+            fnr_max=self.fnr_max,
+            fpr_max=self.fpr_max,
+            fp_weight=self.fp_weight,
+            constraints=() if self.constraints is None else list(self.constraints),
+            groups=groups,
+            time_limit=self.time_limit,
+            node_limit=self.node_limit,
+            gap_tolerance=self.gap_tolerance,
+            use_heuristics=self.use_heuristics,
+            settings=self.settings,
+            outcome_name=str(classes[1]),
+            **kw,
+        )
+        return self
+
+    def _frame(self, X, *, reset: bool) -> pd.DataFrame:
+        """``X`` as a DataFrame (raw columns keep their dtypes, strings included)."""
+        if isinstance(X, pd.DataFrame):
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if all(isinstance(c, str) for c in X.columns):
+                return X
+            return X.set_axis([str(c) for c in X.columns], axis=1)
+        if hasattr(X, "toarray") or hasattr(X, "tocsr"):
+            raise TypeError("ChecklistClassifier does not accept sparse input")
+        arr = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False)
+        names = getattr(self, "feature_names_in_", None)
+        columns = [str(c) for c in names] if names is not None else None
+        if columns is None or len(columns) != arr.shape[1]:
+            columns = [f"x{j}" for j in range(arr.shape[1])]
+        return pd.DataFrame(arr, columns=columns)
+
+    # --- prediction ------------------------------------------------------------------
+    def _features(self, X) -> pd.DataFrame:
+        check_is_fitted(self, "model_")
+        return self._frame(X, reset=False)
+
+    def count_checked(self, X) -> np.ndarray:
+        """Number of the checklist's items checked in each row."""
+        return self.model_.count_checked(self._features(X))
+
+    def decision_function(self, X) -> np.ndarray:
+        """``count_checked - M + 0.5``: positive exactly when ``classes_[1]`` is predicted."""
+        return self.model_.decision_function(self._features(X))
+
+    def predict(self, X) -> np.ndarray:
+        """``classes_[1]`` where at least ``M`` items are checked, else ``classes_[0]``."""
+        return self.classes_[self.model_.predict(self._features(X))]
+
+    # --- conveniences ----------------------------------------------------------------
+    @property
+    def certificate(self):
+        check_is_fitted(self, "model_")
+        return self.model_.certificate
+
+    def to_text(self, ascii: bool = False) -> str:
+        check_is_fitted(self, "model_")
+        return self.model_.to_text(ascii=ascii)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.classifier_tags.multi_class = False
+        return tags

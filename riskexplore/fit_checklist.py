@@ -1,0 +1,467 @@
+"""One-call fitting of certifiably optimal predictive checklists (M-of-N rules)."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from riskexplore.errors import InputError
+from riskexplore.models.checklist import Checklist
+from riskexplore.solvers.events import SolveEvent, iterate_events
+from riskexplore.solvers.stopping import Limits, StopRequest
+
+__all__ = [
+    "fit_checklist",
+    "iter_fit_checklist",
+    "prepare_checklist",
+    "solve_checklist_problem",
+    "PreparedChecklist",
+]
+
+Listener = Callable[[SolveEvent], None]
+
+#: Default optimality gap at which a solve stops (effectively "prove optimality").
+DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
+
+BINARIZE_METHODS = ("adaptive", "fixed")
+
+
+class PreparedChecklist:
+    """A built checklist problem with what is needed to turn its solution into a model."""
+
+    def __init__(self, problem, binarizer, outcome: str | None, settings: dict[str, Any]):
+        self.problem = problem
+        self.binarizer = binarizer
+        self.outcome = outcome
+        self.settings = settings
+
+
+def _binarizer_params() -> set[str]:
+    from riskexplore.data.binarize import Binarizer
+
+    return set(inspect.signature(Binarizer).parameters)
+
+
+def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]):
+    """``(item frame, binarizer or None)``."""
+    if binarize is None:
+        if thresholds is not None:
+            raise InputError("thresholds need binarize='adaptive' or 'fixed', not None")
+        if binarizer_kw:
+            raise InputError(
+                f"binarizer option(s) {', '.join(sorted(binarizer_kw))} need binarize set"
+            )
+        return X, None
+    from riskexplore.data.binarize import Binarizer
+
+    if isinstance(binarize, Binarizer):
+        if thresholds is not None or binarizer_kw:
+            raise InputError("give binarizer options to the Binarizer itself, not fit_checklist")
+        if hasattr(binarize, "items_"):
+            return binarize.transform(X), binarize
+        return binarize.fit_transform(X), binarize
+    if not isinstance(binarize, str) or binarize not in BINARIZE_METHODS:
+        raise InputError(
+            f"binarize must be 'adaptive', 'fixed', None or a Binarizer, got {binarize!r}"
+        )
+    binarizer = Binarizer(
+        method=binarize, thresholds=thresholds, categorical=categorical, **binarizer_kw
+    )
+    return binarizer.fit_transform(X), binarizer
+
+
+def _outcome_name(y, outcome_name: str | None) -> str | None:
+    if outcome_name is not None:
+        return str(outcome_name)
+    name = getattr(y, "name", None)
+    return str(name) if isinstance(name, str) and name else None
+
+
+def _count_or_none(value, what: str, minimum: int = 0) -> int | None:
+    if value is None:
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be an integer, got {value!r}") from None
+    if not math.isfinite(f) or f != round(f) or f < minimum:
+        raise InputError(f"{what} must be an integer >= {minimum}, got {value!r}")
+    return int(round(f))
+
+
+def _rate_or_none(value, what: str) -> float | None:
+    if value is None:
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a number in [0, 1], got {value!r}") from None
+    if not 0.0 <= f <= 1.0:
+        raise InputError(f"{what} must lie in [0, 1], got {value!r}")
+    return f
+
+
+def prepare_checklist(
+    X,
+    y,
+    *,
+    binarize: Any = "adaptive",
+    thresholds: dict | None = None,
+    categorical="auto",
+    max_items: int | None = None,
+    min_m: int = 1,
+    max_m: int | None = None,
+    one_item_per_group: bool = True,
+    fnr_max: float | None = None,
+    fpr_max: float | None = None,
+    fp_weight: float = 1.0,
+    constraints: Iterable = (),
+    groups=None,
+    outcome_name: str | None = None,
+    **kw: Any,
+) -> PreparedChecklist:
+    """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved."""
+    from riskexplore.problem import checklist_constraints as cc
+    from riskexplore.problem.checklist_problem import ChecklistProblem
+
+    max_items = _count_or_none(max_items, "max_items", 1)
+    min_m = _count_or_none(min_m, "min_m", 1)
+    max_m = _count_or_none(max_m, "max_m", 1)
+    if min_m is None:
+        min_m = 1
+    if max_m is not None and max_m < min_m:
+        raise InputError(f"max_m {max_m} is less than min_m {min_m}")
+    if max_items is not None and min_m > max_items:
+        raise InputError(f"min_m {min_m} exceeds max_items {max_items}")
+    fnr_max = _rate_or_none(fnr_max, "fnr_max")
+    fpr_max = _rate_or_none(fpr_max, "fpr_max")
+    try:
+        fp_weight = float(fp_weight)
+    except (TypeError, ValueError):
+        raise InputError(f"fp_weight must be a positive number, got {fp_weight!r}") from None
+    if not (fp_weight > 0 and math.isfinite(fp_weight)):
+        raise InputError(f"fp_weight must be a positive number, got {fp_weight!r}")
+    if not isinstance(X, pd.DataFrame):
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise InputError(f"X must be a 2-dimensional table, got shape {arr.shape}")
+        X = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise InputError(f"y has {y.shape[1]} columns; give a single outcome column")
+        y = y.iloc[:, 0]
+    if len(y) != len(X):
+        raise InputError(f"X has {len(X)} rows but y has {len(y)}")
+    outcome = _outcome_name(y, outcome_name)
+
+    bin_kw = {k: kw.pop(k) for k in list(kw) if k in _binarizer_params()}
+    items, binarizer = _binarize(X, binarize, thresholds, categorical, bin_kw)
+    item_groups = None
+    if binarizer is not None:
+        item_groups = dict(binarizer.item_groups_)
+    elif kw.get("item_groups") is not None:
+        item_groups = kw.pop("item_groups")
+    kw.pop("item_groups", None)
+
+    cons = [] if constraints is None else list(constraints)
+    if one_item_per_group and item_groups is not None:
+        cons.append(cc.OneItemPerGroup())
+    if fnr_max is not None:
+        cons.append(cc.FNRLimit(fnr_max))
+    if fpr_max is not None:
+        cons.append(cc.FPRLimit(fpr_max))
+    problem = ChecklistProblem(
+        items,
+        y.to_numpy() if isinstance(y, pd.Series) else y,
+        item_groups=item_groups,
+        max_items=max_items,
+        min_m=min_m,
+        max_m=max_m,
+        fp_weight=fp_weight,
+        constraints=tuple(cons),
+        groups=groups,
+        **kw,
+    )
+    settings = {
+        "binarize": binarize
+        if binarize is None or isinstance(binarize, str)
+        else getattr(binarize, "method", "custom"),
+        "max_items": max_items,
+        "min_m": min_m,
+        "max_m": max_m,
+        "one_item_per_group": bool(one_item_per_group),
+        "fnr_max": fnr_max,
+        "fpr_max": fpr_max,
+        "fp_weight": fp_weight,
+        "n_constraints": len(cons),
+    }
+    return PreparedChecklist(problem, binarizer, outcome, settings)
+
+
+def _warm_starts(prepared: PreparedChecklist, warm_start, use_heuristics: bool) -> list:
+    """``(items, M)`` pairs: the user's warm start, then heuristic checklists."""
+    problem = prepared.problem
+    names = [str(n) for n in problem.item_names]
+    starts: list[tuple[list[str], int]] = []
+    if warm_start is not None:
+        if isinstance(warm_start, Checklist):
+            pairs = [(warm_start.items, warm_start.M)]
+        elif (
+            isinstance(warm_start, tuple)
+            and len(warm_start) == 2
+            and not isinstance(warm_start[1], (tuple, list))
+        ):
+            pairs = [warm_start]
+        else:
+            pairs = list(warm_start)
+        for start in pairs:
+            if isinstance(start, Checklist):
+                items, m = start.items, start.M
+            else:
+                try:
+                    items, m = start
+                except (TypeError, ValueError):
+                    raise InputError("warm_start must be a Checklist or (items, M) pairs") from None
+            items = [names[int(i)] if not isinstance(i, str) else i for i in items]
+            unknown = [i for i in items if i not in names]
+            if unknown:
+                raise InputError(f"warm start uses items not in the data: {', '.join(unknown)}")
+            starts.append((list(items), int(m)))
+    if use_heuristics:
+        try:
+            from riskexplore.solvers import checklist_heuristics as heur
+        except ImportError:  # pragma: no cover - heuristics are optional
+            heur = None
+        if heur is not None:
+            for name in ("submodular_checklists", "unit_weighting_checklists"):
+                fn = getattr(heur, name, None)
+                if fn is None:
+                    continue
+                try:
+                    found = fn(problem)
+                except (ArithmeticError, ValueError, RuntimeError):  # a heuristic may fail
+                    continue
+                starts.extend((list(items), int(m)) for items, m in found[:5])
+    return starts
+
+
+def solve_checklist_problem(
+    prepared: PreparedChecklist,
+    *,
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    callbacks: Sequence[Listener] = (),
+    warm_start=None,
+    use_heuristics: bool = True,
+    settings=None,
+) -> Checklist:
+    """Solve a prepared problem with the checklist IP and wrap the result as a Checklist."""
+    from riskexplore.solvers.checklist_ip import solve_checklist
+
+    if time_limit is None:
+        time_limit = math.inf
+    if not (float(time_limit) > 0):
+        raise InputError(f"time_limit must be positive, got {time_limit}")
+    if node_limit is not None and int(node_limit) < 0:
+        raise InputError(f"node_limit must be non-negative, got {node_limit}")
+    if not (0 <= float(gap_tolerance) < 1):
+        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
+    limits = Limits(
+        time_limit=float(time_limit),
+        node_limit=None if node_limit is None else int(node_limit),
+        gap_tolerance=float(gap_tolerance),
+        stop=stop,
+    )
+    starts = _warm_starts(prepared, warm_start, use_heuristics)
+    result = solve_checklist(
+        prepared.problem,
+        limits=limits,
+        listeners=tuple(callbacks or ()),
+        warm_starts=tuple(starts),
+        settings=settings,
+    )
+    fit_settings = dict(prepared.settings)
+    fit_settings.update(
+        time_limit=float(time_limit),
+        gap_tolerance=float(gap_tolerance),
+        use_heuristics=bool(use_heuristics),
+        n_warm_starts=len(starts),
+    )
+    return Checklist.from_result(
+        prepared.problem,
+        result,
+        binarizer=prepared.binarizer,
+        outcome_name=prepared.outcome,
+        settings=fit_settings,
+    )
+
+
+def fit_checklist(
+    X,
+    y,
+    *,
+    binarize: Any = "adaptive",
+    thresholds: dict | None = None,
+    categorical="auto",
+    max_items: int | None = None,
+    min_m: int = 1,
+    max_m: int | None = None,
+    one_item_per_group: bool = True,
+    fnr_max: float | None = None,
+    fpr_max: float | None = None,
+    fp_weight: float = 1.0,
+    constraints: Iterable = (),
+    groups=None,
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    callbacks: Sequence[Listener] = (),
+    warm_start=None,
+    use_heuristics: bool = True,
+    settings=None,
+    outcome_name: str | None = None,
+    **kw: Any,
+) -> Checklist:
+    """Fit a certifiably optimal predictive checklist (an M-of-N rule) by integer programming.
+
+    Raw features are first binarized into items (``age ≥ 54``, ``cp = 2``, ...); the
+    checklist IP then picks the items and the threshold ``M`` that minimise the
+    (weighted) number of mistakes ``FN + fp_weight * FP`` within the limits and
+    constraints, breaking ties towards fewer items and smaller ``M``.
+
+    Parameters
+    ----------
+    X : DataFrame or array of shape (n, d)
+        Raw features (with ``binarize`` set) or 0/1 items (``binarize=None``).
+    y : array-like of shape (n,)
+        0/1 outcome; 1 is what a checked-enough checklist predicts.
+    binarize : {"adaptive", "fixed"}, None or Binarizer
+        How raw columns become items (see :class:`~riskexplore.data.binarize.Binarizer`);
+        ``None`` uses the columns of ``X`` as items (they must be 0/1). A fitted
+        Binarizer is applied as is; an unfitted one is fitted on ``X``.
+    thresholds, categorical
+        Passed to the Binarizer (user cut-offs per column; categorical columns).
+    max_items : int, optional
+        Largest number of items ``N`` (default: no limit).
+    min_m, max_m : int
+        Range of the threshold ``M``.
+    one_item_per_group : bool
+        At most one item per source column (needs binarization or ``item_groups``).
+    fnr_max, fpr_max : float, optional
+        Limits on the training false negative / false positive rates.
+    fp_weight : float
+        Cost of a false positive relative to a false negative (``W-`` of the paper).
+    constraints : iterable
+        Further constraints (see :mod:`riskexplore.problem.checklist_constraints`).
+    groups : array-like of shape (n,), optional
+        Group of each example, for group-rate constraints and per-group statistics.
+    time_limit, node_limit, gap_tolerance, stop, callbacks
+        As in :func:`riskexplore.fit_risk_score`.
+    warm_start : Checklist, ``(items, M)`` or a list of them, optional
+        Feasible checklists to start from (items as names or indices).
+    use_heuristics : bool
+        Also start from the submodular-cover and unit-weighting heuristics.
+    settings : optional
+        Solver settings of :func:`riskexplore.solvers.checklist_ip.solve_checklist`.
+    outcome_name : str, optional
+        What a positive prediction means (default: the name of ``y``).
+    **kw
+        Further Binarizer options (``n_quantiles``, ``complements``,
+        ``max_categories_auto``, ...) or ChecklistProblem arguments
+        (``sample_weight``, ``min_items``, ``item_groups``, ...).
+
+    Returns
+    -------
+    Checklist
+        The checklist, its certificate and training statistics.
+
+    Raises
+    ------
+    InputError
+        If the data or settings cannot be used.
+    InfeasibleError
+        If no checklist satisfies the limits and constraints.
+
+    Examples
+    --------
+    >>> from riskexplore import fit_checklist, load_dataset
+    >>> data = load_dataset("heart")
+    >>> model = fit_checklist(data.X, data.y, max_items=4, time_limit=20)  # doctest: +SKIP
+    >>> print(model.to_text())  # doctest: +SKIP
+    """
+    prepared = prepare_checklist(
+        X,
+        y,
+        binarize=binarize,
+        thresholds=thresholds,
+        categorical=categorical,
+        max_items=max_items,
+        min_m=min_m,
+        max_m=max_m,
+        one_item_per_group=one_item_per_group,
+        fnr_max=fnr_max,
+        fpr_max=fpr_max,
+        fp_weight=fp_weight,
+        constraints=constraints,
+        groups=groups,
+        outcome_name=outcome_name,
+        **kw,
+    )
+    return solve_checklist_problem(
+        prepared,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        gap_tolerance=gap_tolerance,
+        stop=stop,
+        callbacks=callbacks,
+        warm_start=warm_start,
+        use_heuristics=use_heuristics,
+        settings=settings,
+    )
+
+
+def iter_fit_checklist(
+    X,
+    y,
+    *,
+    callbacks: Sequence[Listener] = (),
+    time_limit: float = math.inf,
+    node_limit: int | None = None,
+    gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
+    stop: StopRequest = None,
+    warm_start=None,
+    use_heuristics: bool = True,
+    settings=None,
+    **problem_args: Any,
+) -> Generator[SolveEvent, None, Checklist]:
+    """Fit like :func:`fit_checklist`, yielding progress events as the solve runs.
+
+    The data are binarized and the problem is built (and the inputs validated) before
+    this function returns, so bad input raises here. The generator yields
+    :class:`~riskexplore.solvers.events.SolveEvent` objects and *returns* the fitted
+    :class:`Checklist` (the ``value`` of ``StopIteration``).
+    """
+    prepared = prepare_checklist(X, y, **problem_args)
+
+    def run(listener: Listener) -> Checklist:
+        return solve_checklist_problem(
+            prepared,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            gap_tolerance=gap_tolerance,
+            stop=stop,
+            callbacks=(*tuple(callbacks or ()), listener),
+            warm_start=warm_start,
+            use_heuristics=use_heuristics,
+            settings=settings,
+        )
+
+    return iterate_events(run)
