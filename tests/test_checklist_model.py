@@ -251,3 +251,33 @@ def test_from_result_without_model():
         Checklist.from_result(
             _problem(), _result(None, M=None, status="infeasible", upper=math.inf)
         )
+
+
+# --- raw data through the stored binarizer ----------------------------------------------
+def test_predict_raw_and_binarized_agree():
+    from riskexplore.data.binarize import Binarizer
+    from riskexplore.datasets import load_dataset
+
+    data = load_dataset("heart")
+    binarizer = Binarizer(categorical=["cp", "thal", "ca", "slope", "restecg"]).fit(data.X)
+    Z = binarizer.transform(data.X)
+    items = [n for n in Z.columns if n.startswith(("cp ", "ca ", "thal "))][:3]
+    c = Checklist(
+        items,
+        2,
+        item_names=list(Z.columns),
+        item_groups=binarizer.item_groups_,
+        binarizer=binarizer.to_dict(),
+        outcome="heart disease",
+    )
+    expected = (Z[items].sum(axis=1) >= 2).astype(int).to_numpy()
+    assert c.predict(Z).tolist() == expected.tolist()  # item frame
+    assert c.predict(data.X).tolist() == expected.tolist()  # raw frame, binarized inside
+    assert c.predict(data.X.to_numpy()).tolist() == expected.tolist()  # raw array
+    assert c.predict(Z.to_numpy()).tolist() == expected.tolist()  # item array
+    back = Checklist.from_json(c.to_json())
+    assert back == c
+    assert back.predict(data.X).tolist() == expected.tolist()
+    assert back.count_checked(data.X.head(3)).tolist() == Z[items].head(3).sum(axis=1).tolist()
+    with pytest.raises(InputError, match="missing"):
+        back.predict(data.X.drop(columns=["cp"]))
