@@ -1,0 +1,685 @@
+"""Certifiably optimal predictive checklists: IP (2) of the checklists paper on HiGHS.
+
+Formulation
+-----------
+Training rows with the same item pattern ``x_u`` get the same prediction, so the IP
+has one binary ``p_u`` (predicted positive) per *distinct* pattern, carrying the summed
+weights ``w+_u`` (positives) and ``w-_u`` (negatives) of its rows. The paper's mistake
+indicators are ``z_u = 1 - p_u`` for the positives of ``u`` and ``z_u = p_u`` for its
+negatives. Columns are ``[use_1..use_d, M, N, p_u ...]`` and::
+
+    min   sum_u w+_u (1 - p_u) + W- sum_u w-_u p_u + eps_N N + eps_M M
+    s.t.  N = sum_j use_j,   M <= N,   min_items <= N <= max_items,  min_m <= M <= max_m
+          (A_u)  p_u = 1  =>  s_u >= M:      s_u - M - BA_u p_u >= -BA_u
+          (B_u)  p_u = 0  =>  s_u <= M - 1:  s_u - M - BB_u p_u <= -1
+          model-form rows and rows on weighted mistakes of groups (constraints)
+
+with ``s_u = sum_j x_uj use_j``. The big-M constants are the tightest valid ones given
+the size bounds: with ``p_u = 0``, (A_u) needs ``BA_u >= M - s_u``; since the items
+outside the pattern number ``d - |x_u|``, ``s_u >= N - (d - |x_u|)`` and ``M <= N``, so
+``BA_u = min(max_m, d - |x_u|)``. With ``p_u = 1``, (B_u) needs
+``BB_u >= s_u - M + 1``, and ``s_u <= min(|x_u|, max_items)``, ``M >= min_m``, so
+``BB_u = min(|x_u|, max_items) - min_m + 1``. Patterns that can never reach ``min_m``
+checked items have ``p_u = 0`` fixed; a pattern with every item checked has ``p_u = 1``.
+
+Only the direction a pattern's objective (or a mistake constraint) pushes toward needs
+its row: a pattern with more positive than negative weight wants ``p_u = 1`` and needs
+only (A_u) (``p_u = 0`` merely over-counts mistakes, which the minimisation avoids).
+With rows on mistakes (e.g. FNR limits, group gaps) both directions are added wherever
+some row could profit from a wrong ``p_u``, so the indicators are exact there.
+
+Events, limits and warm starts
+------------------------------
+Progress is reported from HiGHS callbacks: every improving solution (``kind
+"incumbent"``, ``incumbent = {"items": [...], "M": m}``) and at most 10 progress events
+per second from the MIP interrupt callback, which also honours stop requests and our
+clock. Lower bounds are HiGHS' ``mip_dual_bound`` (capped by the incumbent). Objective
+values are multiples of ``eps_M`` (see :mod:`riskexplore.problem.checklist_problem`),
+so a gap below ``eps_M / 2`` proves optimality. Warm starts are checklists
+``(items, M)``; feasible ones are evaluated exactly, and the best is passed to HiGHS as a
+full solution vector and reported as the first incumbent.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from riskexplore._highs import new_highs
+from riskexplore.errors import InfeasibleError
+from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.solvers.result import final_status
+from riskexplore.solvers.stopping import Clock, Limits
+
+__all__ = [
+    "ChecklistIPSettings",
+    "ChecklistSolveResult",
+    "check_checklist_feasible",
+    "solve_checklist",
+]
+
+#: Time limit (s) of one feasibility MIP in :func:`check_checklist_feasible`.
+_FEASIBILITY_TIME_LIMIT = 20.0
+
+
+@dataclass
+class ChecklistIPSettings:
+    """Solver settings of :func:`solve_checklist`.
+
+    Attributes
+    ----------
+    exact_indicators : bool
+        Add both big-M rows for every free pattern (exact predictions in the IP) even
+        without mistake constraints.
+    progress_interval : float
+        Smallest time (s) between two progress events (incumbent events are never held).
+    presolve : bool
+        HiGHS presolve.
+    threads : int, optional
+        HiGHS ``threads`` option.
+    random_seed : int
+        HiGHS ``random_seed``.
+    highs_options : dict
+        Any other HiGHS options, set last.
+    """
+
+    exact_indicators: bool = False
+    progress_interval: float = 0.1
+    presolve: bool = True
+    threads: int | None = None
+    random_seed: int = 0
+    highs_options: dict = field(default_factory=dict)
+
+
+@dataclass
+class ChecklistSolveResult:
+    """Best checklist, certificate and statistics of one solve.
+
+    ``items`` and ``M`` describe the best checklist (``None`` without one);
+    ``upper_bound`` is its objective (exactly ``problem.objective(items, M)``) and
+    ``lower_bound`` a proven lower bound on the optimal objective.
+    """
+
+    status: str
+    items: list[str] | None
+    M: int | None
+    upper_bound: float
+    lower_bound: float
+    nodes: int = 0
+    time: float = 0.0
+    trace: Trace = field(default_factory=Trace)
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def gap(self) -> float:
+        return relative_gap(self.upper_bound, self.lower_bound)
+
+    @property
+    def objective(self) -> float:
+        return self.upper_bound
+
+    @property
+    def has_model(self) -> bool:
+        return self.items is not None and math.isfinite(self.upper_bound)
+
+
+# --- the IP ----------------------------------------------------------------------------
+def _size_groups(problem: ChecklistProblem) -> list[str]:
+    """Keys of the size bounds that restrict anything (relaxable in the feasibility check)."""
+    d = problem.n_items
+    out = []
+    if problem.max_items < d:
+        out.append("max_items")
+    if problem.min_items > 1:
+        out.append("min_items")
+    if problem.min_m > 1 or problem.max_m < problem.max_items:
+        out.append("m_range")
+    return out
+
+
+def constraint_groups(problem: ChecklistProblem) -> list[str]:
+    """Names of the relaxable parts of a problem: size bounds, then constraint names."""
+    names = problem.size_names()
+    out = [names[k] for k in _size_groups(problem)]
+    for row in (*problem.rows, *problem.error_rows):
+        if row.name not in out:
+            out.append(row.name)
+    return out
+
+
+class _IP:
+    """The HiGHS model of a checklist problem (optionally with some parts relaxed)."""
+
+    def __init__(
+        self,
+        problem: ChecklistProblem,
+        *,
+        active: set[str] | None = None,
+        with_objective: bool = True,
+        exact: bool = False,
+        settings: ChecklistIPSettings | None = None,
+    ) -> None:
+        import highspy
+
+        self.highspy = highspy
+        self.problem = p = problem
+        settings = settings or ChecklistIPSettings()
+        d = p.n_items
+        names = p.size_names()
+
+        def on(name: str) -> bool:
+            return active is None or name in active
+
+        n_lo = p.min_items if on(names["min_items"]) else 1
+        n_hi = p.max_items if on(names["max_items"]) else d
+        m_lo, m_hi = (p.min_m, p.max_m) if on(names["m_range"]) else (1, d)
+        self.rows = [r for r in p.rows if on(r.name)]
+        self.error_rows = [r for r in p.error_rows if on(r.name)]
+
+        # -- patterns: fixed predictions and objective coefficients
+        size = p.pattern_size
+        fixed = np.full(size.shape[0], -1, dtype=np.int8)
+        fixed[np.minimum(size, n_hi) < m_lo] = 0
+        fixed[size == d] = 1
+        free = np.flatnonzero(fixed < 0)
+        self.fixed, self.free = fixed, free
+        U = len(free)
+        self.d, self.col_M, self.col_N = d, d, d + 1
+        self.n_cols = n_cols = d + 2 + U
+
+        if with_objective:
+            c_u = -p.w_pos + p.fp_weight * p.w_neg
+            offset = float(p.w_pos.sum()) + float(c_u[fixed == 1].sum())
+        else:
+            c_u = np.zeros(size.shape[0])
+            offset = 0.0
+
+        # -- mistake rows expanded over p: coef (rows x patterns) and constants
+        E = np.zeros((len(self.error_rows), size.shape[0]))
+        e_lo = np.empty(len(self.error_rows))
+        e_hi = np.empty(len(self.error_rows))
+        for k, row in enumerate(self.error_rows):
+            const = 0.0
+            for label, c in row.fn.items():
+                wp, _ = p.group_class_weights(label)
+                E[k] -= c * wp
+                const += c * float(wp.sum())
+            for label, c in row.fp.items():
+                _, wn = p.group_class_weights(label)
+                E[k] += c * wn
+            const += float(E[k][fixed == 1].sum())
+            e_lo[k] = row.lower - const
+            e_hi[k] = row.upper - const
+
+        # -- which big-M directions are needed
+        wants_one = c_u < 0
+        wants_zero = c_u > 0
+        if len(self.error_rows):
+            up = np.isfinite(e_hi)[:, None]
+            lo = np.isfinite(e_lo)[:, None]
+            wants_one |= (((E < 0) & up) | ((E > 0) & lo)).any(axis=0)
+            wants_zero |= (((E > 0) & up) | ((E < 0) & lo)).any(axis=0)
+        if exact or settings.exact_indicators:
+            wants_one[:] = True
+            wants_zero[:] = True
+
+        h = new_highs()
+        h.setOptionValue("output_flag", False)
+        inf = highspy.kHighsInf
+        col_lo = np.zeros(n_cols)
+        col_hi = np.ones(n_cols)
+        col_lo[self.col_M], col_hi[self.col_M] = m_lo, m_hi
+        col_lo[self.col_N], col_hi[self.col_N] = n_lo, n_hi
+        cost = np.zeros(n_cols)
+        if with_objective:
+            cost[self.col_N] = p.eps_n
+            cost[self.col_M] = p.eps_m
+            cost[d + 2 :] = c_u[free]
+        h.addVars(n_cols, col_lo, col_hi)
+        h.changeColsCost(n_cols, np.arange(n_cols, dtype=np.int32), cost)
+        h.changeColsIntegrality(
+            n_cols,
+            np.arange(n_cols, dtype=np.int32),
+            np.full(n_cols, highspy.HighsVarType.kInteger),
+        )
+        if offset:
+            h.changeObjectiveOffset(offset)
+
+        rows = _SparseRows(inf)
+        # N = sum_j use_j ; M - N <= 0
+        rows.add(np.arange(d + 2), np.concatenate([np.ones(d), [0.0, -1.0]]), 0.0, 0.0)
+        rows.add(np.array([self.col_M, self.col_N]), np.array([1.0, -1.0]), -math.inf, 0.0)
+        for k, row in enumerate(self.rows):
+            index = {n: j for j, n in enumerate(p.item_names)}
+            coefs: dict[int, float] = {}
+            for name, c in row.items.items():
+                coefs[index[name]] = coefs.get(index[name], 0.0) + c
+            if row.M:
+                coefs[self.col_M] = coefs.get(self.col_M, 0.0) + row.M
+            if row.N:
+                coefs[self.col_N] = coefs.get(self.col_N, 0.0) + row.N
+            cols = np.array(sorted(coefs), dtype=np.int64)
+            rows.add(cols, np.array([coefs[c] for c in cols]), row.lower, row.upper)
+        # big-M rows
+        patterns = p.patterns
+        for k, u in enumerate(free):
+            col_p = d + 2 + k
+            items = np.flatnonzero(patterns[u])
+            cols = np.concatenate([items, [self.col_M, col_p]])
+            if wants_one[u]:
+                big = float(min(m_hi, d - size[u]))
+                vals = np.concatenate([np.ones(len(items)), [-1.0, -big]])
+                rows.add(cols, vals, -big, math.inf)
+            if wants_zero[u]:
+                big = float(min(size[u], n_hi) - m_lo + 1)
+                vals = np.concatenate([np.ones(len(items)), [-1.0, -big]])
+                rows.add(cols, vals, -math.inf, -1.0)
+        # mistake rows
+        for k in range(len(self.error_rows)):
+            coef = E[k][free]
+            nz = np.flatnonzero(coef)
+            rows.add(d + 2 + nz, coef[nz], e_lo[k], e_hi[k])
+        rows.flush(h)
+        self.n_rows = rows.count
+        self.n_big_m = int(wants_one[free].sum() + wants_zero[free].sum())
+
+        h.setOptionValue("presolve", "on" if settings.presolve else "off")
+        h.setOptionValue("random_seed", int(settings.random_seed))
+        if settings.threads is not None:
+            h.setOptionValue("threads", int(settings.threads))
+        self.h = h
+
+    def vector(self, mask: np.ndarray, M: int) -> np.ndarray:
+        """The full column vector of a checklist (exact predictions)."""
+        p = self.problem
+        x = np.zeros(self.n_cols)
+        x[: self.d] = mask.astype(float)
+        x[self.col_M] = M
+        x[self.col_N] = int(mask.sum())
+        pred = p.pattern_predictions(mask, M)
+        x[self.d + 2 :] = pred[self.free]
+        return x
+
+    def decode(self, x) -> tuple[np.ndarray, int]:
+        x = np.asarray(x, dtype=float)
+        return x[: self.d] > 0.5, int(round(float(x[self.col_M])))
+
+
+class _SparseRows:
+    """Collects rows and adds them to HiGHS in one call."""
+
+    def __init__(self, inf: float) -> None:
+        self.inf = inf
+        self.starts: list[int] = []
+        self.index: list[np.ndarray] = []
+        self.value: list[np.ndarray] = []
+        self.lower: list[float] = []
+        self.upper: list[float] = []
+        self.nnz = 0
+        self.count = 0
+
+    def add(self, cols, vals, lower: float, upper: float) -> None:
+        self.starts.append(self.nnz)
+        self.index.append(np.asarray(cols, dtype=np.int32))
+        self.value.append(np.asarray(vals, dtype=float))
+        self.nnz += len(cols)
+        self.lower.append(-self.inf if lower == -math.inf else float(lower))
+        self.upper.append(self.inf if upper == math.inf else float(upper))
+        self.count += 1
+
+    def flush(self, h) -> None:
+        if not self.count:
+            return
+        h.addRows(
+            self.count,
+            np.array(self.lower),
+            np.array(self.upper),
+            self.nnz,
+            np.array(self.starts, dtype=np.int32),
+            np.concatenate(self.index).astype(np.int32),
+            np.concatenate(self.value),
+        )
+
+
+# --- solving ---------------------------------------------------------------------------
+def solve_checklist(
+    problem: ChecklistProblem,
+    *,
+    limits: Limits | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    warm_starts: Sequence[tuple[Sequence[str], int]] = (),
+    settings: ChecklistIPSettings | None = None,
+) -> ChecklistSolveResult:
+    """Solve IP (2) for ``problem`` with HiGHS and return the best checklist.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+    limits : Limits, optional
+        Time, node and gap limits and a stop request (honoured within a fraction of a
+        second through HiGHS' interrupt callback).
+    listeners : sequence of callables
+        Each receives every :class:`SolveEvent` (phase ``"search"``, then ``"done"``).
+    warm_starts : sequence of ``(items, M)``
+        Checklists to start from; infeasible ones are skipped (counted in ``stats``).
+    settings : ChecklistIPSettings, optional
+
+    Returns
+    -------
+    ChecklistSolveResult
+        Status ``"optimal"``, ``"time_limit"``, ``"node_limit"``, ``"stopped"`` or
+        ``"infeasible"``; ``stats`` has the training mistakes of the checklist
+        (``train_fp``, ``train_fn``, ``train_errors`` = weighted mistakes, ``loss`` =
+        ``fn + W- fp``), HiGHS' ``mip_gap`` and the size of the IP.
+    """
+    return _Solve(problem, limits or Limits(), listeners, warm_starts, settings).run()
+
+
+class _Solve:
+    def __init__(self, problem, limits, listeners, warm_starts, settings) -> None:
+        self.problem = problem
+        self.limits = limits
+        self.settings = settings or ChecklistIPSettings()
+        self.trace = Trace()
+        self.emitter = EventEmitter([self.trace, *listeners])
+        self.warm_starts = list(warm_starts)
+        self.ub = math.inf
+        self.lb = 0.0  # every term of the objective is non-negative
+        self.best: tuple[np.ndarray, int] | None = None
+        self.nodes = 0
+        self.last_emit = -math.inf
+        self.stop_reason: str | None = None
+        self.error: BaseException | None = None
+        self.n_incumbents = 0
+
+    # --- incumbents --------------------------------------------------------------------
+    def _offer(self, mask: np.ndarray, M: int) -> bool:
+        """Take ``(mask, M)`` as incumbent if feasible and better; returns whether taken."""
+        p = self.problem
+        if p.violations(mask, M):
+            return False
+        value = p.objective(mask, M)
+        if value < self.ub:
+            self.ub = value
+            self.best = (mask.copy(), int(M))
+            self.n_incumbents += 1
+            self._emit(incumbent=True)
+            return True
+        return False
+
+    def _lower(self) -> float:
+        lb = min(self.lb, self.ub)
+        p = self.problem
+        if p.lexicographic_exact and math.isfinite(self.ub) and self.ub - lb < 0.5 * p.eps_m:
+            # objective values are multiples of eps_M: nothing lies between lb and ub
+            lb = self.ub
+        return lb
+
+    def _emit(self, incumbent: bool = False, force: bool = False) -> None:
+        if not self.emitter.active:
+            return
+        now = self.clock.elapsed()
+        if not (incumbent or force) and now - self.last_emit < self.settings.progress_interval:
+            return
+        self.last_emit = now
+        lb = self._lower()
+        self.emitter.emit(
+            SolveEvent(
+                time=now,
+                phase="search",
+                upper_bound=self.ub,
+                lower_bound=lb,
+                gap=relative_gap(self.ub, lb),
+                nodes=self.nodes,
+                cuts=0,
+                incumbent=self.problem.as_dict(*self.best) if incumbent else None,
+                kind="incumbent" if incumbent else "progress",
+            )
+        )
+
+    # --- callbacks ---------------------------------------------------------------------
+    def _update_bounds(self, data_out) -> None:
+        nodes = int(getattr(data_out, "mip_node_count", 0) or 0)
+        self.nodes = max(self.nodes, nodes)
+        bound = float(data_out.mip_dual_bound)
+        if math.isfinite(bound) and abs(bound) < 1e300:
+            self.lb = max(self.lb, bound)
+
+    def _on_improving(self, event) -> None:
+        if self.error is not None:
+            return
+        try:
+            self._update_bounds(event.data_out)
+            mask, M = self.ip.decode(event.data_out.mip_solution)
+            self._offer(mask, M)
+        except BaseException as exc:  # re-raised after HiGHS returns
+            self.error = exc
+            event.data_in.user_interrupt = True
+
+    def _on_interrupt(self, event) -> None:
+        try:
+            if self.error is not None:
+                event.data_in.user_interrupt = True
+                return
+            self._update_bounds(event.data_out)
+            if self.clock.stop_requested():
+                self.stop_reason = "stopped"
+                event.data_in.user_interrupt = True
+                return
+            if self.clock.out_of_time():
+                self.stop_reason = "time_limit"
+                event.data_in.user_interrupt = True
+                return
+            self._emit()
+        except BaseException as exc:
+            self.error = exc
+            event.data_in.user_interrupt = True
+
+    # --- driver ------------------------------------------------------------------------
+    def run(self) -> ChecklistSolveResult:
+        highspy = __import__("highspy")
+        self.clock = Clock(self.limits)
+        p = self.problem
+        t0 = time.perf_counter()
+        self.ip = ip = _IP(p, settings=self.settings)
+        build_time = time.perf_counter() - t0
+        h = ip.h
+        h.setOptionValue("mip_rel_gap", float(max(self.limits.gap_tolerance, 0.0)))
+        abs_gap = 0.49 * p.eps_m if p.lexicographic_exact else min(1e-9, 0.49 * p.eps_m)
+        h.setOptionValue("mip_abs_gap", float(abs_gap))
+        if self.limits.node_limit is not None:
+            h.setOptionValue("mip_max_nodes", int(self.limits.node_limit))
+        for key, value in self.settings.highs_options.items():
+            h.setOptionValue(key, value)
+
+        n_given = len(self.warm_starts)
+        n_ok = self._warm_start()
+        stopped_early = self.clock.stop_requested() or self.clock.out_of_time()
+        if stopped_early:
+            self.stop_reason = "stopped" if self.clock.stop_requested() else "time_limit"
+        else:
+            remaining = self.clock.remaining()
+            if math.isfinite(remaining):
+                h.setOptionValue("time_limit", float(max(remaining, 1e-3)))
+            h.cbMipImprovingSolution.subscribe(self._on_improving)
+            h.cbMipInterrupt.subscribe(self._on_interrupt)
+            h.run()
+            h.cbMipImprovingSolution.unsubscribe(self._on_improving)
+            h.cbMipInterrupt.unsubscribe(self._on_interrupt)
+            if self.error is not None:
+                raise self.error
+        S = highspy.HighsModelStatus
+        status = h.getModelStatus() if not stopped_early else None
+        info = h.getInfo()
+        complete = False
+        infeasible = False
+        if status is not None:
+            self.nodes = max(self.nodes, int(max(info.mip_node_count, 0)))
+            if int(info.primal_solution_status) == 2:
+                mask, M = ip.decode(h.getSolution().col_value)
+                self._offer(mask, M)
+            if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
+                infeasible = self.best is None
+                complete = infeasible
+            elif status == S.kOptimal:
+                complete = True
+                bound = float(info.mip_dual_bound)
+                if math.isfinite(bound):
+                    self.lb = max(self.lb, bound)
+            else:
+                bound = float(info.mip_dual_bound)
+                if math.isfinite(bound) and abs(bound) < 1e300:
+                    self.lb = max(self.lb, bound)
+                if self.stop_reason is None:
+                    if status == S.kTimeLimit:
+                        self.stop_reason = "time_limit"
+                    elif status == S.kInterrupt:
+                        self.stop_reason = "stopped"
+                    else:  # node limit (HiGHS reports it as a solution/iteration limit)
+                        self.stop_reason = "node_limit"
+        return self._finish(complete, infeasible, info, n_given, n_ok, build_time)
+
+    def _warm_start(self) -> int:
+        """Evaluate the warm starts; give the best to HiGHS. Returns how many were usable."""
+        p, ip = self.problem, self.ip
+        ok = 0
+        for items, M in self.warm_starts:
+            mask = p.mask(list(items) if not isinstance(items, np.ndarray) else items)
+            try:
+                M = int(M)
+            except (TypeError, ValueError):
+                continue
+            if p.violations(mask, M):
+                continue
+            ok += 1
+            self._offer(mask, M)
+        if self.best is not None:
+            solution = self.ip.highspy.HighsSolution()
+            solution.col_value = ip.vector(*self.best).tolist()
+            solution.value_valid = True
+            ip.h.setSolution(solution)
+        return ok
+
+    def _finish(self, complete, infeasible, info, n_given, n_ok, build_time):
+        p = self.problem
+        lb = self._lower() if self.best is not None else self.lb
+        gap = relative_gap(self.ub, lb)
+        status = final_status(
+            self.best is not None,
+            complete or infeasible,
+            gap,
+            self.limits.gap_tolerance,
+            self.stop_reason,
+        )
+        stats = {
+            "build_time": build_time,
+            "n_patterns": int(p.patterns.shape[0]),
+            "n_free_patterns": len(self.ip.free),
+            "n_rows": self.ip.n_rows,
+            "n_big_m_rows": self.ip.n_big_m,
+            "eps_n": p.eps_n,
+            "eps_m": p.eps_m,
+            "error_unit": p.error_unit,
+            "lexicographic_exact": p.lexicographic_exact,
+            "warm_starts_given": n_given,
+            "warm_starts_feasible": n_ok,
+            "incumbents": self.n_incumbents,
+            "mip_gap": float(getattr(info, "mip_gap", math.nan)),
+            "notes": list(p.notes),
+        }
+        items = M = None
+        if self.best is not None:
+            mask, M = self.best
+            items = p.items_of(mask)
+            err = p.errors(mask, M)
+            stats.update(
+                train_fp=err["fp"],
+                train_fn=err["fn"],
+                train_errors=err["fp"] + err["fn"],
+                train_error_rate=err["error"],
+                loss=err["loss"],
+                N=len(items),
+            )
+        result = ChecklistSolveResult(
+            status=status,
+            items=items,
+            M=M,
+            upper_bound=self.ub,
+            lower_bound=lb,
+            nodes=self.nodes,
+            time=self.clock.elapsed(),
+            trace=self.trace,
+            stats=stats,
+        )
+        if self.emitter.active:
+            self.emitter.emit(
+                SolveEvent(
+                    time=result.time,
+                    phase="done",
+                    upper_bound=self.ub,
+                    lower_bound=lb,
+                    gap=gap,
+                    nodes=self.nodes,
+                    cuts=0,
+                    incumbent=None if self.best is None else p.as_dict(*self.best),
+                    kind="final",
+                )
+            )
+        return result
+
+
+# --- feasibility -------------------------------------------------------------------------
+def _feasibility_status(problem, active) -> tuple[str, tuple[list[str], int] | None]:
+    highspy = __import__("highspy")
+    ip = _IP(problem, active=set(active), with_objective=False, exact=True)
+    ip.h.setOptionValue("time_limit", _FEASIBILITY_TIME_LIMIT)
+    ip.h.run()
+    status = ip.h.getModelStatus()
+    S = highspy.HighsModelStatus
+    if status == S.kOptimal:
+        mask, M = ip.decode(ip.h.getSolution().col_value)
+        return "feasible", (problem.items_of(mask), M)
+    if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
+        return "infeasible", None
+    return "unknown", None
+
+
+def check_checklist_feasible(problem: ChecklistProblem):
+    """Raise :class:`InfeasibleError` when no checklist satisfies the size bounds and
+    constraints; the message names an irreducible set of conflicting constraints (also
+    in ``error.culprits``). Returns a feasible ``(items, M)``, or ``None`` when HiGHS
+    cannot decide within its time limit."""
+    groups = constraint_groups(problem)
+    status, found = _feasibility_status(problem, groups)
+    if status == "feasible":
+        return found
+    if status == "unknown":
+        return None
+    keep = list(groups)
+    for g in list(groups):  # deletion filter
+        trial = [k for k in keep if k != g]
+        if _feasibility_status(problem, trial)[0] == "infeasible":
+            keep = trial
+    err = InfeasibleError(_message(keep))
+    err.culprits = keep
+    raise err
+
+
+def _message(names: list[str]) -> str:
+    quoted = [repr(n) for n in names]
+    if not names:
+        return (
+            "no checklist exists: the threshold M must be between 1 and the number of items "
+            "N, and every example pattern is forced"
+        )
+    if len(names) == 1:
+        return f"constraint {quoted[0]} cannot be satisfied by any checklist"
+    if len(names) == 2:
+        return f"constraints are infeasible together: {quoted[0]} conflicts with {quoted[1]}"
+    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+    return f"constraints are infeasible together: {listed} cannot all hold"
