@@ -1,0 +1,1 @@
+"""Evaluation of risk scores and checklists: metrics, cross-validation, paths, comparisons."""
