@@ -164,7 +164,7 @@ def test_time_limit_returns_incumbent_with_valid_bounds():
 
 
 def test_warm_start_is_first_incumbent():
-    X, y, _ = _data(3, 300, 8)
+    X, y, _ = _data(3, 300, 7)
     problem = ChecklistProblem(X, y)
     optimum, (items, M) = _brute_force(problem)
     worse = (["item0", "item1", "item2"], 2)

@@ -43,6 +43,7 @@ full solution vector and reported as the first incumbent.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,12 @@ __all__ = [
     "solve_checklist",
 ]
 
+#: Seconds between two polls of the worker thread (stop requests, events).
+_POLL = 0.02
+#: Seconds to wait for HiGHS to acknowledge a halt before returning without it.
+_GRACE = 0.5
+#: Time budget (s) of the greedy starting checklist.
+_GREEDY_SECONDS = 1.0
 #: Time limit (s) of one feasibility MIP in :func:`check_checklist_feasible`.
 _FEASIBILITY_TIME_LIMIT = 20.0
 
@@ -73,6 +80,8 @@ class ChecklistIPSettings:
 
     Attributes
     ----------
+    greedy_start : bool
+        Start from a quick greedy checklist (forward selection), besides warm starts.
     exact_indicators : bool
         Add both big-M rows for every free pattern (exact predictions in the IP) even
         without mistake constraints.
@@ -89,6 +98,7 @@ class ChecklistIPSettings:
     """
 
     exact_indicators: bool = False
+    greedy_start: bool = True
     progress_interval: float = 0.1
     presolve: bool = True
     threads: int | None = None
@@ -254,8 +264,8 @@ class _IP:
         # N = sum_j use_j ; M - N <= 0
         rows.add(np.arange(d + 2), np.concatenate([np.ones(d), [0.0, -1.0]]), 0.0, 0.0)
         rows.add(np.array([self.col_M, self.col_N]), np.array([1.0, -1.0]), -math.inf, 0.0)
-        for k, row in enumerate(self.rows):
-            index = {n: j for j, n in enumerate(p.item_names)}
+        index = {n: j for j, n in enumerate(p.item_names)}
+        for row in self.rows:
             coefs: dict[int, float] = {}
             for name, c in row.items.items():
                 coefs[index[name]] = coefs.get(index[name], 0.0) + c
@@ -381,6 +391,18 @@ def solve_checklist(
 
 
 class _Solve:
+    """One solve: HiGHS runs in a worker thread; events are emitted in the caller's thread.
+
+    HiGHS' callbacks (worker thread) only record incumbents, bounds and node counts under
+    a lock, and interrupt the search once a halt is requested. The caller's thread polls
+    every few milliseconds: it emits incumbent events as they arrive and throttled
+    progress events, and checks the stop request and the clock. HiGHS checks for
+    interrupts only between phases of its search (at the root it can go seconds without
+    one), so after a halt the caller waits at most ``_GRACE`` seconds, then returns the
+    incumbent and bounds recorded so far and leaves the worker to stop on its own at its
+    next interrupt check.
+    """
+
     def __init__(self, problem, limits, listeners, warm_starts, settings) -> None:
         self.problem = problem
         self.limits = limits
@@ -396,21 +418,26 @@ class _Solve:
         self.stop_reason: str | None = None
         self.error: BaseException | None = None
         self.n_incumbents = 0
+        self.lock = threading.Lock()
+        self.pending: list[tuple[float, float, dict]] = []  # new incumbents to announce
+        self.halt = False
+        self.detached = False
 
     # --- incumbents --------------------------------------------------------------------
     def _offer(self, mask: np.ndarray, M: int) -> bool:
-        """Take ``(mask, M)`` as incumbent if feasible and better; returns whether taken."""
+        """Take ``(mask, M)`` as incumbent if feasible and better (any thread)."""
         p = self.problem
         if p.violations(mask, M):
             return False
         value = p.objective(mask, M)
-        if value < self.ub:
+        with self.lock:
+            if value >= self.ub:
+                return False
             self.ub = value
             self.best = (mask.copy(), int(M))
             self.n_incumbents += 1
-            self._emit(incumbent=True)
-            return True
-        return False
+            self.pending.append((value, p.as_dict(mask, M)))
+        return True
 
     def _lower(self) -> float:
         lb = min(self.lb, self.ub)
@@ -420,11 +447,32 @@ class _Solve:
             lb = self.ub
         return lb
 
-    def _emit(self, incumbent: bool = False, force: bool = False) -> None:
+    def _announce(self, force_progress: bool = False) -> None:
+        """Emit pending incumbent events and, throttled, a progress event (caller thread)."""
+        with self.lock:
+            pending, self.pending = self.pending, []
         if not self.emitter.active:
             return
         now = self.clock.elapsed()
-        if not (incumbent or force) and now - self.last_emit < self.settings.progress_interval:
+        for value, incumbent in pending:
+            lb = min(self._lower(), value)
+            self.last_emit = now
+            self.emitter.emit(
+                SolveEvent(
+                    time=now,
+                    phase="search",
+                    upper_bound=value,
+                    lower_bound=lb,
+                    gap=relative_gap(value, lb),
+                    nodes=self.nodes,
+                    cuts=0,
+                    incumbent=incumbent,
+                    kind="incumbent",
+                )
+            )
+        if pending or not (
+            force_progress or now - self.last_emit >= self.settings.progress_interval
+        ):
             return
         self.last_emit = now
         lb = self._lower()
@@ -437,58 +485,47 @@ class _Solve:
                 gap=relative_gap(self.ub, lb),
                 nodes=self.nodes,
                 cuts=0,
-                incumbent=self.problem.as_dict(*self.best) if incumbent else None,
-                kind="incumbent" if incumbent else "progress",
+                incumbent=None,
+                kind="progress",
             )
         )
 
-    # --- callbacks ---------------------------------------------------------------------
+    # --- callbacks (worker thread) -----------------------------------------------------
     def _update_bounds(self, data_out) -> None:
+        if self.detached:
+            return
         nodes = int(getattr(data_out, "mip_node_count", 0) or 0)
-        self.nodes = max(self.nodes, nodes)
         bound = float(data_out.mip_dual_bound)
-        if math.isfinite(bound) and abs(bound) < 1e300:
-            self.lb = max(self.lb, bound)
+        with self.lock:
+            self.nodes = max(self.nodes, nodes)
+            if math.isfinite(bound) and abs(bound) < 1e300:
+                self.lb = max(self.lb, bound)
 
     def _on_improving(self, event) -> None:
-        if self.error is not None:
+        if self.detached or self.error is not None:
+            event.data_in.user_interrupt = True
             return
         try:
             self._update_bounds(event.data_out)
             mask, M = self.ip.decode(event.data_out.mip_solution)
             self._offer(mask, M)
-        except BaseException as exc:  # re-raised after HiGHS returns
+        except BaseException as exc:  # re-raised in the caller's thread
             self.error = exc
             event.data_in.user_interrupt = True
 
     def _on_interrupt(self, event) -> None:
+        if self.halt or self.detached or self.error is not None:
+            event.data_in.user_interrupt = True
+            return
         try:
-            if self.error is not None:
-                event.data_in.user_interrupt = True
-                return
             self._update_bounds(event.data_out)
-            if self.clock.stop_requested():
-                self.stop_reason = "stopped"
-                event.data_in.user_interrupt = True
-                return
-            if self.clock.out_of_time():
-                self.stop_reason = "time_limit"
-                event.data_in.user_interrupt = True
-                return
-            self._emit()
         except BaseException as exc:
             self.error = exc
             event.data_in.user_interrupt = True
 
     # --- driver ------------------------------------------------------------------------
-    def run(self) -> ChecklistSolveResult:
-        highspy = __import__("highspy")
-        self.clock = Clock(self.limits)
-        p = self.problem
-        t0 = time.perf_counter()
-        self.ip = ip = _IP(p, settings=self.settings)
-        build_time = time.perf_counter() - t0
-        h = ip.h
+    def _configure(self) -> float:
+        p, h = self.problem, self.ip.h
         h.setOptionValue("mip_rel_gap", float(max(self.limits.gap_tolerance, 0.0)))
         abs_gap = 0.49 * p.eps_m if p.lexicographic_exact else min(1e-9, 0.49 * p.eps_m)
         h.setOptionValue("mip_abs_gap", float(abs_gap))
@@ -496,58 +533,158 @@ class _Solve:
             h.setOptionValue("mip_max_nodes", int(self.limits.node_limit))
         for key, value in self.settings.highs_options.items():
             h.setOptionValue(key, value)
+        return abs_gap
 
+    def _check_halt(self) -> None:
+        if self.halt:
+            return
+        if self.clock.stop_requested():
+            self.stop_reason, self.halt = "stopped", True
+        elif self.clock.out_of_time():
+            self.stop_reason, self.halt = "time_limit", True
+        if self.halt:
+            self.halt_time = time.perf_counter()
+
+    def _run_worker(self) -> bool:
+        """Run HiGHS in a worker thread; returns whether it finished (not detached)."""
+        h = self.ip.h
+        remaining = self.clock.remaining()
+        if math.isfinite(remaining):
+            h.setOptionValue("time_limit", float(max(remaining, 1e-3)))
+        h.cbMipImprovingSolution.subscribe(self._on_improving)
+        h.cbMipInterrupt.subscribe(self._on_interrupt)
+        done = threading.Event()
+        failure: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                h.run()
+            except BaseException as exc:  # pragma: no cover - HiGHS failure
+                failure.append(exc)
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=work, daemon=True, name="riskexplore-checklist-ip")
+        worker.start()
+        try:
+            while not done.wait(_POLL):
+                self._check_halt()
+                if self.error is not None:
+                    self.halt = True
+                self._announce()
+                if self.halt and time.perf_counter() - self.halt_time > _GRACE:
+                    self.detached = True
+                    return False
+        except BaseException:
+            # a listener failed: stop HiGHS (best effort) and report the error
+            self.halt = True
+            self.detached = not done.wait(_GRACE)
+            raise
+        worker.join()
+        if failure:  # pragma: no cover
+            raise failure[0]
+        if self.error is not None:
+            raise self.error
+        h.cbMipImprovingSolution.unsubscribe(self._on_improving)
+        h.cbMipInterrupt.unsubscribe(self._on_interrupt)
+        return True
+
+    def run(self) -> ChecklistSolveResult:
+        highspy = __import__("highspy")
+        self.clock = Clock(self.limits)
+        self.halt_time = math.inf
+        p = self.problem
+        t0 = time.perf_counter()
+        self.ip = ip = _IP(p, settings=self.settings)
+        build_time = time.perf_counter() - t0
+        self._configure()
         n_given = len(self.warm_starts)
         n_ok = self._warm_start()
-        stopped_early = self.clock.stop_requested() or self.clock.out_of_time()
-        if stopped_early:
-            self.stop_reason = "stopped" if self.clock.stop_requested() else "time_limit"
-        else:
-            remaining = self.clock.remaining()
-            if math.isfinite(remaining):
-                h.setOptionValue("time_limit", float(max(remaining, 1e-3)))
-            h.cbMipImprovingSolution.subscribe(self._on_improving)
-            h.cbMipInterrupt.subscribe(self._on_interrupt)
-            h.run()
-            h.cbMipImprovingSolution.unsubscribe(self._on_improving)
-            h.cbMipInterrupt.unsubscribe(self._on_interrupt)
-            if self.error is not None:
-                raise self.error
-        S = highspy.HighsModelStatus
-        status = h.getModelStatus() if not stopped_early else None
-        info = h.getInfo()
-        complete = False
-        infeasible = False
-        if status is not None:
+        self._announce(force_progress=True)
+        self._check_halt()
+        finished = False
+        if not self.halt:
+            finished = self._run_worker()
+        complete = infeasible = False
+        info = None
+        if finished:
+            h = ip.h
+            S = highspy.HighsModelStatus
+            status = h.getModelStatus()
+            info = h.getInfo()
             self.nodes = max(self.nodes, int(max(info.mip_node_count, 0)))
             if int(info.primal_solution_status) == 2:
                 mask, M = ip.decode(h.getSolution().col_value)
                 self._offer(mask, M)
+            bound = float(info.mip_dual_bound)
+            if status not in (S.kInfeasible, S.kUnboundedOrInfeasible):
+                if math.isfinite(bound) and abs(bound) < 1e300:
+                    self.lb = max(self.lb, bound)
             if status in (S.kInfeasible, S.kUnboundedOrInfeasible):
                 infeasible = self.best is None
                 complete = infeasible
             elif status == S.kOptimal:
                 complete = True
-                bound = float(info.mip_dual_bound)
-                if math.isfinite(bound):
-                    self.lb = max(self.lb, bound)
-            else:
-                bound = float(info.mip_dual_bound)
-                if math.isfinite(bound) and abs(bound) < 1e300:
-                    self.lb = max(self.lb, bound)
-                if self.stop_reason is None:
-                    if status == S.kTimeLimit:
-                        self.stop_reason = "time_limit"
-                    elif status == S.kInterrupt:
-                        self.stop_reason = "stopped"
-                    else:  # node limit (HiGHS reports it as a solution/iteration limit)
-                        self.stop_reason = "node_limit"
+            elif self.stop_reason is None:
+                if status == S.kTimeLimit:
+                    self.stop_reason = "time_limit"
+                elif status == S.kInterrupt:
+                    self.stop_reason = "stopped"
+                else:  # node limit (HiGHS reports a solution/iteration limit)
+                    self.stop_reason = "node_limit"
+            if self.stop_reason is not None and status == S.kOptimal:
+                self.stop_reason = None
+        self._announce()
         return self._finish(complete, infeasible, info, n_given, n_ok, build_time)
+
+    def _greedy_start(self) -> None:
+        """A quick incumbent: forward selection of items, each prefix tried with every M.
+
+        Candidates respect the rows that only cap sums of items (one item per group, at
+        most k of, exclusions); every prefix and threshold is checked exactly.
+        """
+        p = self.problem
+        d = p.n_items
+        P = p.patterns.astype(np.int32)
+        A = p.row_A
+        caps = np.zeros((0, d))
+        cap_hi = np.zeros(0)
+        if len(A):
+            simple = (
+                (A[:, :d] >= 0).all(axis=1) & (A[:, d:] == 0).all(axis=1) & np.isfinite(p.row_upper)
+            )
+            caps, cap_hi = A[simple, :d], p.row_upper[simple]
+        counts = np.zeros(P.shape[0], dtype=np.int32)
+        chosen = np.zeros(d, dtype=bool)
+        used = np.zeros(len(cap_hi))
+        deadline = time.perf_counter() + _GREEDY_SECONDS
+        for _ in range(p.max_items):
+            ok = ~chosen
+            if len(cap_hi):
+                ok &= ((used[:, None] + caps) <= cap_hi[:, None] + 1e-9).all(axis=0)
+            if not ok.any() or time.perf_counter() > deadline:
+                break
+            cand = np.flatnonzero(ok)
+            C = counts[:, None] + P[:, cand]
+            N = int(chosen.sum()) + 1
+            best_j, best_val = -1, math.inf
+            for M in range(p.min_m, min(p.max_m, N) + 1):
+                pred = C >= M
+                loss = p.w_pos @ (~pred) + p.fp_weight * (p.w_neg @ pred)
+                k = int(np.argmin(loss))
+                if loss[k] < best_val:
+                    best_j, best_val = int(cand[k]), float(loss[k])
+            chosen[best_j] = True
+            counts += P[:, best_j]
+            used += caps[:, best_j] if len(cap_hi) else 0.0
+            for M in range(p.min_m, min(p.max_m, N) + 1):
+                self._offer(chosen, M)
 
     def _warm_start(self) -> int:
         """Evaluate the warm starts; give the best to HiGHS. Returns how many were usable."""
         p, ip = self.problem, self.ip
         ok = 0
+        candidates = []
         for items, M in self.warm_starts:
             mask = p.mask(list(items) if not isinstance(items, np.ndarray) else items)
             try:
@@ -557,7 +694,12 @@ class _Solve:
             if p.violations(mask, M):
                 continue
             ok += 1
+            candidates.append((p.objective(mask, M), ok, mask, M))
+        if candidates:  # announce only the best: later ones could not improve on it
+            _, _, mask, M = min(candidates, key=lambda c: (c[0], c[1]))
             self._offer(mask, M)
+        if self.settings.greedy_start:
+            self._greedy_start()
         if self.best is not None:
             solution = self.ip.highspy.HighsSolution()
             solution.col_value = ip.vector(*self.best).tolist()
@@ -589,7 +731,8 @@ class _Solve:
             "warm_starts_given": n_given,
             "warm_starts_feasible": n_ok,
             "incumbents": self.n_incumbents,
-            "mip_gap": float(getattr(info, "mip_gap", math.nan)),
+            "mip_gap": float(getattr(info, "mip_gap", math.nan)) if info is not None else math.nan,
+            "detached": self.detached,
             "notes": list(p.notes),
         }
         items = M = None
