@@ -522,8 +522,8 @@ def checklist_model(item_names: Sequence[str]):
     if len(set(names)) != len(names):
         raise ConstraintError("checklist_model: item names must be unique")
     m = ConcreteModel(name="checklist")
-    m.items = Set(initialize=names, ordered=True)
-    m.use = Var(m.items, domain=Binary)
+    m.item_set = Set(initialize=names, ordered=True)
+    m.use = Var(m.item_set, domain=Binary)
     m.M = Var(domain=NonNegativeIntegers)
     m.N = Var(domain=NonNegativeIntegers)
     setattr(m, _MARK, tuple(names))
