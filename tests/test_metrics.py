@@ -207,3 +207,11 @@ def test_model_metrics_of_a_classifier():
     out = model_metrics(Rule(), X, [1, 0, 0, 0], groups=["g", "g", "h", "h"])
     assert out["error"] == pytest.approx(0.25) and out["fpr"] == pytest.approx(1 / 3)
     assert "cal" not in out and out["max_fpr_gap"] == pytest.approx(0.5)
+
+
+def test_auc_equals_sklearn_on_random_ties():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        y = rng.integers(0, 2, 200)
+        s = rng.integers(-3, 4, 200)
+        assert auc(y, s) == pytest.approx(roc_auc_score(y, s))

@@ -243,19 +243,29 @@ def reliability_table(y, risk, scores=None, confidence: float = 0.95) -> pd.Data
 
 # --- rank accuracy and losses ----------------------------------------------------------
 def auc(y, scores) -> float:
-    """Area under the ROC curve (``sklearn.metrics.roc_auc_score``).
+    """Area under the ROC curve, equal to ``sklearn.metrics.roc_auc_score(y, scores)``.
 
     Ties between a positive and a negative example count ``1/2`` (sklearn's
     convention), so a constant score has AUC exactly 0.5. The paper's formula counts
-    ties as 0; see :func:`auc_strict`. Returns ``nan`` when only one class is present.
+    ties as 0; see :func:`auc_strict`. Computed as the Mann--Whitney statistic with
+    mid-ranks (the same number as sklearn, without its per-call validation overhead).
+    Returns ``nan`` when only one class is present.
     """
-    from sklearn.metrics import roc_auc_score
-
     yb = as_binary_outcome(y)
     s = _risk(scores, len(yb), "scores")
-    if len(np.unique(yb)) < 2:
+    n_pos = int(yb.sum())
+    n_neg = len(yb) - n_pos
+    if n_pos == 0 or n_neg == 0:
         return math.nan
-    return float(roc_auc_score(yb, s))
+    ranks = _midranks(s)
+    return float((ranks[yb == 1].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def _midranks(s: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of ``s``, tied values sharing the mean of their ranks."""
+    _, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+    upper = np.cumsum(counts)  # rank of the last member of each tie group
+    return (upper - (counts - 1) / 2.0)[inverse]
 
 
 def auc_strict(y, scores) -> float:
