@@ -11,6 +11,8 @@ Names are imported on first use, so ``import riskexplore`` stays light.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -137,6 +139,24 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
     globals()[name] = value
     return value
+
+
+#: Public functions named like the submodule that defines them.
+_SHADOWED = frozenset({"fit_checklist"})
+
+
+class _Package(types.ModuleType):
+    """The package module; importing ``riskexplore.fit_checklist`` (the submodule) must not
+    replace the public function ``riskexplore.fit_checklist`` (``from riskexplore.fit_checklist
+    import ...`` still reaches the submodule through ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __dir__() -> list[str]:

@@ -106,6 +106,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         ``groups`` (one label per row) feeds group-rate constraints and statistics.
         """
         frame = self._frame(X, reset=True)
+        y_name = getattr(y, "name", None)
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
             y = y.ravel()
@@ -148,7 +149,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
             gap_tolerance=self.gap_tolerance,
             use_heuristics=self.use_heuristics,
             settings=self.settings,
-            outcome_name=str(classes[1]),
+            outcome_name=f"{y_name} = {classes[1]}" if y_name else f"class {classes[1]}",
             **kw,
         )
         return self
@@ -184,7 +185,8 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """``classes_[1]`` where at least ``M`` items are checked, else ``classes_[0]``."""
-        return self.classes_[self.model_.predict(self._features(X))]
+        X = self._features(X)
+        return self.classes_[self.model_.predict(X)]
 
     # --- conveniences ----------------------------------------------------------------
     @property
