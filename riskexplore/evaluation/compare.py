@@ -1,0 +1,313 @@
+"""Side-by-side comparison of models, and the certified price of constraints.
+
+:func:`compare_models` fits the best risk score with and without a set of constraints on
+the same data (sharing one :class:`~riskexplore.solvers.cut_pool.CutPool`, so the second
+solve starts warm) and reports the points of both, their metrics, both certificates and
+a certified interval for the *price of the constraints*: how much the optimal objective
+rises when the constraints are imposed.
+
+:func:`compare` puts two already-fitted models side by side (no price: their problems
+need not be nested).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.evaluation.metrics import model_metrics
+
+__all__ = ["Comparison", "compare", "compare_models"]
+
+#: Metrics shown per split, in this order.
+_METRICS = ("cal", "auc", "loss", "brier", "error", "fnr", "fpr")
+
+
+@dataclass
+class Comparison:
+    """Two models side by side.
+
+    Attributes
+    ----------
+    names : (str, str)
+        Labels of the two models (``("unconstrained", "constrained")`` for
+        :func:`compare_models`).
+    models : (model, model)
+        The models (the second is None if the constrained problem has no solution).
+    points : DataFrame
+        Risk scores: ``feature`` (``"(intercept)"`` first), the points of each model and
+        ``changed``; features with zero points in both are left out. Checklists:
+        ``item``, membership in each checklist and ``changed``.
+    metrics : DataFrame
+        One row per model (indexed by name): ``train_*`` and ``test_*`` metrics, size,
+        objective and certificate (``status, gap, lower_bound, upper_bound``).
+    price_of_constraints : (float, float) or None
+        Certified interval for ``V*_constrained - V*_unconstrained`` (objective units;
+        with a small ``c0`` essentially the logistic loss). None for :func:`compare`.
+    constraints : list of str
+        Descriptions of the constraints that separate the two models.
+    """
+
+    names: tuple[str, str]
+    models: tuple[Any, Any]
+    points: pd.DataFrame
+    metrics: pd.DataFrame
+    price_of_constraints: tuple[float, float] | None = None
+    constraints: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The metrics table: one row per model."""
+        return self.metrics.copy()
+
+    @property
+    def unconstrained(self):
+        return self.models[0]
+
+    @property
+    def constrained(self):
+        return self.models[1]
+
+    def summary(self) -> str:
+        """Plain-text report: points table, metrics, certificates and price."""
+        a, b = self.names
+        lines = [f"{a} vs {b}"]
+        if self.constraints:
+            lines.append("constraints: " + "; ".join(self.constraints))
+        lines.append("")
+        if not self.points.empty:
+            table = self.points.drop(columns=["changed"]).copy()
+            for name in (a, b):
+                table[name] = [_cell(v) for v in table[name]]
+            table[""] = ["*" if c else "" for c in self.points["changed"]]
+            lines.append(table.to_string(index=False))
+            lines.append("")
+        shown = [c for c in self.metrics.columns if _is_metric(c)]
+        if shown:
+            view = self.metrics[shown].T
+            view.index.name = None
+            lines.append(view.to_string(float_format=lambda v: f"{v:.4f}"))
+            lines.append("")
+        for name, model in zip(self.names, self.models, strict=True):
+            cert = getattr(model, "certificate", None)
+            if model is None:
+                lines.append(f"{name}: no model")
+            elif cert is not None:
+                time = getattr(model, "stats", {}).get("time")
+                lines.append(f"{name}: {cert.describe(time)}")
+        if self.price_of_constraints is not None:
+            lo, hi = self.price_of_constraints
+            lines.append(
+                f"price of constraints (optimal objective, constrained - unconstrained): "
+                f"[{lo:.6g}, {hi:.6g}]"
+            )
+        lines.extend(self.notes)
+        return "\n".join(lines).rstrip()
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _cell(value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "."
+    if isinstance(value, bool):
+        return "x" if value else "."
+    return "." if value == 0 else f"{int(value):+d}"
+
+
+def _is_metric(column: str) -> bool:
+    return column.startswith(("train_", "test_")) or column in ("size", "objective", "gap")
+
+
+# --- tables ----------------------------------------------------------------------------
+def _points_table(model_a, model_b, names: tuple[str, str]) -> pd.DataFrame:
+    a, b = names
+    if hasattr(model_a, "all_points") and hasattr(model_b, "all_points"):
+        pa, pb = model_a.all_points, model_b.all_points
+        features = [f for f in pa if pa[f] or pb.get(f, 0)]
+        features += [f for f in pb if f not in pa and pb[f]]
+        rows = [{"feature": "(intercept)", a: model_a.intercept, b: model_b.intercept}]
+        rows += [{"feature": f, a: pa.get(f, 0), b: pb.get(f, 0)} for f in features]
+        frame = pd.DataFrame(rows, columns=["feature", a, b])
+        frame["changed"] = frame[a] != frame[b]
+        return frame
+    if hasattr(model_a, "items") and hasattr(model_b, "items"):
+        ia, ib = list(model_a.items), list(model_b.items)
+        items = ia + [i for i in ib if i not in ia]
+        frame = pd.DataFrame(
+            {"item": items, a: [i in ia for i in items], b: [i in ib for i in items]}
+        )
+        frame["changed"] = frame[a] != frame[b]
+        return frame
+    return pd.DataFrame(columns=["feature", a, b, "changed"])
+
+
+def _metrics_row(model, X, y, X_test, y_test, groups, test_groups) -> dict[str, Any]:
+    if model is None:
+        return {"status": "infeasible"}
+    train = model_metrics(model, X, y, groups)
+    row: dict[str, Any] = {f"train_{k}": train[k] for k in _METRICS if k in train}
+    if X_test is not None:
+        test = model_metrics(model, X_test, y_test, test_groups)
+        row.update({f"test_{k}": test[k] for k in _METRICS if k in test})
+        if test_groups is not None:
+            row.update({f"test_{k}": test[k] for k in ("max_fnr_gap", "max_fpr_gap") if k in test})
+    if groups is not None:
+        row.update({f"train_{k}": train[k] for k in ("max_fnr_gap", "max_fpr_gap") if k in train})
+    for key in ("size", "objective", "status", "gap", "lower_bound", "upper_bound"):
+        row[key] = train.get(key)
+    if getattr(model, "M", None) is not None:
+        row["M"] = model.M
+    return row
+
+
+def _metrics_table(models, names, X, y, X_test, y_test, groups, test_groups) -> pd.DataFrame:
+    if (X_test is None) != (y_test is None):
+        raise InputError("give both X_test and y_test, or neither")
+    rows = [_metrics_row(m, X, y, X_test, y_test, groups, test_groups) for m in models]
+    frame = pd.DataFrame(rows, index=list(names))
+    frame.index.name = "model"
+    return frame
+
+
+# --- public API ------------------------------------------------------------------------
+def compare(
+    model_a,
+    model_b,
+    X,
+    y,
+    *,
+    X_test=None,
+    y_test=None,
+    names: Sequence[str] = ("A", "B"),
+    groups=None,
+    test_groups=None,
+) -> Comparison:
+    """Compare two fitted models (risk scores, checklists, or any model with metrics).
+
+    Returns a :class:`Comparison` with the points (or items) side by side and the
+    metrics of both on ``(X, y)`` (and ``(X_test, y_test)`` if given). There is no
+    price of constraints, since the two models' problems need not be nested.
+    """
+    names = _names(names)
+    return Comparison(
+        names=names,
+        models=(model_a, model_b),
+        points=_points_table(model_a, model_b, names),
+        metrics=_metrics_table(
+            (model_a, model_b), names, X, y, X_test, y_test, groups, test_groups
+        ),
+    )
+
+
+def _names(names: Sequence[str]) -> tuple[str, str]:
+    names = tuple(str(n) for n in names)
+    if len(names) != 2 or names[0] == names[1]:
+        raise InputError("names must be two different labels")
+    return names  # type: ignore[return-value]
+
+
+def _describe(constraints: Iterable) -> list[str]:
+    out = []
+    for c in constraints:
+        describe = getattr(c, "describe", None)
+        out.append(describe() if callable(describe) else str(getattr(c, "name", c)))
+    return out
+
+
+def compare_models(
+    X,
+    y,
+    *,
+    constraints: Iterable,
+    base_constraints: Iterable = (),
+    X_test=None,
+    y_test=None,
+    cut_pool=None,
+    names: Sequence[str] = ("unconstrained", "constrained"),
+    **fit_kwargs: Any,
+) -> Comparison:
+    """Fit the best risk score without and with ``constraints`` and compare them.
+
+    Both problems share every other setting (``base_constraints``, size limit, bounds,
+    ``c0``, ...) and one CutPool: the loss cuts of the first solve are valid for the
+    second, so it starts warm, and the unconstrained optimum is the reference.
+
+    **Price of constraints.** Let ``V*_u`` and ``V*_c`` be the optimal objectives
+    (``loss + c0 * size``) without and with the constraints. The solves certify
+    ``LB_u <= V*_u <= UB_u`` and ``LB_c <= V*_c <= UB_c``, so
+    ``V*_c - V*_u`` lies in ``[LB_c - UB_u, UB_c - LB_u]``. Moreover every model that
+    obeys the constraints is feasible for the unconstrained problem (the constrained
+    feasible set is a subset of the unconstrained one, and the objective is the same),
+    so ``V*_c >= V*_u``: the lower end is clipped at 0. When both solves are certified
+    optimal the interval shrinks to (nearly) a point; with time limits it stays valid.
+    If the constraints admit no model the price is ``inf`` (proven infeasible) or
+    ``[0, inf]`` (no model found in time).
+
+    Parameters
+    ----------
+    X, y : training data.
+    constraints : iterable
+        The constraints whose price is measured (readable constraints, rows, Pyomo).
+    base_constraints : iterable
+        Constraints imposed on both models.
+    X_test, y_test : optional
+        Held-out data for test metrics.
+    cut_pool : CutPool, optional
+        A pool already attached to this data.
+    names : (str, str)
+        Labels of the two models.
+    **fit_kwargs
+        Other arguments of :func:`~riskexplore.fit.fit_risk_score` (``max_size``,
+        ``time_limit``, ``c0``, ``coef_min``, ...), used for both solves.
+    """
+    from riskexplore.fit import fit_risk_score
+    from riskexplore.solvers.cut_pool import CutPool
+
+    if "constraints" in fit_kwargs or "warm_start" in fit_kwargs:
+        raise InputError("pass constraints / base_constraints; warm starts come from the pool")
+    names = _names(names)
+    constraints, base = list(constraints or ()), list(base_constraints or ())
+    pool = CutPool() if cut_pool is None else cut_pool
+    free = fit_risk_score(X, y, constraints=base, cut_pool=pool, **fit_kwargs)
+    notes: list[str] = []
+    try:
+        bound = fit_risk_score(X, y, constraints=base + constraints, cut_pool=pool, **fit_kwargs)
+    except InfeasibleError as exc:
+        bound = None
+        proven = "status infeasible" in str(exc)
+        notes.append(
+            "the constraints admit no model" if proven else "no constrained model found in time"
+        )
+        price = (math.inf, math.inf) if proven else (0.0, math.inf)
+    else:
+        fc, bc = free.certificate, bound.certificate
+        price = (
+            max(0.0, bc.lower_bound - fc.upper_bound),
+            max(0.0, bc.upper_bound - fc.lower_bound),
+        )
+        notes.append(
+            f"loss of the models found: {free.loss:.6g} -> {bound.loss:.6g} "
+            f"({bound.loss - free.loss:+.6g})"
+        )
+    if bound is not None:
+        points = _points_table(free, bound, names)
+    else:
+        points = _points_table(free, free, names)
+        points[names[1]] = None
+        points["changed"] = False
+    return Comparison(
+        names=names,
+        models=(free, bound),
+        points=points,
+        metrics=_metrics_table((free, bound), names, X, y, X_test, y_test, None, None),
+        price_of_constraints=price,
+        constraints=_describe(constraints),
+        notes=notes,
+    )
