@@ -1,0 +1,87 @@
+"""Notebook widgets: thin views over the plain-Python core.
+
+* :class:`SolveMonitor` — live bounds/gap/work plot of a solve, Solve and Stop buttons,
+  the incumbent's card; risk scores and checklists alike.
+* :class:`ModelCardView` — a fitted model as printed, with its certificate.
+* :class:`ConstraintBuilder` — add and remove readable constraints by picking feature
+  names from lists; shows the active set in plain words.
+* :class:`SolveRunner`, :class:`ProgressSeries` — the Jupyter-free core (worker thread,
+  event queue, numpy series).
+* :func:`bounds_figure`, :func:`card_figure`, :func:`save_figure` — static plotly figures.
+
+Names are imported on first use: ``import riskexplore.widgets`` loads neither ipywidgets
+nor plotly (a plotly ``FigureWidget`` pulls in nbformat/jsonschema, which can take seconds).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "SolveRunner": "riskexplore.widgets.runner",
+    "ProgressSeries": "riskexplore.widgets.runner",
+    "solve_function": "riskexplore.widgets.runner",
+    "describe_error": "riskexplore.widgets.runner",
+    "bounds_figure": "riskexplore.widgets.figures",
+    "update_bounds_figure": "riskexplore.widgets.figures",
+    "card_figure": "riskexplore.widgets.figures",
+    "save_figure": "riskexplore.widgets.figures",
+    "image_export_available": "riskexplore.widgets.figures",
+    "SolveMonitor": "riskexplore.widgets.monitor",
+    "ModelCardView": "riskexplore.widgets.cards",
+    "model_html": "riskexplore.widgets.cards",
+    "certificate_html": "riskexplore.widgets.cards",
+    "ConstraintBuilder": "riskexplore.widgets.constraint_builder",
+    "check_constraints": "riskexplore.widgets.constraint_builder",
+}
+
+__all__ = [
+    "ConstraintBuilder",
+    "ModelCardView",
+    "ProgressSeries",
+    "SolveMonitor",
+    "SolveRunner",
+    "bounds_figure",
+    "card_figure",
+    "certificate_html",
+    "check_constraints",
+    "describe_error",
+    "image_export_available",
+    "model_html",
+    "save_figure",
+    "solve_function",
+    "update_bounds_figure",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'riskexplore.widgets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from riskexplore.widgets.cards import ModelCardView, certificate_html, model_html
+    from riskexplore.widgets.constraint_builder import ConstraintBuilder, check_constraints
+    from riskexplore.widgets.figures import (
+        bounds_figure,
+        card_figure,
+        image_export_available,
+        save_figure,
+        update_bounds_figure,
+    )
+    from riskexplore.widgets.monitor import SolveMonitor
+    from riskexplore.widgets.runner import (
+        ProgressSeries,
+        SolveRunner,
+        describe_error,
+        solve_function,
+    )

@@ -1,0 +1,222 @@
+"""The model as a clinician would print it, with its certificate beside it.
+
+:func:`model_html` and :func:`certificate_html` are plain functions (HTML strings);
+:class:`ModelCardView` is the widget that shows them and is reused by the solve monitor
+for the incumbent while a solve runs. Works for :class:`~riskexplore.RiskScore` and
+:class:`~riskexplore.Checklist` alike.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "ModelCardView",
+    "certificate_html",
+    "incumbent_model",
+    "message_html",
+    "model_html",
+]
+
+_STATUS_WORDS = {
+    "optimal": "certified optimal",
+    "time_limit": "stopped at the time limit",
+    "node_limit": "stopped at the node limit",
+    "stopped": "stopped on request",
+    "infeasible": "infeasible",
+    "solving": "best so far (solve running)",
+}
+
+_BOX = (
+    'style="font-family:system-ui,sans-serif;display:inline-block;vertical-align:top;'
+    'border:1px solid #bbb;border-radius:6px;padding:10px 14px;margin-left:12px"'
+)
+
+
+def _num(value: Any, digits: int = 6) -> str:
+    if value is None:
+        return "n/a"
+    value = float(value)
+    if not math.isfinite(value):
+        return "none yet" if value > 0 else "n/a"
+    return f"{value:.{digits}g}"
+
+
+def certificate_html(model) -> str:
+    """The certificate and solve statistics of a fitted model as a small HTML table."""
+    esc = html.escape
+    cert = getattr(model, "certificate", None)
+    stats = dict(getattr(model, "stats", None) or {})
+    rows: list[tuple[str, str]] = []
+    if cert is None:
+        rows.append(("status", "no optimality certificate"))
+    else:
+        rows.append(("status", _STATUS_WORDS.get(cert.status, cert.status)))
+        gap = "unknown" if not math.isfinite(cert.gap) else f"{100 * cert.gap:.2f}%"
+        rows.append(("optimality gap", gap))
+        rows.append(("objective (best model)", _num(cert.upper_bound)))
+        rows.append(("proven lower bound", _num(cert.lower_bound)))
+    if stats.get("loss") is not None:
+        rows.append(("logistic loss", _num(stats["loss"])))
+    if stats.get("train_error") is not None:
+        rows.append(("training error", f"{100 * float(stats['train_error']):.1f}%"))
+    for key, label in (("nodes", "nodes"), ("cuts", "cuts")):
+        if stats.get(key) is not None:
+            rows.append((label, str(stats[key])))
+    if stats.get("time") is not None:
+        rows.append(("time", f"{float(stats['time']):.2f} s"))
+    td = 'style="padding:2px 8px;border-bottom:1px solid #eee"'
+    body = "".join(
+        f"<tr><td {td}>{esc(k)}</td><td {td} align='right'>{esc(v)}</td></tr>" for k, v in rows
+    )
+    return (
+        f'<div class="rx-certificate" {_BOX}>'
+        '<div style="font-weight:bold;margin-bottom:4px">Certificate</div>'
+        f'<table style="border-collapse:collapse">{body}</table></div>'
+    )
+
+
+def model_html(model, heading: str | None = None) -> str:
+    """The printable model (``model.to_html()``) with its certificate beside it."""
+    top = (
+        f'<div style="font-weight:bold;margin:4px 0">{html.escape(heading)}</div>'
+        if heading
+        else ""
+    )
+    return (
+        f'<div class="rx-model-card">{top}'
+        '<div style="display:flex;flex-wrap:wrap;align-items:flex-start">'
+        f"<div>{model.to_html()}</div>{certificate_html(model)}</div></div>"
+    )
+
+
+def message_html(text: str, level: str = "error") -> str:
+    """A readable message box (``level`` is ``"error"``, ``"warning"`` or ``"info"``)."""
+    colors = {
+        "error": ("#fdecea", "#b71c1c"),
+        "warning": ("#fff8e1", "#8a6d00"),
+        "info": ("#e8f4fd", "#0d47a1"),
+    }
+    bg, fg = colors.get(level, colors["info"])
+    return (
+        f'<div class="rx-message rx-{html.escape(level)}" style="background:{bg};color:{fg};'
+        f'padding:6px 10px;border-radius:4px;font-family:system-ui,sans-serif">'
+        f"{html.escape(text)}</div>"
+    )
+
+
+def incumbent_model(
+    incumbent: Mapping[str, Any],
+    upper_bound: float = math.inf,
+    lower_bound: float = -math.inf,
+    time: float | None = None,
+    template=None,
+):
+    """A model object (RiskScore or Checklist) for a solver incumbent dictionary.
+
+    The certificate has status ``"solving"`` with the bounds at that moment. ``template``
+    (an earlier model of the same problem) supplies feature ranges and names.
+    """
+    from riskexplore.models.certificate import Certificate
+
+    cert = Certificate.from_bounds("solving", upper_bound, lower_bound)
+    stats = {"time": float(time)} if time is not None else {}
+    if "points" in incumbent:
+        from riskexplore.models.risk_score import RiskScore
+
+        points = {str(k): int(v) for k, v in (incumbent.get("points") or {}).items()}
+        names = list(getattr(template, "feature_names", None) or points)
+        if any(n not in names for n in points):
+            names = list(points)
+        info = getattr(template, "feature_info", None)
+        info = {n: info[n] for n in names if n in info} if info else None
+        if info is not None and len(info) != len(names):
+            info = None
+        return RiskScore(names, points, int(incumbent.get("intercept", 0)), cert, stats, info)
+    if "items" in incumbent:
+        from riskexplore.models.checklist import Checklist
+
+        items = [str(i) for i in incumbent.get("items") or []]
+        outcome = getattr(template, "outcome", None)
+        return Checklist(
+            items, int(incumbent.get("M", 1)), outcome=outcome, certificate=cert, stats=stats
+        )
+    raise ValueError(f"unknown incumbent {dict(incumbent)!r}")
+
+
+class ModelCardView:
+    """Widget: a fitted model as printed, with its certificate beside it.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist, optional
+        The model to show first.
+
+    Attributes
+    ----------
+    html : ipywidgets.HTML
+        The card.
+    widget : ipywidgets.Widget
+        What to display (``display(view)`` also works).
+    model : model or None
+        The model shown (``None`` while an incumbent or a message is shown).
+    """
+
+    def __init__(self, model=None, *, heading: str | None = None) -> None:
+        import ipywidgets as w
+
+        self.model = None
+        self.heading = heading
+        self.html = w.HTML(value=_placeholder())
+        self.widget = w.Box([self.html])
+        if model is not None:
+            self.show(model)
+
+    def show(self, model, heading: str | None = None) -> None:
+        """Show a fitted model and its certificate."""
+        self.model = model
+        self.html.value = model_html(model, heading if heading is not None else self.heading)
+
+    def show_incumbent(
+        self,
+        incumbent: Mapping[str, Any],
+        upper_bound: float = math.inf,
+        lower_bound: float = -math.inf,
+        time: float | None = None,
+        template=None,
+    ) -> None:
+        """Show a solver incumbent (the best model so far) while a solve runs."""
+        try:
+            model = incumbent_model(incumbent, upper_bound, lower_bound, time, template)
+        except Exception as exc:  # show what we can rather than break the refresh loop
+            from riskexplore.widgets.figures import incumbent_text
+
+            self.html.value = message_html(
+                f"best so far: {incumbent_text(incumbent)} ({exc})", "info"
+            )
+            return
+        self.html.value = model_html(model, "Best model so far")
+
+    def clear(self) -> None:
+        self.model = None
+        self.html.value = _placeholder()
+
+    def figure(self):
+        """A static ``go.Figure`` of the model shown (see :func:`figures.card_figure`)."""
+        if self.model is None:
+            raise ValueError("no fitted model shown yet")
+        from riskexplore.widgets.figures import card_figure
+
+        return card_figure(self.model)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _placeholder() -> str:
+    return (
+        '<div style="color:#777;font-family:system-ui,sans-serif">No model yet: press Solve.</div>'
+    )

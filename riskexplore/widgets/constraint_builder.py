@@ -1,0 +1,396 @@
+"""Build readable risk-score constraints by choosing from lists — no code, no free text.
+
+Pick a constraint type, choose feature names from drop-downs / multi-selects, set the
+numbers (k, probability, sign, point bounds) and press Add. The active set is listed in
+plain words (each constraint's ``describe()``); select entries and press Remove to drop
+them. Invalid choices (unknown feature, malformed or infeasible set) are shown as a
+readable message and the active set is left unchanged.
+
+The feasibility check needs no data: constraints compile to rows over the points and
+inclusion indicators only, so a two-row placeholder problem with the same feature names
+and bounds is checked with :func:`riskexplore.problem.feasibility.check_feasible`.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from riskexplore.errors import ConstraintError, RiskExploreError
+from riskexplore.problem import constraints as C
+from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.runner import describe_error
+
+__all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
+
+log = logging.getLogger(__name__)
+
+#: Constraint types offered: label -> (class name, inputs used).
+CONSTRAINT_TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Use at most k features": ("MaxFeatures", ("k",)),
+    "Use at least k features": ("MinFeatures", ("k",)),
+    "Use at most k of a group": ("AtMostKOf", ("features", "k")),
+    "Use at least k of a group": ("AtLeastKOf", ("features", "k")),
+    "If a feature is used, use one of others": ("Implies", ("feature", "features")),
+    "Do not use two features together": ("NotTogether", ("feature", "other")),
+    "Predicted risk of an example": ("PredictedRisk", ("features", "side", "p")),
+    "Sign of a feature's points": ("Sign", ("feature", "sign")),
+    "Always use a feature": ("Include", ("feature",)),
+    "Never use a feature": ("Exclude", ("feature",)),
+    "Points of a feature within bounds": ("PointsBetween", ("feature", "bound_mode", "lo", "hi")),
+}
+
+#: Input captions per constraint class (defaults in ``_CAPTIONS[None]``).
+_CAPTIONS: dict[str | None, dict[str, str]] = {
+    None: {"feature": "feature", "features": "features", "other": "and"},
+    "Implies": {"feature": "if used", "features": "then one of"},
+    "NotTogether": {"feature": "feature", "other": "and"},
+    "PredictedRisk": {"features": "example has"},
+    "AtMostKOf": {"features": "group"},
+    "AtLeastKOf": {"features": "group"},
+}
+
+
+def check_constraints(
+    feature_names: Sequence[str], constraints: Iterable, **problem_kwargs: Any
+) -> None:
+    """Raise a readable error if the constraints are malformed, name unknown features, or
+    cannot hold together (with the problem's bounds and size limits).
+
+    ``problem_kwargs`` are the bound and size arguments of
+    :class:`~riskexplore.problem.risk_problem.RiskScoreProblem` (``max_size``,
+    ``coef_min``, ``coef_max``, ``intercept_min``, ``bounds``, ...).
+
+    Raises
+    ------
+    ConstraintError, InfeasibleError, InputError
+    """
+    from riskexplore.problem.feasibility import check_feasible
+    from riskexplore.problem.risk_problem import RiskScoreProblem
+
+    names = [str(n) for n in feature_names]
+    placeholder_X = np.zeros((2, len(names)))
+    placeholder_y = np.array([0, 1])
+    problem = RiskScoreProblem(
+        placeholder_X,
+        placeholder_y,
+        feature_names=names,
+        constraints=list(constraints),
+        **problem_kwargs,
+    )
+    check_feasible(problem)
+
+
+class ConstraintBuilder:
+    """Widget to add and remove readable constraints by choosing feature names.
+
+    Parameters
+    ----------
+    feature_names : sequence of str
+        The features offered in the lists.
+    constraints : iterable, optional
+        Constraints to start with (checked like added ones; invalid ones are reported
+        and left out).
+    check_feasibility : bool
+        Refuse a constraint that makes the set infeasible (default True).
+    **problem_kwargs
+        Bounds and size limits used by the feasibility check (``max_size``,
+        ``coef_min``, ``coef_max``, ...), as given to ``fit_risk_score``.
+
+    Attributes
+    ----------
+    constraints : list
+        The active constraint objects (a copy; pass to ``fit_risk_score``).
+    kind : ipywidgets.Dropdown
+        Constraint type (labels of :data:`CONSTRAINT_TYPES`).
+    feature, other : ipywidgets.Dropdown
+    features : ipywidgets.SelectMultiple
+    k : ipywidgets.BoundedIntText
+    sign, side, bound_mode : ipywidgets.Dropdown
+    p : ipywidgets.BoundedFloatText
+    lo, hi : ipywidgets.IntText
+    add_button, remove_button, clear_button : ipywidgets.Button
+    active : ipywidgets.SelectMultiple
+        The active constraints in plain words; select to remove.
+    active_html : ipywidgets.HTML
+        The active set as a numbered list.
+    message : ipywidgets.HTML
+        The latest message (errors in red).
+    widget : ipywidgets.VBox
+    """
+
+    def __init__(
+        self,
+        feature_names: Sequence[str],
+        constraints: Iterable = (),
+        *,
+        check_feasibility: bool = True,
+        **problem_kwargs: Any,
+    ) -> None:
+        import ipywidgets as w
+
+        names = [str(n) for n in feature_names]
+        if not names:
+            raise ValueError("ConstraintBuilder needs at least one feature name")
+        self.feature_names = names
+        self.check_feasibility = bool(check_feasibility)
+        self.problem_kwargs = dict(problem_kwargs)
+        self._constraints: list = []
+        self._callbacks: list[Callable[[list], None]] = []
+        self.last_error: str | None = None
+
+        style = {"description_width": "110px"}
+        wide = w.Layout(width="380px")
+        self.kind = w.Dropdown(
+            options=list(CONSTRAINT_TYPES), description="constraint", style=style, layout=wide
+        )
+        self.feature = w.Dropdown(options=names, description="feature", style=style, layout=wide)
+        self.other = w.Dropdown(
+            options=names,
+            value=names[1] if len(names) > 1 else names[0],
+            description="and",
+            style=style,
+            layout=wide,
+        )
+        self.features = w.SelectMultiple(
+            options=names,
+            description="features",
+            rows=min(8, len(names)),
+            style=style,
+            layout=wide,
+        )
+        self.k = w.BoundedIntText(
+            value=1, min=0, max=len(names), description="k", style=style, layout=wide
+        )
+        self.sign = w.Dropdown(
+            options=[("non-negative (+)", 1), ("non-positive (−)", -1)],
+            description="points are",
+            style=style,
+            layout=wide,
+        )
+        self.side = w.Dropdown(
+            options=[("at least", "at_least"), ("at most", "at_most")],
+            description="risk is",
+            style=style,
+            layout=wide,
+        )
+        self.p = w.BoundedFloatText(
+            value=0.5,
+            min=0.001,
+            max=0.999,
+            step=0.01,
+            description="probability",
+            style=style,
+            layout=wide,
+        )
+        self.bound_mode = w.Dropdown(
+            options=[("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")],
+            description="points",
+            style=style,
+            layout=wide,
+        )
+        self.lo = w.IntText(value=0, description="lo", style=style, layout=wide)
+        self.hi = w.IntText(value=5, description="hi", style=style, layout=wide)
+        self.add_button = w.Button(description="Add", button_style="success", icon="plus")
+        self.remove_button = w.Button(description="Remove selected", icon="minus")
+        self.clear_button = w.Button(description="Remove all", icon="trash")
+        self.active = w.SelectMultiple(
+            options=[], description="active", rows=6, style=style, layout=w.Layout(width="520px")
+        )
+        self.active_html = w.HTML()
+        self.message = w.HTML()
+
+        self._inputs = {
+            "feature": self.feature,
+            "other": self.other,
+            "features": self.features,
+            "k": self.k,
+            "sign": self.sign,
+            "side": self.side,
+            "p": self.p,
+            "bound_mode": self.bound_mode,
+            "lo": self.lo,
+            "hi": self.hi,
+        }
+        self.kind.observe(lambda _c: self._show_inputs(), names="value")
+        self.bound_mode.observe(lambda _c: self._show_inputs(), names="value")
+        self.add_button.on_click(lambda _b: self.add_current())
+        self.remove_button.on_click(lambda _b: self.remove_selected())
+        self.clear_button.on_click(lambda _b: self.clear())
+        form = w.VBox([self.kind, *self._inputs.values()])
+        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
+        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
+        self._show_inputs()
+        errors = []
+        for c in constraints:
+            if not self.add(c, quiet=True):
+                errors.append(self.last_error)
+        self._refresh_list()
+        if errors:
+            self._message("Left out: " + "; ".join(e for e in errors if e))
+
+    @classmethod
+    def for_data(cls, X, constraints: Iterable = (), **kwargs: Any) -> ConstraintBuilder:
+        """A builder offering the columns of ``X`` (a DataFrame or a list of names)."""
+        names = list(getattr(X, "columns", X))
+        return cls(names, constraints, **kwargs)
+
+    # --- display ---------------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def on_change(self, callback: Callable[[list], None]) -> None:
+        """Call ``callback(constraints)`` whenever the active set changes."""
+        self._callbacks.append(callback)
+
+    # --- the constraint set ----------------------------------------------------------
+    @property
+    def constraints(self) -> list:
+        """The active constraint objects, in the order added."""
+        return list(self._constraints)
+
+    def describe(self) -> list[str]:
+        """The active constraints in plain words."""
+        return [c.describe() for c in self._constraints]
+
+    @property
+    def kind_name(self) -> str:
+        """Class name of the selected constraint type (e.g. ``"AtMostKOf"``)."""
+        return CONSTRAINT_TYPES[self.kind.value][0]
+
+    def current(self):
+        """The constraint the form describes now (raises ConstraintError if malformed)."""
+        name, _ = CONSTRAINT_TYPES[self.kind.value]
+        feats = tuple(self.features.value)
+        if name in ("MaxFeatures", "MinFeatures"):
+            return getattr(C, name)(int(self.k.value))
+        if name in ("AtMostKOf", "AtLeastKOf"):
+            if not feats:
+                raise ConstraintError("choose the features of the group from the list")
+            return getattr(C, name)(feats, k=int(self.k.value))
+        if name == "Implies":
+            if not feats:
+                raise ConstraintError("choose at least one feature under 'then one of'")
+            return C.Implies(self.feature.value, then_any=feats)
+        if name == "NotTogether":
+            return C.NotTogether(self.feature.value, self.other.value)
+        if name == "PredictedRisk":
+            bound = {self.side.value: float(self.p.value)}
+            return C.PredictedRisk(when=dict.fromkeys(feats, 1), **bound)
+        if name == "Sign":
+            return C.Sign(self.feature.value, int(self.sign.value))
+        if name in ("Include", "Exclude"):
+            return getattr(C, name)(self.feature.value)
+        if name == "PointsBetween":
+            mode = self.bound_mode.value
+            lo = int(self.lo.value) if mode in ("both", "lo") else None
+            hi = int(self.hi.value) if mode in ("both", "hi") else None
+            return C.PointsBetween(self.feature.value, lo=lo, hi=hi)
+        raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
+
+    def add_current(self) -> bool:
+        """Add the constraint described by the form (what the Add button does)."""
+        try:
+            constraint = self.current()
+        except (RiskExploreError, ValueError, TypeError) as exc:
+            self._fail(describe_error(exc))
+            return False
+        return self.add(constraint)
+
+    def add(self, constraint, *, quiet: bool = False) -> bool:
+        """Add a constraint object after checking it; False (and a message) if refused."""
+        try:
+            if not hasattr(constraint, "describe") or not hasattr(constraint, "to_rows"):
+                raise ConstraintError(f"{constraint!r} is not a readable constraint")
+            text = constraint.describe()
+            if any(c == constraint for c in self._constraints):
+                self._fail(f"Already active: {text}", level="warning")
+                return False
+            constraint.to_rows(self.feature_names)  # unknown features, malformed rows
+            if self.check_feasibility:
+                check_constraints(
+                    self.feature_names, [*self._constraints, constraint], **self.problem_kwargs
+                )
+        except Exception as exc:  # shown as a message, never a traceback
+            if not isinstance(exc, RiskExploreError):
+                log.debug("constraint refused", exc_info=True)
+            self._fail(describe_error(exc))
+            return False
+        self._constraints.append(constraint)
+        self.last_error = None
+        if not quiet:
+            self._message(f"Added: {text}", "info")
+            self._changed()
+        return True
+
+    def remove(self, index_or_constraint) -> None:
+        """Remove one constraint (by position or by value)."""
+        if isinstance(index_or_constraint, int):
+            del self._constraints[index_or_constraint]
+        else:
+            self._constraints.remove(index_or_constraint)
+        self._changed()
+
+    def remove_selected(self) -> None:
+        """Remove the constraints selected in the active list (the Remove button)."""
+        chosen = set(self.active.value)
+        if not chosen:
+            self._message("Select constraints in the active list to remove them.", "warning")
+            return
+        removed = [c.describe() for i, c in enumerate(self._constraints) if i in chosen]
+        self._constraints = [c for i, c in enumerate(self._constraints) if i not in chosen]
+        self._message("Removed: " + "; ".join(removed), "info")
+        self._changed()
+
+    def clear(self) -> None:
+        """Remove every constraint."""
+        self._constraints = []
+        self._message("No constraints.", "info")
+        self._changed()
+
+    # --- view ------------------------------------------------------------------------
+    def _show_inputs(self) -> None:
+        name, used = CONSTRAINT_TYPES[self.kind.value]
+        captions = {**_CAPTIONS[None], **_CAPTIONS.get(name, {})}
+        mode = self.bound_mode.value
+        for key, widget in self._inputs.items():
+            visible = key in used
+            if key == "lo" and mode == "hi" or key == "hi" and mode == "lo":
+                visible = False
+            widget.layout.display = None if visible else "none"
+            if key in captions:
+                widget.description = captions[key]
+
+    def _refresh_list(self) -> None:
+        texts = self.describe()
+        self.active.options = [(t, i) for i, t in enumerate(texts)]
+        if texts:
+            items = "".join(f"<li>{html.escape(t)}</li>" for t in texts)
+            self.active_html.value = (
+                '<div style="font-family:system-ui,sans-serif">'
+                f"<b>{len(texts)} active constraint{'s' if len(texts) != 1 else ''}</b>"
+                f'<ol style="margin:4px 0">{items}</ol></div>'
+            )
+        else:
+            self.active_html.value = (
+                '<div style="font-family:system-ui,sans-serif;color:#777">No constraints.</div>'
+            )
+
+    def _changed(self) -> None:
+        self._refresh_list()
+        for callback in list(self._callbacks):
+            try:
+                callback(self.constraints)
+            except Exception:
+                log.exception("constraint builder callback failed")
+
+    def _fail(self, text: str, level: str = "error") -> None:
+        self.last_error = text
+        self._message(text, level)
+
+    def _message(self, text: str, level: str = "error") -> None:
+        self.message.value = message_html(text, level)
