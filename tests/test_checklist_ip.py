@@ -214,3 +214,17 @@ def test_feasibility_check_names_culprits():
     feasible = ChecklistProblem(X, y, constraints=[MaxItems(2)])
     items, M = check_checklist_feasible(feasible)
     assert feasible.violations(items, M) == []
+
+
+@pytest.mark.parametrize("case", [CASES[0], CASES[5]])
+def test_strengthened_formulation_keeps_optimum(case):
+    from riskexplore.solvers.checklist_ip import ChecklistIPSettings
+
+    seed, n, d, kwargs = case
+    X, y, groups = _data(seed, n, d)
+    problem = ChecklistProblem(X, y, groups=groups, **kwargs)
+    settings = ChecklistIPSettings(strengthen=True, exact_indicators=True)
+    result = solve_checklist(problem, settings=settings)
+    optimum, _ = _brute_force(problem)
+    assert result.status == "optimal"
+    assert result.objective == pytest.approx(optimum, rel=1e-9)

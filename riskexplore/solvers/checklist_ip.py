@@ -42,6 +42,7 @@ full solution vector and reported as the first incumbent.
 
 from __future__ import annotations
 
+import atexit
 import math
 import threading
 import time
@@ -68,6 +69,21 @@ __all__ = [
 _POLL = 0.02
 #: Seconds to wait for HiGHS to acknowledge a halt before returning without it.
 _GRACE = 0.5
+#: Largest number of pattern pairs compared for monotonicity rows.
+_MAX_PAIRS = 4_000_000
+#: Worker threads still running after their solve returned; joined at exit, because
+#: ending the interpreter while HiGHS runs aborts the process. They stop at HiGHS' next
+#: interrupt check (or its time limit).
+_DETACHED: set = set()
+
+
+def _join_detached() -> None:
+    for worker in list(_DETACHED):
+        worker.join()
+
+
+atexit.register(_join_detached)
+
 #: Time budget (s) of the greedy starting checklist.
 _GREEDY_SECONDS = 1.0
 #: Time limit (s) of one feasibility MIP in :func:`check_checklist_feasible`.
@@ -80,6 +96,9 @@ class ChecklistIPSettings:
 
     Attributes
     ----------
+    strengthen : bool
+        Add valid inequalities ``p_u <= s_u`` and ``p_u >= p_v`` for patterns ``u``
+        containing ``v`` (off by default: no measurable gain on the benchmarks tried).
     greedy_start : bool
         Start from a quick greedy checklist (forward selection), besides warm starts.
     exact_indicators : bool
@@ -99,6 +118,7 @@ class ChecklistIPSettings:
 
     exact_indicators: bool = False
     greedy_start: bool = True
+    strengthen: bool = False
     progress_interval: float = 0.1
     presolve: bool = True
     threads: int | None = None
@@ -289,6 +309,32 @@ class _IP:
                 big = float(min(size[u], n_hi) - m_lo + 1)
                 vals = np.concatenate([np.ones(len(items)), [-1.0, -big]])
                 rows.add(cols, vals, -math.inf, -1.0)
+        # valid inequalities (hold for the exact predictions, so the optimum is kept)
+        self.n_cuts = 0
+        if settings.strengthen:
+            # p_u <= s_u: a positive prediction needs at least one checked item (M >= 1)
+            for k, u in enumerate(free):
+                items = np.flatnonzero(patterns[u])
+                rows.add(
+                    np.concatenate([items, [d + 2 + k]]),
+                    np.concatenate([np.ones(len(items)), [-1.0]]),
+                    0.0,
+                    math.inf,
+                )
+                self.n_cuts += 1
+            # monotonicity: a pattern containing another is predicted positive whenever
+            # the smaller one is (p_u >= p_v), for the pairs where it matters
+            ones = np.flatnonzero(wants_one[free])
+            zeros = np.flatnonzero(wants_zero[free])
+            if len(ones) and len(zeros) and len(ones) * len(zeros) <= _MAX_PAIRS:
+                P = patterns[free].astype(bool)
+                small, big = P[ones], P[zeros]
+                # contains[a, b]: pattern zeros[b] contains pattern ones[a]
+                missing = small.astype(np.int32) @ (~big).astype(np.int32).T
+                for a, b in zip(*np.nonzero(missing == 0), strict=True):
+                    v, u = ones[a], zeros[b]
+                    rows.add(np.array([d + 2 + u, d + 2 + v]), np.array([1.0, -1.0]), 0.0, math.inf)
+                    self.n_cuts += 1
         # mistake rows
         for k in range(len(self.error_rows)):
             coef = E[k][free]
@@ -572,8 +618,10 @@ class _Solve:
                 if self.error is not None:
                     self.halt = True
                 self._announce()
-                if self.halt and time.perf_counter() - self.halt_time > _GRACE:
+                grace = _GRACE if self.stop_reason == "stopped" else 2 * _GRACE
+                if self.halt and time.perf_counter() - self.halt_time > grace:
                     self.detached = True
+                    _DETACHED.add(worker)
                     return False
         except BaseException:
             # a listener failed: stop HiGHS (best effort) and report the error
