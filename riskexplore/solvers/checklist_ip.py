@@ -333,6 +333,8 @@ class _IP:
                 missing = small.astype(np.int32) @ (~big).astype(np.int32).T
                 for a, b in zip(*np.nonzero(missing == 0), strict=True):
                     v, u = ones[a], zeros[b]
+                    if u == v:
+                        continue
                     rows.add(np.array([d + 2 + u, d + 2 + v]), np.array([1.0, -1.0]), 0.0, math.inf)
                     self.n_cuts += 1
         # mistake rows
