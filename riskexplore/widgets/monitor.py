@@ -52,6 +52,9 @@ _STATUS_TEXT = {
     "error": "failed",
 }
 
+#: Statuses while a solve is under way (the others are final).
+_LIVE = ("idle", "starting", "running", "stopping")
+
 
 class SolveMonitor:
     """Live view of a solve with Solve and Stop buttons.
@@ -194,7 +197,6 @@ class SolveMonitor:
             self.error = None
             self.runner = SolveRunner(self.solve)
             self._pending = ProgressSeries()
-            self._shown_incumbent = 0
             self._finalized = False
             self.first_point_latency = None
             self._status = "starting"
@@ -261,16 +263,18 @@ class SolveMonitor:
                 if self._pending is not None:  # first progress of a new solve: switch
                     self.series = self._pending
                     self._pending = None
+                    self._shown_incumbent = 0
                     self.first_point_latency = time.perf_counter() - runner.started_at
                 self.series.extend(events)
                 if self._status == "starting":
                     self._status = "running"
-            if finished:
-                self._finish(runner)
             if events or finished:
                 self._redraw()
-            self.status_label.value = self._status_html()
             self.n_refreshes += 1
+            if finished:
+                self._finish(runner)  # marks the monitor idle last
+            else:
+                self.status_label.value = self._status_html()
             return not finished
 
     def wait(self, timeout: float = 60.0, interval: float = 0.05) -> str:
@@ -286,7 +290,6 @@ class SolveMonitor:
         return self._status
 
     def _finish(self, runner: SolveRunner) -> None:
-        self._finalized = True
         self._pending = None
         self.solve_button.disabled = False
         self.stop_button.disabled = True
@@ -301,6 +304,9 @@ class SolveMonitor:
                 self.card.show(self.model)
             except Exception as exc:
                 self._show_message(f"Could not show the model: {describe_error(exc)}")
+        self.figure.layout.title.text = self._title()
+        self.status_label.value = self._status_html()
+        self._finalized = True
         for callback in list(self._finish_callbacks):
             try:
                 callback(self.model if runner.error is None else None, runner.error)
@@ -334,7 +340,7 @@ class SolveMonitor:
 
     # --- text ------------------------------------------------------------------------
     def _title(self) -> str:
-        if self._finalized and self._status not in ("idle", "starting"):
+        if self._status not in _LIVE:
             return f"{self.title} — {_STATUS_TEXT.get(self._status, self._status)}"
         phase = self.series.phase
         return f"{self.title} — {phase}" if phase else self.title
