@@ -144,39 +144,42 @@ class ConstraintBuilder:
         self.last_error: str | None = None
 
         style = {"description_width": "110px"}
-        wide = w.Layout(width="380px")
+
+        def wide():  # one Layout per widget: inputs are hidden one by one
+            return w.Layout(width="380px")
+
         self.kind = w.Dropdown(
-            options=list(CONSTRAINT_TYPES), description="constraint", style=style, layout=wide
+            options=list(CONSTRAINT_TYPES), description="constraint", style=style, layout=wide()
         )
-        self.feature = w.Dropdown(options=names, description="feature", style=style, layout=wide)
+        self.feature = w.Dropdown(options=names, description="feature", style=style, layout=wide())
         self.other = w.Dropdown(
             options=names,
             value=names[1] if len(names) > 1 else names[0],
             description="and",
             style=style,
-            layout=wide,
+            layout=wide(),
         )
         self.features = w.SelectMultiple(
             options=names,
             description="features",
             rows=min(8, len(names)),
             style=style,
-            layout=wide,
+            layout=wide(),
         )
         self.k = w.BoundedIntText(
-            value=1, min=0, max=len(names), description="k", style=style, layout=wide
+            value=1, min=0, max=len(names), description="k", style=style, layout=wide()
         )
         self.sign = w.Dropdown(
             options=[("non-negative (+)", 1), ("non-positive (−)", -1)],
             description="points are",
             style=style,
-            layout=wide,
+            layout=wide(),
         )
         self.side = w.Dropdown(
             options=[("at least", "at_least"), ("at most", "at_most")],
             description="risk is",
             style=style,
-            layout=wide,
+            layout=wide(),
         )
         self.p = w.BoundedFloatText(
             value=0.5,
@@ -185,16 +188,16 @@ class ConstraintBuilder:
             step=0.01,
             description="probability",
             style=style,
-            layout=wide,
+            layout=wide(),
         )
         self.bound_mode = w.Dropdown(
             options=[("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")],
             description="points",
             style=style,
-            layout=wide,
+            layout=wide(),
         )
-        self.lo = w.IntText(value=0, description="lo", style=style, layout=wide)
-        self.hi = w.IntText(value=5, description="hi", style=style, layout=wide)
+        self.lo = w.IntText(value=0, description="lo", style=style, layout=wide())
+        self.hi = w.IntText(value=5, description="hi", style=style, layout=wide())
         self.add_button = w.Button(description="Add", button_style="success", icon="plus")
         self.remove_button = w.Button(description="Remove selected", icon="minus")
         self.clear_button = w.Button(description="Remove all", icon="trash")
