@@ -213,8 +213,8 @@ def test_ctrl_c_prints_best_checklist(runs):
     proc = runs["ctrl_c"]
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert "stopping" in proc.stderr
+    assert "stopping" in proc.stderr, proc.stderr
     lines = proc.stdout.strip().splitlines()
-    assert lines[0].startswith("Predict heart disease if ")
-    assert any(line.startswith("\u2610 ") for line in lines)
-    assert "(stopped)" in lines[-1] or "certified optimal" in lines[-1]
+    assert lines[0].startswith("Predict heart disease if "), proc.stdout
+    assert any(line.startswith("\u2610 ") for line in lines), proc.stdout
+    assert "(stopped)" in lines[-1] or "certified optimal" in lines[-1], (proc.stdout, proc.stderr)

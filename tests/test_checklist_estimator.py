@@ -45,7 +45,7 @@ def test_fit_checklist_with_fnr_limit(heart):
         categorical=CATEGORICAL,
         max_items=3,
         fnr_max=0.1,
-        time_limit=3,
+        time_limit=2,
         groups=heart.X["sex"],
         outcome_name="heart disease",
     )
@@ -71,7 +71,7 @@ def test_binary_items_without_binarizing_and_warm_start():
     data = load_dataset("mammo")
     X = data.X.drop(columns=["Density"])  # the other columns are 0/1
     start = (["IrregularShape", "SpiculatedMargin"], 1)
-    model = fit_checklist(X, data.y, binarize=None, max_items=2, time_limit=2, warm_start=start)
+    model = fit_checklist(X, data.y, binarize=None, max_items=2, time_limit=1, warm_start=start)
     assert model.binarizer is None and model.item_names == list(X.columns)
     assert set(model.items) <= set(X.columns)
     assert model.predict(X).shape == (len(data.y),)
@@ -119,7 +119,7 @@ def test_fit_checklist_bad_input(heart, kwargs, match):
 
 # --- ChecklistClassifier ----------------------------------------------------------------
 def test_cross_val_score(heart):
-    clf = ChecklistClassifier(max_items=3, time_limit=1, categorical=CATEGORICAL)
+    clf = ChecklistClassifier(max_items=3, time_limit=0.5, categorical=CATEGORICAL)
     scores = cross_val_score(clf, heart.X, heart.y, cv=3)
     assert scores.shape == (3,)
     assert np.all((scores >= 0) & (scores <= 1)) and scores.mean() > 0.6
@@ -127,7 +127,7 @@ def test_cross_val_score(heart):
 
 def test_grid_search(heart):
     grid = GridSearchCV(
-        ChecklistClassifier(time_limit=1, categorical=CATEGORICAL),
+        ChecklistClassifier(time_limit=0.5, categorical=CATEGORICAL),
         {"max_items": [1, 3]},
         cv=2,
     ).fit(heart.X, heart.y)
