@@ -1,0 +1,768 @@
+"""Path algorithms for predictive checklists (Section 4.2 and Appendix B of the paper).
+
+* :func:`sequential_training` (Algorithm 1) solves a sequence of small instances over
+  growing model sizes ``N`` and thresholds ``M``, warm-starting each from the pool of all
+  checklists found so far, and rules certified parts of the feasible region out of the
+  later instances.
+* :func:`fnr_error_path` (Algorithm 3) minimises false positives subject to a sequence of
+  loosening FNR limits, warm-starting each solve from the checklists found before; it
+  traces an ROC-like curve of certified checklists.
+
+How instances are "ruled out" (and why the certificate is valid)
+--------------------------------------------------------------
+The paper adds, after instance ``I(n, m) = {N <= n, M <= m}`` is certified optimal, a
+constraint that removes ``I(n, m)`` from the later, larger instances. Solving the
+instances in order ``(N, M) = (1, 1), (2, 1), (2, 2), (3, 1), ...`` and removing every
+certified one leaves, for each new instance, exactly the *cell* of checklists with
+``N`` and ``M`` in the new ranges. :func:`sequential_training` therefore solves one cell
+at a time (the size bounds of the cell are the sub-problem's ``min_items``, ``max_items``,
+``min_m``, ``max_m``). The cells partition the problem's feasible region, so::
+
+    optimum = min over cells of the cell optimum,  and
+    lower bound = min over cells of a lower bound of the cell
+
+is a valid certificate whatever happened in each cell (cells never attempted, e.g.
+after a stop request, count with the trivial bound 0; every objective term is >= 0).
+
+A cell only matters if it holds a checklist better than the incumbent ``U`` (the best
+checklist of the pool when the cell is solved). Each cell solve therefore carries the
+extra mistake row ``FN + W- FP <= cap``, where ``cap`` is at least the loss of every
+checklist of the cell whose objective is below ``U`` (``objective = loss + eps_N N +
+eps_M M``, so ``loss < U - eps_N n_lo - eps_M m_lo``; with exact lexicographic weights the
+loss is a multiple of ``q`` and the cap is the largest such multiple below that, plus
+``q/2``). If the capped cell is infeasible, every checklist of the cell has objective
+``>= U >=`` the final objective, so ``U`` is a valid lower bound for the cell; otherwise
+the cell's lower bound is ``min(bound of the capped solve, U)``. No other information
+flows from one solve to the next, so the certificate is exactly as valid as each
+individual :func:`~riskexplore.solvers.checklist_ip.solve_checklist` certificate.
+
+Cells left uncertified by the first pass (time share exhausted) are re-solved in later
+passes, lowest lower bound first, with the remaining time and the better incumbent.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from riskexplore.problem.checklist_constraints import ALL, ErrorRow, FNRLimit
+from riskexplore.solvers.checklist_heuristics import (
+    item_group_ids,
+    size_bounds,
+    submodular_checklists,
+    unit_weighting_checklists,
+)
+from riskexplore.solvers.checklist_ip import solve_checklist
+from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.solvers.stopping import Clock, Limits
+
+__all__ = [
+    "ErrorPathPoint",
+    "ErrorPathResult",
+    "PathResult",
+    "PathStep",
+    "fnr_error_path",
+    "sequential_training",
+]
+
+#: Name of the incumbent cap row added to cell solves.
+CAP_ROW = "Improve on the incumbent (sequential training)"
+
+#: Default number of items up to which every ``N`` gets its own cells.
+_ALL_SIZES_UP_TO = 12
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class PathStep:
+    """One sub-solve of :func:`sequential_training`: the cell ``n_min <= N <= n_max``,
+    ``m_min <= M <= m_max``, what was found there and the cell's lower bound."""
+
+    n_min: int
+    n_max: int
+    m_min: int
+    m_max: int
+    status: str
+    pass_no: int
+    cap: float
+    lower_bound: float
+    items: list[str] | None = None
+    M: int | None = None
+    objective: float = math.inf
+    incumbent: float = math.inf
+    nodes: int = 0
+    time: float = 0.0
+    solver_status: str = ""
+
+
+@dataclass
+class PathResult:
+    """Outcome of :func:`sequential_training`.
+
+    ``items``/``M`` are the best checklist over all cells, ``upper_bound`` its objective
+    and ``lower_bound`` the minimum of the cells' lower bounds (a proven lower bound on
+    the optimum of the whole problem). ``cells`` maps each cell ``(n_min, n_max, m_min,
+    m_max)`` to its current lower bound; ``best_per_cell`` to the best known checklist in
+    it. ``steps`` lists the sub-solves in order; ``pool`` every checklist found.
+    """
+
+    status: str
+    items: list[str] | None
+    M: int | None
+    upper_bound: float
+    lower_bound: float
+    time: float
+    nodes: int
+    steps: list[PathStep]
+    cells: dict[tuple[int, int, int, int], float]
+    best_per_cell: dict[tuple[int, int, int, int], tuple[list[str], int, float]]
+    pool: list[tuple[list[str], int]]
+    problem: object = field(repr=False, default=None)
+    trace: Trace = field(default_factory=Trace, repr=False)
+
+    @property
+    def gap(self) -> float:
+        return relative_gap(self.upper_bound, self.lower_bound)
+
+    @property
+    def objective(self) -> float:
+        return self.upper_bound
+
+    @property
+    def has_model(self) -> bool:
+        return self.items is not None
+
+    def to_frame(self):
+        """One row per sub-solve: the cell, its best checklist (``N, M, items``, training
+        ``error, fnr, fpr``), the objective of that checklist (``upper_bound``), the
+        cell's proven ``lower_bound``, their ``gap``, ``status``, ``time`` and ``nodes``."""
+        import pandas as pd
+
+        rows = []
+        for k, s in enumerate(self.steps):
+            cell = (s.n_min, s.n_max, s.m_min, s.m_max)
+            if s.items is not None:
+                best = (s.items, s.M, s.objective)
+            else:
+                best = self.best_per_cell.get(cell)
+            rows.append(
+                {
+                    "step": k,
+                    "pass": s.pass_no,
+                    "n_min": s.n_min,
+                    "n_max": s.n_max,
+                    "m_min": s.m_min,
+                    "m_max": s.m_max,
+                    **_checklist_columns(self.problem, best),
+                    "lower_bound": s.lower_bound,
+                    "gap": relative_gap(best[2], s.lower_bound) if best else math.inf,
+                    "incumbent": s.incumbent,
+                    "status": s.status,
+                    "time": s.time,
+                    "nodes": s.nodes,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+@dataclass
+class ErrorPathPoint:
+    """One FNR limit of :func:`fnr_error_path` and the certified checklist for it."""
+
+    fnr_limit: float
+    status: str
+    items: list[str] | None
+    M: int | None
+    fnr: float
+    fpr: float
+    error: float
+    upper_bound: float
+    lower_bound: float
+    time: float
+    nodes: int
+
+    @property
+    def gap(self) -> float:
+        return relative_gap(self.upper_bound, self.lower_bound)
+
+    @property
+    def certified(self) -> bool:
+        return self.status == "optimal"
+
+
+@dataclass
+class ErrorPathResult:
+    """Outcome of :func:`fnr_error_path`: one :class:`ErrorPathPoint` per FNR limit (in
+    increasing order), the objective weight ``fp_weight`` used and the pool."""
+
+    points: list[ErrorPathPoint]
+    fp_weight: float
+    time: float
+    pool: list[tuple[list[str], int]]
+    trace: Trace = field(default_factory=Trace, repr=False)
+
+    def to_frame(self):
+        """Tidy frame: ``fnr_limit, N, M, items, error, fnr, fpr, upper_bound,
+        lower_bound, gap, status, time, nodes``."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            [
+                {
+                    "fnr_limit": p.fnr_limit,
+                    "N": len(p.items) if p.items is not None else None,
+                    "M": p.M,
+                    "items": "; ".join(p.items) if p.items is not None else None,
+                    "error": p.error,
+                    "fnr": p.fnr,
+                    "fpr": p.fpr,
+                    "upper_bound": p.upper_bound,
+                    "lower_bound": p.lower_bound,
+                    "gap": p.gap,
+                    "status": p.status,
+                    "time": p.time,
+                    "nodes": p.nodes,
+                }
+                for p in self.points
+            ]
+        )
+
+
+def _checklist_columns(problem, best) -> dict:
+    if best is None or problem is None:
+        return {
+            "N": None,
+            "M": None,
+            "items": None,
+            "train_error": math.nan,
+            "fnr": math.nan,
+            "fpr": math.nan,
+            "upper_bound": math.inf,
+        }
+    items, m, value = best
+    e = problem.errors(items, m)
+    return {
+        "N": len(items),
+        "M": int(m),
+        "items": "; ".join(items),
+        "train_error": e["error"],
+        "fnr": e["fnr"],
+        "fpr": e["fpr"],
+        "upper_bound": value,
+    }
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def restrict(problem, *, n_min: int, n_max: int, m_min: int, m_max: int, extra_rows=()):
+    """A shallow copy of ``problem`` with other size bounds and extra mistake rows.
+
+    Objectives stay comparable: the tie-breaking penalties depend only on the items and
+    the weights.
+    """
+    sub = copy.copy(problem)
+    sub.min_items, sub.max_items = int(n_min), int(n_max)
+    sub.min_m, sub.max_m = int(m_min), int(m_max)
+    if extra_rows:
+        sub.error_rows = [*problem.error_rows, *extra_rows]
+    return sub
+
+
+def _cells(problem, n_values, m_values) -> list[tuple[int, int, int, int]]:
+    n_lo, n_hi, m_lo, m_hi = size_bounds(problem)
+    if n_values is None:
+        if n_hi <= _ALL_SIZES_UP_TO:
+            n_values = range(1, n_hi + 1)
+        else:
+            n_values = [*range(1, 9), n_hi]
+    limits = sorted({int(v) for v in n_values if n_lo <= v < n_hi} | {n_hi})
+    out = []
+    prev = n_lo - 1
+    for v in limits:
+        a, b = prev + 1, v
+        prev = v
+        if a > b:
+            continue
+        top = min(b, m_hi)
+        if m_values is None:
+            m_limits = list(range(m_lo, top + 1))
+        else:
+            m_limits = sorted({min(int(m), top) for m in m_values if int(m) >= m_lo} | {top})
+        mprev = m_lo - 1
+        for mv in m_limits:
+            c, e = mprev + 1, mv
+            mprev = mv
+            if c <= e and c <= b:
+                out.append((a, b, c, e))
+    return out
+
+
+def _in_cell(n: int, m: int, cell) -> bool:
+    return cell[0] <= n <= cell[1] and cell[2] <= m <= cell[3]
+
+
+def _cap(problem, cell, incumbent: float) -> float:
+    """Largest loss of a checklist in ``cell`` whose objective is below ``incumbent``."""
+    room = incumbent - problem.eps_n * cell[0] - problem.eps_m * cell[2]
+    if problem.lexicographic_exact:
+        q = problem.error_unit
+        k = math.ceil(room / q - 1e-9) - 1  # largest multiple of q strictly below room
+        return k * q + 0.5 * q
+    return room
+
+
+class _Pool:
+    """Every checklist found, keyed by (items, M), with its objective on the problem."""
+
+    def __init__(self, problem) -> None:
+        self.problem = problem
+        self.entries: dict[tuple[tuple[str, ...], int], float] = {}
+
+    def add(self, items, M) -> float | None:
+        items = tuple(sorted(items))
+        key = (items, int(M))
+        if key in self.entries:
+            return self.entries[key]
+        if self.problem.violations(list(items), int(M)):
+            return None
+        value = float(self.problem.objective(list(items), int(M)))
+        self.entries[key] = value
+        return value
+
+    def best(self, cell=None) -> tuple[list[str], int, float] | None:
+        found = None
+        for (items, m), v in self.entries.items():
+            if cell is not None and not _in_cell(len(items), m, cell):
+                continue
+            if found is None or (v, len(items), m) < (found[2], len(found[0]), found[1]):
+                found = (list(items), m, v)
+        return found
+
+    def ranked(self) -> list[tuple[list[str], int]]:
+        keys = sorted(self.entries, key=lambda k: (self.entries[k], len(k[0]), k[1], k[0]))
+        return [(list(items), m) for items, m in keys]
+
+
+def _adapt_starts(problem, pool: _Pool, cell, groups, limit: int = 8):
+    """Warm starts for a cell from the pool: checklists inside the cell, and the best
+    pool checklists moved into it (threshold clipped; items added greedily, one per free
+    group, or the worst items dropped)."""
+    n_min, n_max, m_min, m_max = cell
+    names = list(problem.item_names)
+    index = {n: j for j, n in enumerate(names)}
+    out = []
+    for items, m in pool.ranked()[: 4 * limit]:
+        if len(out) >= limit:
+            break
+        chosen = [index[i] for i in items]
+        # drop items (the one whose removal hurts least) until N <= n_max
+        while len(chosen) > n_max:
+            best = None
+            for j in chosen:
+                rest = [k for k in chosen if k != j]
+                mm = min(max(m, m_min), len(rest))
+                v = problem.objective(np.isin(np.arange(len(names)), rest), max(mm, 1))
+                if best is None or v < best[0]:
+                    best = (v, j)
+            chosen.remove(best[1])
+        # add items greedily until N >= n_min
+        while len(chosen) < n_min:
+            used = {int(groups[j]) for j in chosen} if groups is not None else set()
+            best = None
+            for j in range(len(names)):
+                if j in chosen or (groups is not None and int(groups[j]) in used):
+                    continue
+                trial = chosen + [j]
+                mm = min(max(m, m_min), len(trial))
+                v = problem.objective(np.isin(np.arange(len(names)), trial), mm)
+                if best is None or v < best[0]:
+                    best = (v, j)
+            if best is None:
+                break
+            chosen.append(best[1])
+        mm = min(max(m, m_min), m_max, len(chosen))
+        if chosen and _in_cell(len(chosen), mm, cell):
+            out.append(([names[j] for j in chosen], mm))
+    return out
+
+
+def _emit(emitter, clock, ub, lb, nodes, *, incumbent=None, phase="search", kind="progress"):
+    if emitter.active:
+        emitter.emit(
+            SolveEvent(
+                time=clock.elapsed(),
+                phase=phase,
+                upper_bound=ub,
+                lower_bound=min(lb, ub),
+                gap=relative_gap(ub, min(lb, ub)),
+                nodes=nodes,
+                cuts=0,
+                incumbent=incumbent,
+                kind=kind,
+            )
+        )
+
+
+# ------------------------------------------------------------- sequential training
+
+
+def sequential_training(
+    problem,
+    *,
+    limits: Limits | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    n_values: Sequence[int] | None = None,
+    m_values: Sequence[int] | None = None,
+    warm_starts: Sequence[tuple[Sequence[str], int]] = (),
+    use_heuristics: bool = True,
+    settings=None,
+    min_share: float = 1.0,
+) -> PathResult:
+    """Algorithm 1: sequential training over ``N`` and ``M`` with a valid certificate.
+
+    Cells ``(N range, M range)`` are solved in the order of the paper's instances
+    (``N = 1, 2, ...``; within each ``N``, ``M = 1, 2, ...``); see the module docstring for
+    why solving only the cells (with an incumbent cap) is the paper's "rule out certified
+    instances" and why the combined certificate is valid.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+    limits : Limits
+        Overall time/node limits, gap tolerance and stop request. Each cell gets an equal
+        share of the remaining time (at least ``min_share`` seconds) in the first pass;
+        later passes re-solve uncertified cells, lowest lower bound first.
+    listeners : callables
+        Receive one ``"search"`` event after every sub-solve (global incumbent, global
+        lower bound, cumulative nodes), ``"incumbent"`` events, and a final ``"done"``.
+    n_values : sequence of int, optional
+        Limits ``N_max`` of the instances; cells are ``N`` in ``(previous, this]``. Default:
+        every size up to the problem's bound (``1..8`` then the bound when that is
+        above 12). The problem's bound is always appended.
+    m_values : sequence of int, optional
+        Limits ``M_max`` within each ``N`` range (default every ``M``).
+    warm_starts : sequence of (items, M)
+        Extra checklists for the pool.
+    use_heuristics : bool
+        Seed the pool with :func:`submodular_checklists` and
+        :func:`unit_weighting_checklists`.
+    settings : ChecklistIPSettings, optional
+        Passed to every sub-solve.
+    """
+    limits = limits or Limits()
+    clock = Clock(limits)
+    trace = Trace()
+    emitter = EventEmitter([trace, *listeners])
+    pool = _Pool(problem)
+    groups = item_group_ids(problem)
+    for items, m in warm_starts:
+        pool.add(list(items), int(m))
+    if use_heuristics:
+        for heuristic in (submodular_checklists, unit_weighting_checklists):
+            try:
+                for items, m in heuristic(problem)[:200]:
+                    pool.add(items, m)
+            except (ArithmeticError, ValueError, RuntimeError):  # pragma: no cover
+                pass
+    cells = _cells(problem, n_values, m_values)
+    cell_lb: dict[tuple[int, int, int, int], float] = {c: 0.0 for c in cells}
+    certified: set[tuple[int, int, int, int]] = set()
+    steps: list[PathStep] = []
+    nodes = 0
+    best = pool.best()
+    ub = best[2] if best else math.inf
+    stop_reason: str | None = None
+
+    def global_lb() -> float:
+        lb = min(cell_lb.values()) if cell_lb else math.inf
+        if best is not None:
+            lb = min(lb, ub)
+            if problem.lexicographic_exact and ub - lb < 0.5 * problem.eps_m:
+                lb = ub
+        return lb
+
+    _emit(
+        emitter,
+        clock,
+        ub,
+        global_lb(),
+        nodes,
+        phase="initialization",
+        incumbent=problem.as_dict(best[0], best[1]) if best else None,
+        kind="incumbent" if best else "progress",
+    )
+
+    def solve_cell(cell, share: float, pass_no: int) -> None:
+        nonlocal best, ub, nodes
+        cap = _cap(problem, cell, ub) if best is not None else math.inf
+        extra = []
+        if math.isfinite(cap):
+            extra.append(ErrorRow(CAP_ROW, fn={ALL: 1.0}, fp={ALL: problem.fp_weight}, upper=cap))
+        sub = restrict(
+            problem, n_min=cell[0], n_max=cell[1], m_min=cell[2], m_max=cell[3], extra_rows=extra
+        )
+        starts = _adapt_starts(problem, pool, cell, groups)
+        for items, m in starts:
+            pool.add(items, m)
+        node_left = None
+        if limits.node_limit is not None:
+            node_left = max(limits.node_limit - nodes, 1)
+        sub_limits = Limits(
+            time_limit=max(min(share, clock.remaining()), 1e-3),
+            node_limit=node_left,
+            gap_tolerance=limits.gap_tolerance,
+            stop=limits.stop,
+        )
+        t0 = time.perf_counter()
+        before = ub
+        r = solve_checklist(sub, limits=sub_limits, warm_starts=starts, settings=settings)
+        nodes += int(r.nodes)
+        found = None
+        if r.items is not None:
+            value = pool.add(r.items, r.M)
+            if value is not None:
+                found = (sorted(r.items), int(r.M), value)
+        # lower bound of the cell (see the module docstring)
+        if r.status == "infeasible":
+            lb = before  # no checklist of the cell beats the incumbent (or none exists)
+        elif r.status == "optimal":
+            lb = min(r.lower_bound, before)
+        else:
+            lb = min(r.lower_bound, before)
+        if best is None and r.status == "infeasible":
+            lb = math.inf
+        cell_lb[cell] = max(cell_lb[cell], lb)
+        new_best = pool.best()
+        if new_best is not None and (best is None or new_best[2] < ub):
+            best, ub = new_best, new_best[2]
+            _emit(
+                emitter,
+                clock,
+                ub,
+                global_lb(),
+                nodes,
+                incumbent=problem.as_dict(best[0], best[1]),
+                kind="incumbent",
+            )
+        done = (
+            r.status in ("optimal", "infeasible")
+            or cell_lb[cell] >= ub - 1e-12
+            or (problem.lexicographic_exact and ub - cell_lb[cell] < 0.5 * problem.eps_m)
+        )
+        if done:
+            certified.add(cell)
+        if r.status == "optimal":
+            status = "optimal"  # best of the cell found (it beat the incumbent)
+        elif done and math.isfinite(cell_lb[cell]):
+            status = "ruled_out"  # nothing in the cell beats the incumbent
+        elif done:
+            status = "infeasible"  # the cell holds no feasible checklist
+        else:
+            status = r.status
+        steps.append(
+            PathStep(
+                n_min=cell[0],
+                n_max=cell[1],
+                m_min=cell[2],
+                m_max=cell[3],
+                status=status,
+                pass_no=pass_no,
+                cap=cap,
+                lower_bound=cell_lb[cell],
+                items=found[0] if found else None,
+                M=found[1] if found else None,
+                objective=found[2] if found else math.inf,
+                incumbent=ub,
+                nodes=int(r.nodes),
+                time=time.perf_counter() - t0,
+                solver_status=r.status,
+            )
+        )
+        _emit(emitter, clock, ub, global_lb(), nodes)
+
+    def halted() -> bool:
+        nonlocal stop_reason
+        if clock.stop_requested():
+            stop_reason = "stopped"
+        elif clock.out_of_time():
+            stop_reason = "time_limit"
+        elif limits.node_limit is not None and nodes >= limits.node_limit:
+            stop_reason = "node_limit"
+        elif best is not None and relative_gap(ub, global_lb()) <= limits.gap_tolerance:
+            stop_reason = "gap"
+        return stop_reason is not None
+
+    pass_no = 1
+    todo = list(cells)
+    while todo and not halted():
+        for k, cell in enumerate(todo):
+            if halted():
+                break
+            if cell in certified:
+                continue
+            if pass_no > 1 and cell_lb[cell] >= ub:
+                certified.add(cell)
+                continue
+            left = [c for c in todo[k:] if c not in certified]
+            share = clock.remaining() / max(len(left), 1)
+            if math.isfinite(share):
+                share = max(share, min_share)
+            solve_cell(cell, share, pass_no)
+        todo = sorted((c for c in cells if c not in certified), key=lambda c: cell_lb[c])
+        pass_no += 1
+        if not math.isfinite(limits.time_limit) and todo and stop_reason is None:
+            # without a time limit every solve ran to completion; nothing left to do
+            break
+
+    lb = global_lb()
+    if stop_reason == "gap":
+        stop_reason = None
+    if best is None:
+        status = "infeasible" if len(certified) == len(cells) else (stop_reason or "time_limit")
+    elif len(certified) == len(cells) or relative_gap(ub, lb) <= limits.gap_tolerance:
+        status = "optimal"
+    else:
+        status = stop_reason or "time_limit"
+    result = PathResult(
+        status=status,
+        items=best[0] if best else None,
+        M=best[1] if best else None,
+        upper_bound=ub,
+        lower_bound=lb if best is None else min(lb, ub),
+        time=clock.elapsed(),
+        nodes=nodes,
+        steps=steps,
+        cells=dict(cell_lb),
+        best_per_cell={c: b for c in cells if (b := pool.best(c)) is not None},
+        pool=pool.ranked(),
+        problem=problem,
+        trace=trace,
+    )
+    _emit(emitter, clock, ub, result.lower_bound, nodes, phase="done", kind="final")
+    return result
+
+
+# ------------------------------------------------------------------ FNR error path
+
+
+def fnr_error_path(
+    problem,
+    fnr_limits: Sequence[float],
+    *,
+    limits: Limits | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    fp_weight: float | None = None,
+    warm_starts: Sequence[tuple[Sequence[str], int]] = (),
+    use_heuristics: bool = True,
+    sequential: bool = False,
+    settings=None,
+) -> ErrorPathResult:
+    """Algorithm 3: minimise FPR subject to ``FNR <= limit`` for increasing limits.
+
+    Each limit's problem is ``problem`` with the extra constraint ``FNRLimit(limit)`` and
+    the objective ``FN + W- FP``. The paper sets ``W- = n-`` (the weighted number of
+    negatives) so that the objective is led by the FPR; the default here is
+    ``W- = max(n-, floor(max_limit * n+) + 1)``, which equals the paper's choice unless
+    ``n-`` is too small to make one false positive outweigh every false negative the
+    limit allows (then false positives still come first). Limits are solved in
+    increasing order; each solve is warm-started from every checklist found so far (those
+    meeting the new limit; the paper uses the best one), so that the FPR never increases
+    as the limit loosens.
+
+    Parameters
+    ----------
+    fnr_limits : sequence of float
+        FNR limits in [0, 1] (sorted increasingly before solving).
+    limits : Limits
+        Overall limits; each limit gets an equal share of the remaining time.
+    sequential : bool
+        Solve each limit with :func:`sequential_training` instead of one IP.
+    """
+    limits = limits or Limits()
+    clock = Clock(limits)
+    trace = Trace()
+    emitter = EventEmitter([trace, *listeners])
+    gammas = sorted({float(g) for g in fnr_limits})
+    if fp_weight is None:
+        top = gammas[-1] if gammas else 0.0
+        fp_weight = max(problem.total_neg, math.floor(top * problem.total_pos) + 1.0)
+    base = copy.copy(problem)
+    base.fp_weight = float(fp_weight)
+    if hasattr(base, "_set_epsilons"):
+        base._set_epsilons()
+    pool: list[tuple[list[str], int]] = [(list(i), int(m)) for i, m in warm_starts]
+    if use_heuristics:
+        for heuristic in (submodular_checklists, unit_weighting_checklists):
+            pool.extend(heuristic(base)[:100])
+    points: list[ErrorPathPoint] = []
+    nodes = 0
+    for k, gamma in enumerate(gammas):
+        if clock.stop_requested():
+            break
+        rows = FNRLimit(gamma).to_rows(base.item_names, problem=base)
+        sub = copy.copy(base)
+        sub.error_rows = [*base.error_rows, *rows]
+        share = clock.remaining() / (len(gammas) - k)
+        sub_limits = Limits(
+            time_limit=max(share, 1e-3),
+            node_limit=limits.node_limit,
+            gap_tolerance=limits.gap_tolerance,
+            stop=limits.stop,
+        )
+        feasible = [(i, m) for i, m in pool if not sub.violations(i, m)]
+        feasible.sort(key=lambda c: sub.objective(*c))
+        if sequential:
+            r = sequential_training(
+                sub,
+                limits=sub_limits,
+                warm_starts=feasible[:50],
+                use_heuristics=False,
+                settings=settings,
+            )
+        else:
+            r = solve_checklist(
+                sub, limits=sub_limits, warm_starts=feasible[:50], settings=settings
+            )
+        nodes += int(r.nodes)
+        if r.items is not None:
+            pool.append((list(r.items), int(r.M)))
+            e = sub.errors(r.items, r.M)
+            fnr, fpr, err = e["fnr"], e["fpr"], e["error"]
+        else:
+            fnr = fpr = err = math.nan
+        points.append(
+            ErrorPathPoint(
+                fnr_limit=gamma,
+                status=r.status,
+                items=list(r.items) if r.items is not None else None,
+                M=int(r.M) if r.M is not None else None,
+                fnr=fnr,
+                fpr=fpr,
+                error=err,
+                upper_bound=r.upper_bound,
+                lower_bound=r.lower_bound,
+                time=r.time,
+                nodes=int(r.nodes),
+            )
+        )
+        _emit(
+            emitter,
+            clock,
+            r.upper_bound,
+            r.lower_bound,
+            nodes,
+            incumbent=sub.as_dict(r.items, r.M) if r.items is not None else None,
+            kind="incumbent" if r.items is not None else "progress",
+        )
+    _emit(emitter, clock, math.inf, 0.0, nodes, phase="done", kind="final")
+    return ErrorPathResult(
+        points=points, fp_weight=float(fp_weight), time=clock.elapsed(), pool=pool, trace=trace
+    )
