@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import html
 import importlib.util
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from riskexplore.errors import RiskExploreError
 from riskexplore.widgets.runner import ProgressSeries
@@ -179,8 +176,9 @@ def update_bounds_figure(
 ) -> None:
     """Put ``progress`` into a figure made by :func:`bounds_figure` (or its FigureWidget).
 
-    Only data (numpy arrays), the time axis type and the title change, so a live widget
-    can call this inside ``fig.batch_update()``.
+    Only data (numpy arrays) change, plus the time axis type when ``log_time`` is given
+    and the title when ``title`` is given, so a live widget can call this inside
+    ``fig.batch_update()`` without resetting the user's zoom.
     """
     series = as_series(progress)
     a = series.arrays(finite=True, max_points=max_points)
@@ -193,20 +191,8 @@ def update_bounds_figure(
     data[3].x, data[3].y = t, 100.0 * a["gap"]
     data[4].x, data[4].y = t, a["nodes"]
     data[5].x, data[5].y = t, a["cuts"]
-    if log_time is not None:
-        axis_type = "log" if log_time else "linear"
-        for row in (1, 2, 3):
-            fig.update_xaxes(type=axis_type, row=row, col=1)
-        if log_time:
-            finite = t[np.isfinite(t) & (t > 0)]
-            lo = float(finite.min()) if len(finite) else 0.01
-            hi = float(finite.max()) if len(finite) else 1.0
-            rng = [math.log10(lo) - 0.05, math.log10(max(hi, lo * 1.01)) + 0.05]
-            for row in (1, 2, 3):
-                fig.update_xaxes(range=rng, row=row, col=1)
-        else:
-            for row in (1, 2, 3):
-                fig.update_xaxes(autorange=True, row=row, col=1)
+    if log_time is not None:  # only when asked: a user's zoom survives data refreshes
+        fig.update_xaxes(type="log" if log_time else "linear", autorange=True)
     if title is not None:
         fig.layout.title.text = title
 

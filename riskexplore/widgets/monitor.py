@@ -235,13 +235,19 @@ class SolveMonitor:
             )
             self._thread.start()
 
+    def _next_delay(self) -> float:
+        # poll quickly until the first point is shown, then at the refresh rate
+        return (
+            min(self.refresh_interval, 0.1) if self._pending is not None else self.refresh_interval
+        )
+
     async def _refresh_loop(self) -> None:
         while self._safe_poll():
-            await asyncio.sleep(self.refresh_interval)
+            await asyncio.sleep(self._next_delay())
 
     def _refresh_thread(self) -> None:
         while self._safe_poll():
-            time.sleep(self.refresh_interval)
+            time.sleep(self._next_delay())
 
     def _safe_poll(self) -> bool:
         try:
@@ -317,9 +323,7 @@ class SolveMonitor:
         from riskexplore.widgets.figures import update_bounds_figure
 
         with self.figure.batch_update():
-            update_bounds_figure(
-                self.figure, self.series, log_time=self.log_time, title=self._title()
-            )
+            update_bounds_figure(self.figure, self.series, title=self._title())
         series = self.series
         if not self._finalized and series.incumbent_version != self._shown_incumbent:
             self._shown_incumbent = series.incumbent_version
