@@ -351,43 +351,44 @@ class _Pool:
         return [(list(items), m) for items, m in keys]
 
 
+def _losses(problem, counts: np.ndarray, M: int) -> np.ndarray:
+    """Loss ``FN + W- FP`` for each column of pattern check counts (patterns x k)."""
+    pred = counts >= M
+    return problem.w_pos @ (~pred) + problem.fp_weight * (problem.w_neg @ pred)
+
+
 def _adapt_starts(problem, pool: _Pool, cell, groups, limit: int = 8):
-    """Warm starts for a cell from the pool: checklists inside the cell, and the best
-    pool checklists moved into it (threshold clipped; items added greedily, one per free
-    group, or the worst items dropped)."""
+    """Warm starts for a cell from the pool: the best pool checklists moved into it
+    (threshold clipped into the cell; items added greedily, one per free group, or the
+    least useful items dropped). Candidates are ranked by loss only; the solver checks
+    them exactly."""
     n_min, n_max, m_min, m_max = cell
     names = list(problem.item_names)
     index = {n: j for j, n in enumerate(names)}
+    P = problem.patterns.astype(np.int32)
     out = []
-    for items, m in pool.ranked()[: 4 * limit]:
-        if len(out) >= limit:
-            break
+    for items, m in pool.ranked()[:limit]:
         chosen = [index[i] for i in items]
-        # drop items (the one whose removal hurts least) until N <= n_max
-        while len(chosen) > n_max:
-            best = None
-            for j in chosen:
-                rest = [k for k in chosen if k != j]
-                mm = min(max(m, m_min), len(rest))
-                v = problem.objective(np.isin(np.arange(len(names)), rest), max(mm, 1))
-                if best is None or v < best[0]:
-                    best = (v, j)
-            chosen.remove(best[1])
-        # add items greedily until N >= n_min
-        while len(chosen) < n_min:
-            used = {int(groups[j]) for j in chosen} if groups is not None else set()
-            best = None
-            for j in range(len(names)):
-                if j in chosen or (groups is not None and int(groups[j]) in used):
-                    continue
-                trial = chosen + [j]
-                mm = min(max(m, m_min), len(trial))
-                v = problem.objective(np.isin(np.arange(len(names)), trial), mm)
-                if best is None or v < best[0]:
-                    best = (v, j)
-            if best is None:
+        counts = P[:, chosen].sum(axis=1)
+        while len(chosen) > n_max:  # drop the item whose removal hurts least
+            mm = max(min(max(m, m_min), m_max, len(chosen) - 1), 1)
+            trial = counts[:, None] - P[:, chosen]
+            k = int(np.argmin(_losses(problem, trial, mm)))
+            counts = trial[:, k]
+            chosen.pop(k)
+        while len(chosen) < n_min:  # add the item that helps most
+            free = np.ones(len(names), dtype=bool)
+            free[chosen] = False
+            if groups is not None:
+                free &= ~np.isin(groups, groups[chosen])
+            cand = np.flatnonzero(free)
+            if cand.size == 0:
                 break
-            chosen.append(best[1])
+            mm = min(max(m, m_min), m_max, len(chosen) + 1)
+            trial = counts[:, None] + P[:, cand]
+            k = int(np.argmin(_losses(problem, trial, mm)))
+            counts = trial[:, k]
+            chosen.append(int(cand[k]))
         mm = min(max(m, m_min), m_max, len(chosen))
         if chosen and _in_cell(len(chosen), mm, cell):
             out.append(([names[j] for j in chosen], mm))
