@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any
 
@@ -29,6 +30,9 @@ Listener = Callable[[SolveEvent], None]
 DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
 
 BINARIZE_METHODS = ("adaptive", "fixed")
+
+#: Seconds the IP always gets, even when the heuristics used up the time limit.
+MIN_SOLVE_TIME = 0.2
 
 
 class PreparedChecklist:
@@ -265,21 +269,13 @@ def solve_checklist_problem(
     """Solve a prepared problem with the checklist IP and wrap the result as a Checklist."""
     from riskexplore.solvers.checklist_ip import solve_checklist
 
-    if time_limit is None:
-        time_limit = math.inf
-    if not (float(time_limit) > 0):
-        raise InputError(f"time_limit must be positive, got {time_limit}")
-    if node_limit is not None and int(node_limit) < 0:
-        raise InputError(f"node_limit must be non-negative, got {node_limit}")
-    if not (0 <= float(gap_tolerance) < 1):
-        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
-    limits = Limits(
-        time_limit=float(time_limit),
-        node_limit=None if node_limit is None else int(node_limit),
-        gap_tolerance=float(gap_tolerance),
-        stop=stop,
-    )
+    limits = make_limits(time_limit, node_limit, gap_tolerance, stop)
+    began = time.perf_counter()
     starts = _warm_starts(prepared, warm_start, use_heuristics)
+    heuristics_time = time.perf_counter() - began
+    requested = limits.time_limit
+    if math.isfinite(limits.time_limit):  # the heuristics count against the time limit
+        limits.time_limit = max(limits.time_limit - heuristics_time, MIN_SOLVE_TIME)
     result = solve_checklist(
         prepared.problem,
         limits=limits,
@@ -289,17 +285,45 @@ def solve_checklist_problem(
     )
     fit_settings = dict(prepared.settings)
     fit_settings.update(
-        time_limit=float(time_limit),
-        gap_tolerance=float(gap_tolerance),
+        time_limit=requested,
+        gap_tolerance=limits.gap_tolerance,
         use_heuristics=bool(use_heuristics),
         n_warm_starts=len(starts),
     )
-    return Checklist.from_result(
+    model = Checklist.from_result(
         prepared.problem,
         result,
         binarizer=prepared.binarizer,
         outcome_name=prepared.outcome,
         settings=fit_settings,
+    )
+    # time covers the heuristics and the IP, as the time limit does
+    model.stats["solve_time"] = float(model.stats.get("time", 0.0))
+    model.stats["heuristics_time"] = float(heuristics_time)
+    model.stats["time"] = model.stats["solve_time"] + float(heuristics_time)
+    return model
+
+
+def make_limits(time_limit, node_limit, gap_tolerance, stop) -> Limits:
+    """Validated solve limits (raises :class:`InputError` on bad values)."""
+    if time_limit is None:
+        time_limit = math.inf
+    try:
+        time_limit = float(time_limit)
+        gap_tolerance = float(gap_tolerance)
+    except (TypeError, ValueError):
+        raise InputError("time_limit and gap_tolerance must be numbers") from None
+    if not time_limit > 0:
+        raise InputError(f"time_limit must be positive, got {time_limit}")
+    if node_limit is not None and int(node_limit) < 0:
+        raise InputError(f"node_limit must be non-negative, got {node_limit}")
+    if not (0 <= gap_tolerance < 1):
+        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
+    return Limits(
+        time_limit=time_limit,
+        node_limit=None if node_limit is None else int(node_limit),
+        gap_tolerance=gap_tolerance,
+        stop=stop,
     )
 
 
@@ -450,6 +474,7 @@ def iter_fit_checklist(
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
     prepared = prepare_checklist(X, y, **problem_args)
+    make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad limits raise here
 
     def run(listener: Listener) -> Checklist:
         return solve_checklist_problem(

@@ -182,3 +182,10 @@ def test_sample_weight_and_groups(heart):
     clf.fit(heart.X, heart.y, sample_weight=w, groups=pd.Series(heart.X["sex"], name="sex"))
     assert "groups" in clf.model_.stats
     assert isinstance(clf.model_.stats["fp"], float)  # weighted counts
+
+
+def test_iter_fit_checklist_checks_input_before_returning(heart):
+    with pytest.raises(InputError, match="time_limit"):
+        iter_fit_checklist(heart.X, heart.y, time_limit=0)
+    with pytest.raises(InputError, match="max_m"):
+        iter_fit_checklist(heart.X, heart.y, min_m=2, max_m=1)
