@@ -233,3 +233,45 @@ def test_refresh_task_on_running_loop():
     assert monitor.status == "optimal"
     assert len(monitor.figure.data[0].x) == 30
     assert monitor.n_refreshes >= 2
+
+
+def test_refresh_task_in_a_real_kernel():
+    """In ipykernel the Solve button's handler starts an asyncio task on the kernel loop."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    setup = (
+        "import asyncio, math, time\n"
+        "from riskexplore.models.certificate import Certificate\n"
+        "from riskexplore.models.risk_score import RiskScore\n"
+        "from riskexplore.solvers.events import SolveEvent\n"
+        "from riskexplore.widgets import SolveMonitor\n"
+        "def solve(*, callbacks=(), stop=None):\n"
+        "    for i in range(40):\n"
+        "        if stop.is_set():\n"
+        "            break\n"
+        "        e = SolveEvent(i * 0.02, 'search', 1.0, 0.5, 0.5, i, i,\n"
+        "                       {'intercept': 0, 'points': {'a': 1}} if i == 3 else None)\n"
+        "        for cb in callbacks:\n"
+        "            cb(e)\n"
+        "        time.sleep(0.02)\n"
+        "    return RiskScore(['a'], {'a': 1}, 0, Certificate.from_bounds('optimal', 1, 1))\n"
+        "monitor = SolveMonitor(solve, refresh_interval=0.25)\n"
+        "monitor.solve_button.click()\n"
+        "print('task' if monitor._task is not None and monitor._thread is None else 'no task')"
+    )
+    wait = (
+        "for _ in range(200):\n"
+        "    if not monitor.running:\n"
+        "        break\n"
+        "    await asyncio.sleep(0.05)\n"
+        "print(monitor.status, len(monitor.figure.data[0].x), monitor.n_refreshes >= 2,\n"
+        "      monitor.first_point_latency < 1.0)"
+    )
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(setup), nbformat.v4.new_code_cell(wait)]
+    )
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120).execute()
+    outputs = ["".join(o.get("text", "") for o in cell.outputs) for cell in nb.cells]
+    assert outputs[0].strip() == "task"
+    assert outputs[1].strip() == "optimal 40 True True"
