@@ -11,8 +11,6 @@ Names are imported on first use, so ``import riskexplore`` stays light.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -69,8 +67,8 @@ _EXPORTS: dict[str, str] = {
     "InfeasibleError": "riskexplore.errors",
     **dict.fromkeys(_CONSTRAINTS, "riskexplore.problem.constraints"),
     "Checklist": "riskexplore.models.checklist",
-    "fit_checklist": "riskexplore.fit_checklist",
-    "iter_fit_checklist": "riskexplore.fit_checklist",
+    "fit_checklist": "riskexplore.checklist_fit",
+    "iter_fit_checklist": "riskexplore.checklist_fit",
     "ChecklistClassifier": "riskexplore.checklist_estimator",
     "Binarizer": "riskexplore.data.binarize",
     "ChecklistProblem": "riskexplore.problem.checklist_problem",
@@ -141,36 +139,18 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-#: Public functions named like the submodule that defines them.
-_SHADOWED = frozenset({"fit_checklist"})
-
-
-class _Package(types.ModuleType):
-    """The package module; importing ``riskexplore.fit_checklist`` (the submodule) must not
-    replace the public function ``riskexplore.fit_checklist`` (``from riskexplore.fit_checklist
-    import ...`` still reaches the submodule through ``sys.modules``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.checklist_estimator import ChecklistClassifier
+    from riskexplore.checklist_fit import fit_checklist, iter_fit_checklist
     from riskexplore.data.binarize import Binarizer
     from riskexplore.datasets import list_datasets, load_dataset
     from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
     from riskexplore.estimator import RiskSlimClassifier
     from riskexplore.fit import fit_risk_score, iter_fit_risk_score
-    from riskexplore.fit_checklist import fit_checklist, iter_fit_checklist
     from riskexplore.models.certificate import Certificate
     from riskexplore.models.checklist import Checklist
     from riskexplore.models.risk_score import RiskScore

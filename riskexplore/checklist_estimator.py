@@ -8,8 +8,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from riskexplore.checklist_fit import DEFAULT_GAP_TOLERANCE, fit_checklist
 from riskexplore.errors import InputError
-from riskexplore.fit_checklist import DEFAULT_GAP_TOLERANCE, fit_checklist
 
 __all__ = ["ChecklistClassifier"]
 

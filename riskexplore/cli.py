@@ -375,7 +375,7 @@ def load_checklist_table(data: str, target: str | None):
 
 
 def _cmd_checklist(args: argparse.Namespace) -> int:
-    from riskexplore.fit_checklist import iter_fit_checklist
+    from riskexplore.checklist_fit import iter_fit_checklist
 
     if args.max_m is not None and args.min_m > args.max_m:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-m {args.max_m}")

@@ -30,7 +30,7 @@ def heart():
 def test_public_names():
     assert callable(riskexplore.fit_checklist)
     # importing the submodule of the same name must not shadow the function
-    module = importlib.import_module("riskexplore.fit_checklist")
+    module = importlib.import_module("riskexplore.checklist_fit")
     assert module.fit_checklist is fit_checklist
     assert riskexplore.fit_checklist is fit_checklist
     for name in ("Checklist", "ChecklistClassifier", "Binarizer", "FNRLimit", "MaxItems"):

@@ -353,7 +353,7 @@ def checklist_size_path(
 ) -> SizePath:
     """Fit the best checklist with at most ``N`` items for every ``N`` in ``n_values``.
 
-    Uses :func:`~riskexplore.fit_checklist.fit_checklist` with ``max_items=N``, smallest
+    Uses :func:`~riskexplore.checklist_fit.fit_checklist` with ``max_items=N``, smallest
     first, each warm-started from the previous checklist (the solver ignores a warm start
     that breaks the new problem's constraints).
 
@@ -378,7 +378,7 @@ def checklist_size_path(
         ``node_limit``, ...).
     """
     try:
-        from riskexplore.fit_checklist import fit_checklist
+        from riskexplore.checklist_fit import fit_checklist
     except ImportError as exc:  # pragma: no cover - depends on the checklist code
         raise InputError(f"checklists are not available: {exc}") from exc
 

@@ -221,7 +221,7 @@ def solve_function(
         if fit in ("risk_score", "riskslim", "risk"):
             from riskexplore.fit import fit_risk_score as fit
         elif fit == "checklist":
-            from riskexplore.fit_checklist import fit_checklist as fit
+            from riskexplore.checklist_fit import fit_checklist as fit
         else:
             raise ValueError(f"unknown model family {fit!r}; use 'risk_score' or 'checklist'")
 
