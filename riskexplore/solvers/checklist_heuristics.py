@@ -376,9 +376,7 @@ def unit_weighting_checklists(
         return []
     orders: set[tuple[int, ...]] = set()
     for C in Cs:
-        model = LogisticRegression(
-            C=float(C), solver=solver, max_iter=1000, random_state=0, **_L1
-        )
+        model = LogisticRegression(C=float(C), solver=solver, max_iter=1000, random_state=0, **_L1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             model.fit(X, y, sample_weight=w)
