@@ -215,6 +215,7 @@ class _LCPA:
     def _run(self) -> SolveResult:
         self.clock = Clock(self.limits)
         p = self.problem
+        self._emit()  # at once, so a monitor shows the solve has started (lower bound 0)
         self._check_feasible()
         self.lp = SurrogateLP(p, max_cuts=self.settings.max_cuts_in_lp)
         lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
@@ -225,7 +226,6 @@ class _LCPA:
         self._push_bounds_to_lp()
         self.lp.set_node_bounds(lo, hi)
         self._seed_pooled_cuts()
-        self._emit()
         self._initial_incumbents()
         if self.settings.initialization and not self._should_stop():
             self.phase = "initialization"
