@@ -1,0 +1,74 @@
+"""AUC/CAL panel: train/test AUC, CAL, loss, size and gap of one or more models, and
+their ROC curves (one ``FigureWidget``; see
+:func:`~riskexplore.widgets.views_figures.metrics_figure`)."""
+
+from __future__ import annotations
+
+from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.runner import describe_error
+
+__all__ = ["MetricsPanel"]
+
+
+class MetricsPanel:
+    """Metrics table and ROC curves of models.
+
+    Parameters
+    ----------
+    models : model, list or ``{name: model}``, optional
+    X, y, X_test, y_test : data the models are evaluated on.
+
+    Attributes
+    ----------
+    figure : plotly.graph_objects.FigureWidget
+    table : pandas.DataFrame or None
+        The metrics shown (:func:`~riskexplore.widgets.views_figures.metrics_table`).
+    message : ipywidgets.HTML
+    widget : ipywidgets.VBox
+    """
+
+    def __init__(self, models=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
+        import ipywidgets as w
+        import plotly.graph_objects as go
+
+        from riskexplore.widgets.views_figures import metrics_figure
+
+        self.title = title or "Performance"
+        self.models: dict = {}
+        self.table = None
+        self._data: tuple = (None, None, None, None)
+        self.figure = go.FigureWidget(metrics_figure(None, title=self.title))
+        self.message = w.HTML()
+        self.widget = w.VBox([self.message, self.figure])
+        if models is not None:
+            self.show(models, X, y, X_test, y_test)
+
+    def show(self, models, X, y, X_test=None, y_test=None) -> bool:
+        """Show the models' metrics and ROC curves; False (and a message) on failure."""
+        from riskexplore.widgets.views_figures import (
+            _as_models,
+            metrics_figure,
+            metrics_table,
+            replace_figure,
+        )
+
+        try:
+            models = _as_models(models)
+            table = metrics_table(models, X, y, X_test, y_test)
+            fig = metrics_figure(models, X, y, X_test, y_test, title=self.title)
+        except Exception as exc:
+            self.message.value = message_html(describe_error(exc))
+            return False
+        self.models, self.table = models, table
+        self._data = (X, y, X_test, y_test)
+        self.message.value = ""
+        replace_figure(self.figure, fig)
+        return True
+
+    def static_figure(self):
+        from riskexplore.widgets.views_figures import metrics_figure
+
+        return metrics_figure(self.models, *self._data, title=self.title)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)

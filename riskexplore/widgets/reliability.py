@@ -1,0 +1,83 @@
+"""Reliability diagram widget: predicted against observed risk, train and test overlaid.
+
+One ``FigureWidget`` built by :func:`~riskexplore.widgets.views_figures.reliability_figure`;
+:meth:`ReliabilityView.show` refills its traces inside ``fig.batch_update()``.
+"""
+
+from __future__ import annotations
+
+from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.runner import describe_error
+
+__all__ = ["ReliabilityView"]
+
+
+class ReliabilityView:
+    """Reliability diagram of a fitted model (risk score or checklist).
+
+    Parameters
+    ----------
+    model, X, y, X_test, y_test : optional
+        Shown at once when given (see :meth:`show`).
+
+    Attributes
+    ----------
+    figure : plotly.graph_objects.FigureWidget
+    message : ipywidgets.HTML
+        Readable errors (the previous diagram stays).
+    tables : dict
+        ``{"train": table, "test": table}`` shown (reliability tables).
+    widget : ipywidgets.VBox
+    """
+
+    def __init__(self, model=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
+        import ipywidgets as w
+        import plotly.graph_objects as go
+
+        from riskexplore.widgets.views_figures import reliability_figure
+
+        self.title = title or "Reliability diagram"
+        self.model = None
+        self.tables: dict = {}
+        self.figure = go.FigureWidget(reliability_figure(None, title=self.title))
+        self.message = w.HTML()
+        self.widget = w.VBox([self.message, self.figure])
+        if model is not None:
+            self.show(model, X, y, X_test, y_test)
+
+    def show(self, model, X, y, X_test=None, y_test=None) -> bool:
+        """Show ``model`` on ``(X, y)`` and ``(X_test, y_test)``; False (and a message)
+        if it cannot be evaluated."""
+        from riskexplore.widgets.views_figures import (
+            reliability_tables,
+            update_reliability_figure,
+        )
+
+        try:
+            tables = reliability_tables(model, X, y, X_test, y_test)
+        except Exception as exc:
+            self.message.value = message_html(describe_error(exc))
+            return False
+        self.model, self.tables = model, tables
+        self.message.value = ""
+        kind = "" if hasattr(model, "predict_risk") else " (checklist: 0/1 prediction)"
+        with self.figure.batch_update():
+            update_reliability_figure(self.figure, tables)
+            self.figure.layout.title.text = self.title + kind
+        return True
+
+    def clear(self) -> None:
+        from riskexplore.widgets.views_figures import update_reliability_figure
+
+        self.model, self.tables = None, {}
+        with self.figure.batch_update():
+            update_reliability_figure(self.figure, {})
+
+    def static_figure(self):
+        """The diagram as a plain ``go.Figure``."""
+        from riskexplore.widgets.views_figures import reliability_figure
+
+        return reliability_figure(self.tables, title=self.figure.layout.title.text)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
