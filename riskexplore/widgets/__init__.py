@@ -8,6 +8,12 @@
 * :class:`SolveRunner`, :class:`ProgressSeries` — the Jupyter-free core (worker thread,
   event queue, numpy series).
 * :func:`bounds_figure`, :func:`card_figure`, :func:`save_figure` — static plotly figures.
+* :class:`Explorer` (with its plain-Python :class:`ExplorerState`) — data, settings,
+  constraints, Solve and every result view on one page; the views also work alone:
+  :class:`ReliabilityView`, :class:`MetricsPanel`, :class:`ParetoView`,
+  :class:`CompareView`, :class:`ChecklistConstraintBuilder`; their static figures are
+  :func:`reliability_figure`, :func:`metrics_figure`, :func:`pareto_figure`,
+  :func:`compare_figure`.
 
 Names are imported on first use: ``import riskexplore.widgets`` loads neither ipywidgets
 nor plotly (a plotly ``FigureWidget`` pulls in nbformat/jsonschema, which can take seconds).
@@ -34,10 +40,34 @@ _EXPORTS = {
     "certificate_html": "riskexplore.widgets.cards",
     "ConstraintBuilder": "riskexplore.widgets.constraint_builder",
     "check_constraints": "riskexplore.widgets.constraint_builder",
+    "reliability_figure": "riskexplore.widgets.views_figures",
+    "metrics_figure": "riskexplore.widgets.views_figures",
+    "pareto_figure": "riskexplore.widgets.views_figures",
+    "compare_figure": "riskexplore.widgets.views_figures",
+    "comparison_from_models": "riskexplore.widgets.views_figures",
+    "ReliabilityView": "riskexplore.widgets.reliability",
+    "MetricsPanel": "riskexplore.widgets.metrics_panel",
+    "ParetoView": "riskexplore.widgets.pareto",
+    "CompareView": "riskexplore.widgets.compare_view",
+    "ChecklistConstraintBuilder": "riskexplore.widgets.checklist_builder",
+    "Explorer": "riskexplore.widgets.explorer",
+    "ExplorerState": "riskexplore.widgets.explorer",
 }
 
 __all__ = [
+    "ChecklistConstraintBuilder",
+    "CompareView",
     "ConstraintBuilder",
+    "Explorer",
+    "ExplorerState",
+    "MetricsPanel",
+    "ParetoView",
+    "ReliabilityView",
+    "compare_figure",
+    "comparison_from_models",
+    "metrics_figure",
+    "pareto_figure",
+    "reliability_figure",
     "ModelCardView",
     "ProgressSeries",
     "SolveMonitor",
@@ -70,7 +100,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.widgets.cards import ModelCardView, certificate_html, model_html
+    from riskexplore.widgets.checklist_builder import ChecklistConstraintBuilder
+    from riskexplore.widgets.compare_view import CompareView
     from riskexplore.widgets.constraint_builder import ConstraintBuilder, check_constraints
+    from riskexplore.widgets.explorer import Explorer, ExplorerState
     from riskexplore.widgets.figures import (
         bounds_figure,
         card_figure,
@@ -78,10 +111,20 @@ if TYPE_CHECKING:  # pragma: no cover
         save_figure,
         update_bounds_figure,
     )
+    from riskexplore.widgets.metrics_panel import MetricsPanel
     from riskexplore.widgets.monitor import SolveMonitor
+    from riskexplore.widgets.pareto import ParetoView
+    from riskexplore.widgets.reliability import ReliabilityView
     from riskexplore.widgets.runner import (
         ProgressSeries,
         SolveRunner,
         describe_error,
         solve_function,
+    )
+    from riskexplore.widgets.views_figures import (
+        compare_figure,
+        comparison_from_models,
+        metrics_figure,
+        pareto_figure,
+        reliability_figure,
     )

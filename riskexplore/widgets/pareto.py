@@ -89,6 +89,9 @@ class ParetoView:
         self._task = None
         self._refresher: threading.Thread | None = None
         self._solve = None
+        #: Called by the Compute button instead of :meth:`start` when set (the Explorer
+        #: computes the path of its current data, settings and constraints).
+        self.on_compute = None
 
         self.figure = go.FigureWidget(pareto_figure(None, kind=kind, title=title))
         self.compute_button = w.Button(description="Compute path", icon="play")
@@ -96,7 +99,7 @@ class ParetoView:
         self.status_label = w.HTML()
         self.message = w.HTML()
         self.card = ModelCardView()
-        self.compute_button.on_click(lambda _b: self.start())
+        self.compute_button.on_click(lambda _b: self._compute())
         self.stop_button.on_click(lambda _b: self.stop())
         self._bind_clicks()
         controls = w.HBox([self.compute_button, self.stop_button, self.status_label])
@@ -116,6 +119,12 @@ class ParetoView:
             x = trace.x[i] if trace.x is not None else None
             if x is not None:
                 self.select(int(x))
+
+    def _compute(self) -> None:
+        if self.on_compute is not None:
+            self.on_compute()
+        else:
+            self.start()
 
     def configure(self, X, y, *, kind="risk_score", **path_kw) -> None:
         """Set what the Compute button computes: the path of ``kind`` on ``(X, y)``
