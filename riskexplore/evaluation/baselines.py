@@ -63,6 +63,7 @@ status ``"heuristic"``, ``upper_bound`` = the model's objective and ``lower_boun
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import warnings
@@ -119,6 +120,10 @@ PAPER_NAMES = {
 }
 
 Chooser = Callable[[list[np.ndarray], np.ndarray, np.ndarray], int]
+#: A rounding rule of the traditional methods: ``convert(problem, coef) -> lam``.
+Converter = Callable[[RiskScoreProblem, np.ndarray], np.ndarray]
+#: A rounding rule of the pooled methods: ``convert(problem, coef, checker) -> lam or None``.
+PoolConverter = Callable[[RiskScoreProblem, np.ndarray, MoveChecker], np.ndarray | None]
 
 
 class PLRPool(list):
@@ -550,7 +555,7 @@ def _get_pool(problem, pool, alphas, gammas, n_gammas, max_iter, tol) -> PLRPool
 
 def _traditional(
     method: str,
-    convert: Callable[[RiskScoreProblem, np.ndarray], np.ndarray],
+    convert: Converter,
     X,
     y,
     *,
@@ -602,7 +607,7 @@ def _traditional(
 
 def _pooled(
     method: str,
-    convert: Callable[[RiskScoreProblem, np.ndarray, MoveChecker], np.ndarray | None],
+    convert: PoolConverter,
     X,
     y,
     *,
@@ -665,19 +670,6 @@ def _seqrd_polished(problem, coef, checker):
 
 
 # --- the six baselines -----------------------------------------------------------------------
-def _settings(max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, kw):
-    return dict(
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **kw,
-    )
-
-
 _COMMON_DOC = """
     Parameters
     ----------
@@ -705,265 +697,239 @@ _CHOOSE_DOC = """    choose : "loss", "cv_auc" or callable
 """
 
 
-def plr_rd(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    choose: str | Chooser = "loss",
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    cv_splits: int = 5,
-    seed: int = 0,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    **problem_kwargs,
-) -> RiskScore:
-    """PLR→RD: round the coefficients of one PLR model to the nearest integers."""
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
+def _settings(
+    max_size: int | None,
+    coef_min: int,
+    coef_max: int,
+    intercept_min: int,
+    intercept_max: int,
+    c0: float,
+    constraints: Any,
+    kw: dict[str, Any],
+) -> dict[str, Any]:
+    """The :func:`riskexplore.fit.build_problem` arguments of a baseline call.
+
+    Parameters
+    ----------
+    max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints
+        The constraints of the problem.
+    kw : dict
+        Further problem arguments.
+
+    Returns
+    -------
+    dict
+        Keyword arguments for :func:`riskexplore.fit.build_problem`.
+    """
+    return dict(
+        max_size=max_size,
+        coef_min=coef_min,
+        coef_max=coef_max,
+        intercept_min=intercept_min,
+        intercept_max=intercept_max,
+        c0=c0,
+        constraints=constraints,
+        **kw,
     )
-    return _traditional(
-        "plr_rd",
-        _round,
+
+
+def _named(f: Callable[..., RiskScore], method: str, doc: str) -> Callable[..., RiskScore]:
+    """Give a baseline made by a factory the public name ``method`` and docstring ``doc``.
+
+    Parameters
+    ----------
+    f : callable
+        The baseline function.
+    method : str
+        Its public name (a key of :data:`BASELINES`).
+    doc : str
+        Its docstring.
+
+    Returns
+    -------
+    callable
+        ``f``, renamed in place.
+    """
+    f.__name__ = f.__qualname__ = method
+    f.__module__ = __name__
+    f.__doc__ = doc
+    return f
+
+
+def _traditional_baseline(
+    method: str, convert: Converter, summary: str
+) -> Callable[..., RiskScore]:
+    """Build a baseline that converts one PLR model chosen from the pool.
+
+    Parameters
+    ----------
+    method : str
+        The method name (``stats["method"]``).
+    convert : callable
+        ``convert(problem, coef) -> lam``: the rounding rule.
+    summary : str
+        First paragraph of the docstring.
+
+    Returns
+    -------
+    callable
+        ``f(X, y, **settings) -> RiskScore``.
+    """
+
+    def baseline(
         X,
         y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        choose=choose,
-        cv_splits=cv_splits,
-        seed=seed,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
+        *,
+        max_size: int | None = None,
+        coef_min: int = -5,
+        coef_max: int = 5,
+        intercept_min: int = -100,
+        intercept_max: int = 100,
+        c0: float = 1e-6,
+        constraints=(),
+        pool=None,
+        choose: str | Chooser = "loss",
+        alphas: Sequence[float] = DEFAULT_ALPHAS,
+        gammas: Sequence[float] | None = None,
+        n_gammas: int = DEFAULT_N_GAMMAS,
+        cv_splits: int = 5,
+        seed: int = 0,
+        max_iter: int = 2000,
+        tol: float = 1e-4,
+        **problem_kwargs,
+    ) -> RiskScore:
+        settings = _settings(
+            max_size,
+            coef_min,
+            coef_max,
+            intercept_min,
+            intercept_max,
+            c0,
+            constraints,
+            problem_kwargs,
+        )
+        return _traditional(
+            method,
+            convert,
+            X,
+            y,
+            pool=pool,
+            alphas=alphas,
+            gammas=gammas,
+            n_gammas=n_gammas,
+            choose=choose,
+            cv_splits=cv_splits,
+            seed=seed,
+            max_iter=max_iter,
+            tol=tol,
+            settings=settings,
+        )
+
+    return _named(baseline, method, summary + "\n" + _COMMON_DOC + _CHOOSE_DOC)
 
 
-def plr_rsrd(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    choose: str | Chooser = "loss",
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    cv_splits: int = 5,
-    seed: int = 0,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    **problem_kwargs,
-) -> RiskScore:
-    """PLR→RsRD: rescale one PLR model so its largest point is ±5, then round."""
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
-    )
-    return _traditional(
-        "plr_rsrd",
-        _rescaled_round,
+def _pooled_baseline(method: str, convert: PoolConverter, summary: str) -> Callable[..., RiskScore]:
+    """Build a baseline that converts every pool model and keeps the best feasible one.
+
+    Parameters
+    ----------
+    method : str
+        The method name (``stats["method"]``).
+    convert : callable
+        ``convert(problem, coef, checker) -> lam or None``: the rounding rule.
+    summary : str
+        First paragraph of the docstring.
+
+    Returns
+    -------
+    callable
+        ``f(X, y, **settings) -> RiskScore``.
+    """
+
+    def baseline(
         X,
         y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        choose=choose,
-        cv_splits=cv_splits,
-        seed=seed,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
+        *,
+        max_size: int | None = None,
+        coef_min: int = -5,
+        coef_max: int = 5,
+        intercept_min: int = -100,
+        intercept_max: int = 100,
+        c0: float = 1e-6,
+        constraints=(),
+        pool=None,
+        alphas: Sequence[float] = DEFAULT_ALPHAS,
+        gammas: Sequence[float] | None = None,
+        n_gammas: int = DEFAULT_N_GAMMAS,
+        max_iter: int = 2000,
+        tol: float = 1e-4,
+        **problem_kwargs,
+    ) -> RiskScore:
+        settings = _settings(
+            max_size,
+            coef_min,
+            coef_max,
+            intercept_min,
+            intercept_max,
+            c0,
+            constraints,
+            problem_kwargs,
+        )
+        return _pooled(
+            method,
+            convert,
+            X,
+            y,
+            pool=pool,
+            alphas=alphas,
+            gammas=gammas,
+            n_gammas=n_gammas,
+            max_iter=max_iter,
+            tol=tol,
+            settings=settings,
+        )
+
+    return _named(baseline, method, summary + "\n" + _COMMON_DOC)
 
 
-def plr_unit(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    choose: str | Chooser = "loss",
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    cv_splits: int = 5,
-    seed: int = 0,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    intercept: str = "best",
-    **problem_kwargs,
-) -> RiskScore:
+plr_rd = _traditional_baseline(
+    "plr_rd", _round, "PLR→RD: round the coefficients of one PLR model to the nearest integers."
+)
+plr_rsrd = _traditional_baseline(
+    "plr_rsrd",
+    _rescaled_round,
+    "PLR→RsRD: rescale one PLR model so its largest point is ±5, then round.",
+)
+
+
+def plr_unit(X, y, *, intercept: str = "best", **settings: Any) -> RiskScore:
     """PLR→UNIT: points ``sign(w_j)`` of one PLR model (unit weighting).
 
     ``intercept="best"`` (default) uses the loss-minimising integer intercept for the
-    unit-weighted score; ``"round"`` rounds the PLR intercept.
+    unit-weighted score; ``"round"`` rounds the PLR intercept. The other arguments are
+    those of :func:`plr_rd`.
     """
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
-    )
-
-    def convert(problem, coef):
-        return _unit(problem, coef, intercept)
-
-    return _traditional(
-        "plr_unit",
-        convert,
-        X,
-        y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        choose=choose,
-        cv_splits=cv_splits,
-        seed=seed,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
+    convert = functools.partial(_unit, intercept=intercept)
+    return _traditional_baseline("plr_unit", convert, "")(X, y, **settings)
 
 
-def pooled_rd(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    **problem_kwargs,
-) -> RiskScore:
-    """PooledRD: round every pool model; the best feasible one."""
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
-    )
-    return _pooled(
-        "pooled_rd",
-        lambda problem, coef, checker: _round(problem, coef),
-        X,
-        y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
+plr_unit.__doc__ = (plr_unit.__doc__ or "") + "\n" + _COMMON_DOC + _CHOOSE_DOC
 
-
-def pooled_rd_star(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    **problem_kwargs,
-) -> RiskScore:
-    """PooledRD*: round every pool model, polish with DCD (zeros fixed); the best."""
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
-    )
-    return _pooled(
-        "pooled_rd_star",
-        _rd_polished,
-        X,
-        y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
-
-
-def pooled_seqrd_star(
-    X,
-    y,
-    *,
-    max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
-    constraints=(),
-    pool=None,
-    alphas: Sequence[float] = DEFAULT_ALPHAS,
-    gammas: Sequence[float] | None = None,
-    n_gammas: int = DEFAULT_N_GAMMAS,
-    max_iter: int = 2000,
-    tol: float = 1e-4,
-    **problem_kwargs,
-) -> RiskScore:
-    """PooledSeqRD*: SequentialRounding of every pool model, DCD polishing; the best."""
-    s = _settings(
-        max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, problem_kwargs
-    )
-    return _pooled(
-        "pooled_seqrd_star",
-        _seqrd_polished,
-        X,
-        y,
-        pool=pool,
-        alphas=alphas,
-        gammas=gammas,
-        n_gammas=n_gammas,
-        max_iter=max_iter,
-        tol=tol,
-        settings=s,
-    )
-
-
-for _f in (plr_rd, plr_rsrd, plr_unit):
-    _f.__doc__ = (_f.__doc__ or "") + "\n" + _COMMON_DOC + _CHOOSE_DOC
-for _f in (pooled_rd, pooled_rd_star, pooled_seqrd_star):
-    _f.__doc__ = (_f.__doc__ or "") + "\n" + _COMMON_DOC
+pooled_rd = _pooled_baseline(
+    "pooled_rd",
+    lambda problem, coef, checker: _round(problem, coef),
+    "PooledRD: round every pool model; the best feasible one.",
+)
+pooled_rd_star = _pooled_baseline(
+    "pooled_rd_star",
+    _rd_polished,
+    "PooledRD*: round every pool model, polish with DCD (zeros fixed); the best.",
+)
+pooled_seqrd_star = _pooled_baseline(
+    "pooled_seqrd_star",
+    _seqrd_polished,
+    "PooledSeqRD*: SequentialRounding of every pool model, DCD polishing; the best.",
+)
 
 #: Method name -> function ``f(X, y, **settings) -> RiskScore``.
 BASELINES: dict[str, Callable[..., RiskScore]] = {
