@@ -9,7 +9,6 @@ a checklist that keeps its binarizer can score raw tables directly.
 from __future__ import annotations
 
 import html
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,9 +18,12 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.models._io import decode as _decode
+from riskexplore.models._io import decode_trace, dump_json, load_json
+from riskexplore.models._io import encode as _encode
+from riskexplore.models._io import plain as _plain
 from riskexplore.models.certificate import Certificate
-from riskexplore.models.risk_score import _decode, _encode, _plain
-from riskexplore.solvers.events import SolveEvent, Trace
+from riskexplore.solvers.events import Trace
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.data.binarize import Binarizer
@@ -405,11 +407,7 @@ class Checklist:
         missing = [k for k in ("items", "M") if k not in data]
         if missing:
             raise InputError(f"checklist document lacks {', '.join(missing)}")
-        trace = None
-        if data.get("trace") is not None:
-            trace = Trace()
-            for record in data["trace"]:
-                trace.events.append(SolveEvent(**_decode(record)))
+        trace = decode_trace(data.get("trace"))
         cert = data.get("certificate")
         binarizer = data.get("binarizer")
         return cls(
@@ -428,22 +426,12 @@ class Checklist:
         self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
     ) -> str:
         """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(include_trace), indent=indent, allow_nan=False)
-        if path is not None:
-            Path(path).write_text(text + "\n")
-        return text
+        return dump_json(self.to_dict(include_trace), path, indent)
 
     @classmethod
     def from_json(cls, source: str | Path) -> Checklist:
         """A checklist from JSON text or from the path of a JSON file."""
-        text = str(source) if not isinstance(source, Path) else None
-        if text is None or not text.lstrip().startswith("{"):
-            text = Path(source).read_text()
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid checklist JSON: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(load_json(source, "checklist"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Checklist):

@@ -9,7 +9,6 @@ intercept is not a row of the card: it is folded into the risk of every score, s
 from __future__ import annotations
 
 import html
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,8 +18,12 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.models._io import decode as _decode
+from riskexplore.models._io import decode_trace, dump_json, load_json
+from riskexplore.models._io import encode as _encode
+from riskexplore.models._io import plain as _plain
 from riskexplore.models.certificate import Certificate
-from riskexplore.solvers.events import SolveEvent, Trace
+from riskexplore.solvers.events import Trace
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.problem.risk_problem import RiskScoreProblem
@@ -426,11 +429,7 @@ class RiskScore:
     def from_dict(cls, data: Mapping[str, Any]) -> RiskScore:
         if data.get("format", FORMAT) != FORMAT:
             raise InputError(f"not a risk score document (format {data.get('format')!r})")
-        trace = None
-        if data.get("trace") is not None:
-            trace = Trace()
-            for record in data["trace"]:
-                trace.events.append(SolveEvent(**_decode(record)))
+        trace = decode_trace(data.get("trace"))
         cert = data.get("certificate")
         return cls(
             data["feature_names"],
@@ -447,22 +446,12 @@ class RiskScore:
         self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
     ) -> str:
         """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
-        text = json.dumps(self.to_dict(include_trace), indent=indent, allow_nan=False)
-        if path is not None:
-            Path(path).write_text(text + "\n")
-        return text
+        return dump_json(self.to_dict(include_trace), path, indent)
 
     @classmethod
     def from_json(cls, source: str | Path) -> RiskScore:
         """A model from JSON text or from the path of a JSON file."""
-        text = str(source) if not isinstance(source, Path) else None
-        if text is None or not text.lstrip().startswith("{"):
-            text = Path(source).read_text()
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid risk score JSON: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(load_json(source, "risk score"))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RiskScore):
@@ -514,43 +503,3 @@ def _plain_number(v):
     if isinstance(v, (int, np.integer)):
         return int(v)
     return float(v)
-
-
-def _plain(value):
-    """Numpy scalars/arrays and tuples to plain Python (so JSON round-trips are exact)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return float(value)
-    if value is None or isinstance(value, str):
-        return value
-    return repr(value)
-
-
-_NONFINITE = ("inf", "-inf", "nan")
-
-
-def _encode(value):
-    if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
-def _decode(value):
-    if isinstance(value, dict):
-        return {k: _decode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, str) and value in _NONFINITE:
-        return float(value)
-    return value

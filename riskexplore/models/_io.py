@@ -1,0 +1,168 @@
+"""JSON helpers shared by the model documents (:class:`RiskScore`, :class:`Checklist`).
+
+Floats are kept exactly by JSON; non-finite ones are written as the strings ``"inf"``,
+``"-inf"`` and ``"nan"`` (:func:`encode`) and read back as floats (:func:`decode`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from riskexplore.errors import InputError
+from riskexplore.solvers.events import SolveEvent, Trace
+
+__all__ = ["decode", "decode_trace", "dump_json", "encode", "load_json", "plain"]
+
+_NONFINITE = ("inf", "-inf", "nan")
+
+
+def plain(value: Any) -> Any:
+    """Numpy scalars/arrays and tuples to plain Python (so JSON round-trips are exact).
+
+    Parameters
+    ----------
+    value : Any
+        A scalar, mapping or sequence, nested in any way.
+
+    Returns
+    -------
+    Any
+        The same structure of dicts (string keys), lists, bools, ints, floats, strings
+        and ``None``; anything else as its ``repr``.
+    """
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [plain(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if value is None or isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def encode(value: Any) -> Any:
+    """Non-finite floats (nested in dicts and lists) as strings, for strict JSON.
+
+    Parameters
+    ----------
+    value : Any
+        A plain value (see :func:`plain`).
+
+    Returns
+    -------
+    Any
+        ``value`` with ``inf``, ``-inf`` and ``nan`` replaced by their strings.
+    """
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def decode(value: Any) -> Any:
+    """The inverse of :func:`encode`.
+
+    Parameters
+    ----------
+    value : Any
+        A value read from JSON.
+
+    Returns
+    -------
+    Any
+        ``value`` with the strings ``"inf"``, ``"-inf"`` and ``"nan"`` as floats.
+    """
+    if isinstance(value, dict):
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, str) and value in _NONFINITE:
+        return float(value)
+    return value
+
+
+def decode_trace(records: Iterable[Mapping[str, Any]] | None) -> Trace | None:
+    """A solver trace from the records of ``Trace.to_records``.
+
+    Parameters
+    ----------
+    records : iterable of dict or None
+        The ``"trace"`` entry of a model document.
+
+    Returns
+    -------
+    Trace or None
+        ``None`` when ``records`` is ``None``.
+    """
+    if records is None:
+        return None
+    trace = Trace()
+    for record in records:
+        trace.events.append(SolveEvent(**decode(record)))
+    return trace
+
+
+def dump_json(data: Mapping[str, Any], path: str | Path | None, indent: int | None) -> str:
+    """Strict JSON text of ``data``; also written (with a final newline) to ``path``.
+
+    Parameters
+    ----------
+    data : dict
+        A JSON-ready document.
+    path : str, Path or None
+        Where to write the text, if anywhere.
+    indent : int or None
+        Indentation of :func:`json.dumps`.
+
+    Returns
+    -------
+    str
+        The JSON text.
+    """
+    text = json.dumps(data, indent=indent, allow_nan=False)
+    if path is not None:
+        Path(path).write_text(text + "\n")
+    return text
+
+
+def load_json(source: str | Path, what: str) -> Any:
+    """Parse JSON text, or the file at ``source`` when it is a path.
+
+    Parameters
+    ----------
+    source : str or Path
+        JSON text (a string starting with ``{``) or the path of a JSON file.
+    what : str
+        The kind of document, for the error message (``"risk score"``).
+
+    Returns
+    -------
+    Any
+        The parsed document.
+
+    Raises
+    ------
+    InputError
+        If the text is not valid JSON.
+    """
+    text = str(source) if not isinstance(source, Path) else None
+    if text is None or not text.lstrip().startswith("{"):
+        text = Path(source).read_text()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid {what} JSON: {exc}") from None
