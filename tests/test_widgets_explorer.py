@@ -1,0 +1,195 @@
+"""The Explorer driven from code: data, outcome, constraints, both runs, result views, and
+readable messages for every invalid choice (previous results stay)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("ipywidgets")
+pytest.importorskip("plotly")
+
+from riskexplore.errors import InputError  # noqa: E402
+from riskexplore.problem import checklist_constraints as cc  # noqa: E402
+from riskexplore.problem import constraints as C  # noqa: E402
+from riskexplore.widgets.explorer import (  # noqa: E402
+    MAX_UPLOAD_BYTES,
+    Explorer,
+    ExplorerState,
+)
+
+
+def level(ex):
+    return ex.last_message[0]
+
+
+@pytest.fixture(scope="module")
+def solved():
+    """mammo risk scores: unconstrained and constrained runs (max_size 3, 3 s each)."""
+    ex = Explorer("mammo", time_limit=3, max_size=3, auto_refresh=False)
+    assert ex.add_constraint(C.Exclude("IrregularShape")), ex.last_message
+    free = ex.solve(constrained=False)
+    bound = ex.solve(constrained=True)
+    assert free is not None and bound is not None
+    assert free.wait(60) in ("optimal", "time_limit")
+    assert bound.wait(60) in ("optimal", "time_limit")
+    return ex
+
+
+def test_layout_and_state():
+    import ipywidgets as w
+
+    ex = Explorer(time_limit=5, auto_refresh=False)
+    assert isinstance(ex.widget, w.VBox) and isinstance(ex.state, ExplorerState)
+    assert ex.state.frame is None and ex.results == {}
+    assert ex.solve() is None and "load a dataset" in ex.last_message[1]
+    assert not ex.add_constraint(C.MaxFeatures(2))
+    ex.dataset_picker.value = "mammo"  # the dropdown loads it
+    assert ex.state.dataset == "mammo" and ex.state.outcome == "Malignant"
+    assert ex.outcome_picker.value == "Malignant"
+    assert len(ex.state.X) + len(ex.state.X_test) == 961
+    assert abs(ex.state.y.mean() - ex.state.y_test.mean()) < 0.02  # stratified split
+    assert type(ex.constraint_builder).__name__ == "ConstraintBuilder"
+    ex.family_picker.value = "checklist"
+    assert ex.state.family == "checklist"
+    assert ex._checklist_settings.layout.display is None
+    assert ex._risk_settings.layout.display == "none"
+    assert type(ex.constraint_builder).__name__ == "ChecklistConstraintBuilder"
+    # settings from the widgets; invalid values are refused with a message
+    ex.time_limit.value = 7
+    assert ex.settings["time_limit"] == 7
+    assert not ex.update_settings(coef_min=2)
+    assert "coefficient range" in ex.last_message[1] and ex.settings["coef_min"] == -5
+    assert not ex.update_settings(nonsense=1) and level(ex) == "error"
+
+
+def test_both_runs_and_result_views(solved):
+    ex = solved
+    assert set(ex.results) == {"unconstrained", "constrained"}
+    free, bound = ex.results["unconstrained"], ex.results["constrained"]
+    assert "IrregularShape" not in bound.points
+    run = ex.state.runs["constrained"]
+    assert run.constraints == [C.Exclude("IrregularShape")] and run.family == "risk_score"
+    # both monitors kept their models, side by side
+    assert ex.monitors["unconstrained"].model is free
+    assert ex.monitors["constrained"].model is bound
+    # compare view: the certified price interval
+    price = ex.comparison.price_of_constraints
+    lo, hi = price
+    assert 0 <= lo <= hi < math.inf
+    assert hi == pytest.approx(
+        max(0.0, bound.certificate.upper_bound - free.certificate.lower_bound)
+    )
+    assert "certified price of the constraints" in ex.compare.price_label.value
+    assert "certified price" in ex.compare.figure.layout.title.text
+    # metrics panel: both models, train and test
+    names = [t.name for t in ex.metrics.figure.data]
+    assert {"unconstrained train", "unconstrained test", "constrained test"} <= set(names)
+    assert list(ex.metrics.table.index) == ["unconstrained", "constrained"]
+    # reliability view follows the run picker
+    shown = np.asarray(ex.reliability.figure.data[1].x).copy()
+    ex.reliability_run.value = "unconstrained"
+    assert ex.reliability.model is free
+    ex.reliability_run.value = "constrained"
+    assert ex.reliability.model is bound and len(shown)
+
+
+def test_invalid_choices_are_messages_and_results_stay(solved):
+    ex = solved
+    before = dict(ex.results)
+    rel = np.asarray(ex.reliability.figure.data[1].x).copy()
+    # constraint on a missing feature; infeasible set
+    assert not ex.add_constraint(C.Include("NoSuchFeature"))
+    assert "NoSuchFeature" in ex.last_message[1] and level(ex) == "error"
+    assert not ex.add_constraint(C.Include("IrregularShape"))  # Exclude is active
+    assert "conflict" in ex.last_message[1] or "infeasible" in ex.last_message[1].lower()
+    assert ex.constraints == [C.Exclude("IrregularShape")]
+    ex.clear_constraints()
+    assert ex.solve(constrained=True) is None and "constraint" in ex.last_message[1]
+    # bad uploads
+    assert not ex.load_csv(b"x" * (MAX_UPLOAD_BYTES + 1), "big.csv")
+    assert "20 MB" in ex.last_message[1]
+    assert not ex.load_csv(b"a,b,c\n1,2,3\n4,5,6,7\n1,2,3\n1,2,3\n", "ragged.csv")
+    assert "could not read ragged.csv as CSV" in ex.last_message[1]
+    assert not ex.load_csv(b"\xff\xfe\x00\x81\x00", "binary.csv")
+    assert not ex.load_csv(b"", "empty.csv") and "empty" in ex.last_message[1]
+    assert ex.state.dataset == "mammo"  # nothing changed
+    assert ex.results == before
+    np.testing.assert_allclose(ex.reliability.figure.data[1].x, rel)
+    assert "Traceback" not in ex.message.value
+
+
+def test_uploaded_csv_outcome_choice():
+    rng = np.random.default_rng(0)
+    n = 200
+    x1 = rng.integers(0, 2, n)
+    x2 = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "grade": rng.integers(0, 4, n),  # four values: not an outcome
+            "x1": x1,
+            "x2": x2,
+            "sick": np.where(rng.random(n) < 0.2 + 0.5 * x1, "yes", "no"),
+            "note": ["a"] * n,
+        }
+    )
+    ex = Explorer(time_limit=2, max_size=2, auto_refresh=False)
+    content = frame.to_csv(index=False).encode()
+    ex._on_upload(
+        {"new": ({"name": "clinic.csv", "content": memoryview(content), "size": len(content)},)}
+    )
+    assert ex.state.dataset == "clinic.csv" and ex.state.source == "upload"
+    assert ex.state.outcome is None and "Choose the outcome" in ex.last_message[1]
+    assert ex.solve() is None and "choose the outcome column" in ex.last_message[1]
+    ex.outcome_picker.value = "grade"
+    assert "must be binary" in ex.last_message[1] and ex.state.outcome is None
+    assert ex.outcome_picker.value == ""
+    assert ex.set_outcome("sick") and ex.state.y.isin([0, 1]).all()
+    assert ex.state.y.sum() == (ex.state.frame.loc[ex.state.y.index, "sick"] == "yes").sum()
+    # a text column cannot enter a risk score: readable message at Solve
+    assert ex.solve() is None and "note" in ex.last_message[1]
+    ex.load_csv(frame.drop(columns=["note"]).to_csv(index=False).encode(), "clinic2.csv")
+    ex.set_outcome("sick")
+    monitor = ex.solve(wait=True)
+    assert monitor.status in ("optimal", "time_limit")
+    assert set(ex.results) == {"unconstrained"}
+    assert ex.comparison is None and "solve without and with" in ex.compare.figure.layout.title.text
+
+
+def test_checklist_runs_and_path():
+    ex = Explorer("heart", family="checklist", time_limit=2, max_items=3, auto_refresh=False)
+    builder = ex.constraint_builder
+    assert type(builder).__name__ == "ChecklistConstraintBuilder"
+    assert not ex.add_constraint(cc.IncludeItem("age ≥ 1000"))
+    assert ex.add_constraint(cc.FNRLimit(0.3)), ex.last_message
+    ex.solve(constrained=False)
+    ex.solve(constrained=True)
+    ex.wait(60)
+    assert set(ex.results) == {"unconstrained", "constrained"}, ex.state.messages[-3:]
+    assert ex.results["constrained"].stats["fnr"] <= 0.3 + 1e-9
+    lo, hi = ex.comparison.price_of_constraints
+    assert 0 <= lo <= hi
+    assert "certified price" in ex.compare.price_label.value
+    # the size path of the current settings, filled into its view
+    assert ex.compute_path(sizes=[1, 2], time_limit_per_size=1, wait=True)
+    assert list(ex.pareto.figure.data[0].x) == [1, 2]
+    assert ex.pareto.figure.data[0].name == "objective (mistakes)"
+
+
+def test_state_alone():
+    st = ExplorerState()
+    with pytest.raises(InputError, match="load a dataset"):
+        st.set_outcome("x")
+    st.load_dataset("mammo")
+    with pytest.raises(InputError, match="unknown outcome column"):
+        st.set_outcome("nope")
+    with pytest.raises(InputError, match="must be binary"):
+        st.set_outcome("Density")
+    assert st.outcome == "Malignant"
+    st.update_settings(test_fraction=0)
+    assert st.X_test is None and len(st.X) == 961
+    st.check_ready()
+    assert st.fit_kwargs() == {"max_size": 5, "coef_min": -5, "coef_max": 5, "time_limit": 60.0}
