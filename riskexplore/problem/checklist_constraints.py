@@ -27,13 +27,20 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from riskexplore.errors import ConstraintError
+from riskexplore.problem._common import (
+    Described,
+    check_bounds,
+    check_name,
+    check_names,
+    close_matches_hint,
+)
+from riskexplore.problem._common import listing as _listing
 
 __all__ = [
     "ALL",
@@ -79,7 +86,7 @@ class ChecklistRow:
     upper: float = math.inf
 
     def __post_init__(self) -> None:
-        _check_bounds(self.name, self.lower, self.upper)
+        check_bounds(self.name, self.lower, self.upper)
 
 
 @dataclass(frozen=True)
@@ -98,36 +105,17 @@ class ErrorRow:
     upper: float = math.inf
 
     def __post_init__(self) -> None:
-        _check_bounds(self.name, self.lower, self.upper)
-
-
-def _check_bounds(name: str, lower: float, upper: float) -> None:
-    if math.isnan(lower) or math.isnan(upper):
-        raise ConstraintError(f"constraint {name!r}: a bound is NaN")
-    if lower > upper:
-        raise ConstraintError(
-            f"constraint {name!r}: lower bound {lower} exceeds upper bound {upper}; swap "
-            "them or relax one"
-        )
+        check_bounds(self.name, self.lower, self.upper)
 
 
 # --- helpers ---------------------------------------------------------------------------
 def check_item(label: str, name, item_names: Sequence[str]) -> str:
     """Return ``name`` if it is a known item, else raise a helpful ConstraintError."""
-    if not isinstance(name, str):
-        raise ConstraintError(f"constraint {label!r}: item names must be strings, got {name!r}")
-    if name in item_names:
-        return name
-    close = difflib.get_close_matches(name, [str(f) for f in item_names], n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise ConstraintError(f"constraint {label!r} uses unknown item {name!r}{hint}")
+    return check_name(label, name, item_names, "item")
 
 
 def _check_items(label: str, names: Iterable, item_names: Sequence[str]) -> None:
-    known = set(item_names)
-    for name in names:
-        if name not in known:
-            check_item(label, name, item_names)
+    check_names(label, names, item_names, "item")
 
 
 def _name_tuple(items, what: str) -> tuple[str, ...]:
@@ -175,10 +163,6 @@ def _by_tuple(by, what: str) -> tuple[str, ...] | None:
     return tuple(str(n) for n in names)
 
 
-def _listing(names: Sequence[str], joiner: str = ", ") -> str:
-    return joiner.join(str(n) for n in names)
-
-
 def _pct(x: float) -> str:
     return f"{100 * x:.4g}%"
 
@@ -195,17 +179,11 @@ def _need_problem(constraint, problem) -> None:
         )
 
 
-class ChecklistConstraint:
+class ChecklistConstraint(Described):
     """Base class: ``to_rows(item_names, problem=None)`` and ``describe()``."""
 
     def to_rows(self, item_names: Sequence[str], problem=None) -> list:  # pragma: no cover
         raise NotImplementedError
-
-    def describe(self) -> str:  # pragma: no cover
-        raise NotImplementedError
-
-    def __str__(self) -> str:
-        return self.describe()
 
 
 # --- model size and threshold ------------------------------------------------------------
@@ -328,8 +306,7 @@ class OneItemPerGroup(ChecklistConstraint):
         rows = []
         for group in wanted:
             if group not in members:
-                close = difflib.get_close_matches(group, list(members), n=3, cutoff=0.6)
-                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+                hint = close_matches_hint(group, list(members))
                 raise ConstraintError(
                     f"constraint {self.describe()!r} uses unknown feature group {group!r}{hint}"
                 )

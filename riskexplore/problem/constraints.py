@@ -23,13 +23,14 @@ Examples
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from riskexplore.errors import ConstraintError
+from riskexplore.problem._common import Described, check_name, check_names
+from riskexplore.problem._common import listing as _listing
 from riskexplore.problem.rows import INTERCEPT, LinearRow
 
 __all__ = [
@@ -58,20 +59,11 @@ _ROUND_TOL = 1e-9
 # --- helpers ---------------------------------------------------------------------------
 def _check_feature(label: str, name, feature_names: Sequence[str]) -> str:
     """Return ``name`` if it is a known feature, else raise a helpful ConstraintError."""
-    if not isinstance(name, str):
-        raise ConstraintError(f"constraint {label!r}: feature names must be strings, got {name!r}")
-    if name in feature_names:
-        return name
-    close = difflib.get_close_matches(name, [str(f) for f in feature_names], n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise ConstraintError(f"constraint {label!r} uses unknown feature {name!r}{hint}")
+    return check_name(label, name, feature_names, "feature")
 
 
 def _check_features(label: str, names: Iterable, feature_names: Sequence[str]) -> None:
-    known = set(feature_names)
-    for name in names:
-        if name not in known:
-            _check_feature(label, name, feature_names)
+    check_names(label, names, feature_names, "feature")
 
 
 def _name_tuple(features, what: str) -> tuple[str, ...]:
@@ -108,25 +100,15 @@ def _number(value, what: str) -> float:
     return value
 
 
-def _listing(names: Sequence[str], joiner: str = ", ") -> str:
-    return joiner.join(str(n) for n in names)
-
-
 def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-class ReadableConstraint:
+class ReadableConstraint(Described):
     """Base class of readable constraints: ``to_rows`` and ``describe``."""
 
     def to_rows(self, feature_names: Sequence[str]) -> list[LinearRow]:  # pragma: no cover
         raise NotImplementedError
-
-    def describe(self) -> str:  # pragma: no cover
-        raise NotImplementedError
-
-    def __str__(self) -> str:
-        return self.describe()
 
 
 # --- model size ------------------------------------------------------------------------

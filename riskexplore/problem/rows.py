@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from riskexplore.errors import ConstraintError
+from riskexplore.problem._common import check_bounds
 
 #: Key used for the intercept in ``LinearRow.points``.
 INTERCEPT = "(Intercept)"
@@ -43,13 +44,7 @@ class LinearRow:
     upper: float = math.inf
 
     def __post_init__(self) -> None:
-        if self.lower > self.upper:
-            raise ConstraintError(
-                f"constraint {self.name!r}: lower bound {self.lower} exceeds upper bound "
-                f"{self.upper}; swap them or relax one"
-            )
-        if math.isnan(self.lower) or math.isnan(self.upper):
-            raise ConstraintError(f"constraint {self.name!r}: a bound is NaN")
+        check_bounds(self.name, self.lower, self.upper)
 
     def variables(self) -> set[str]:
         return set(self.points) | set(self.included)
