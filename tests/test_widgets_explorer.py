@@ -193,3 +193,38 @@ def test_state_alone():
     assert st.X_test is None and len(st.X) == 961
     st.check_ready()
     assert st.fit_kwargs() == {"max_size": 5, "coef_min": -5, "coef_max": 5, "time_limit": 60.0}
+
+
+def test_explorer_in_a_real_kernel():
+    """In ipykernel the Solve buttons and the path run with asyncio tasks on the kernel
+    loop (no polling by the caller)."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    setup = (
+        "import asyncio\n"
+        "from riskexplore.problem.constraints import Exclude\n"
+        "from riskexplore.widgets import Explorer\n"
+        "ex = Explorer('mammo', time_limit=2, max_size=2)\n"
+        "ex.add_constraint(Exclude('IrregularShape'))\n"
+        "ex.solve_free.click()\n"
+        "ex.solve_bound.click()\n"
+        "ex.pareto.compute_button.click()\n"
+        "print(all(m._task is not None for m in ex.monitors.values()),"
+        " ex.pareto._task is not None)"
+    )
+    wait = (
+        "for _ in range(600):\n"
+        "    if len(ex.results) == 2 and not ex.pareto.running:\n"
+        "        break\n"
+        "    await asyncio.sleep(0.05)\n"
+        "print(sorted(ex.results), ex.comparison is not None,"
+        " len(ex.pareto.figure.data[0].x))"
+    )
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(setup), nbformat.v4.new_code_cell(wait)]
+    )
+    nbclient.NotebookClient(nb, kernel_name="python3", timeout=120).execute()
+    outputs = ["".join(o.get("text", "") for o in cell.outputs) for cell in nb.cells]
+    assert outputs[0].strip() == "True True"
+    assert outputs[1].strip() == "['constrained', 'unconstrained'] True 2"
