@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from riskexplore._classifier import binary_classes
 from riskexplore.checklist_fit import DEFAULT_GAP_TOLERANCE, fit_checklist
 from riskexplore.errors import InputError
 
@@ -112,18 +112,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
             y = y.ravel()
         if y.ndim != 1 or len(y) != len(frame):
             raise InputError(f"y must be one label per row of X ({len(frame)}), got {y.shape}")
-        check_classification_targets(y)
-        kind = type_of_target(y)
-        classes = np.unique(y)
-        if len(classes) < 2:
-            raise InputError(
-                f"ChecklistClassifier needs two classes, got 1 class ({classes.tolist()})"
-            )
-        if kind != "binary":
-            raise InputError(
-                "Only binary classification is supported; the type of the target is "
-                f"{kind} with {len(classes)} classes"
-            )
+        classes = binary_classes(y, "ChecklistClassifier")
         self.classes_ = classes
         target = (y == classes[1]).astype(int)
         kw = {}

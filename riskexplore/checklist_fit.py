@@ -14,7 +14,7 @@ import pandas as pd
 from riskexplore.errors import InputError
 from riskexplore.models.checklist import Checklist
 from riskexplore.solvers.events import SolveEvent, iterate_events
-from riskexplore.solvers.stopping import Limits, StopRequest
+from riskexplore.solvers.stopping import Limits, StopRequest, checked_limits
 
 __all__ = [
     "fit_checklist",
@@ -313,18 +313,7 @@ def make_limits(time_limit, node_limit, gap_tolerance, stop) -> Limits:
         gap_tolerance = float(gap_tolerance)
     except (TypeError, ValueError):
         raise InputError("time_limit and gap_tolerance must be numbers") from None
-    if not time_limit > 0:
-        raise InputError(f"time_limit must be positive, got {time_limit}")
-    if node_limit is not None and int(node_limit) < 0:
-        raise InputError(f"node_limit must be non-negative, got {node_limit}")
-    if not (0 <= gap_tolerance < 1):
-        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
-    return Limits(
-        time_limit=time_limit,
-        node_limit=None if node_limit is None else int(node_limit),
-        gap_tolerance=gap_tolerance,
-        stop=stop,
-    )
+    return checked_limits(time_limit, node_limit, gap_tolerance, stop)
 
 
 def fit_checklist(

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from riskexplore.errors import InputError
+from riskexplore._classifier import binary_classes
 from riskexplore.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
 
 __all__ = ["RiskSlimClassifier"]
@@ -89,19 +88,8 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         named = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
         original = X
         X, y = validate_data(self, X, y, accept_sparse=False, dtype="numeric")
-        check_classification_targets(y)
-        kind = type_of_target(y)
-        classes = np.unique(y)
-        if len(classes) < 2:
-            raise InputError(
-                f"RiskSlimClassifier needs two classes, got 1 class ({classes.tolist()})"
-            )
-        if kind != "binary":
-            raise InputError(
-                "Only binary classification is supported; the type of the target is "
-                f"{kind} with {len(classes)} classes"
-            )
-        self.classes_ = classes = np.unique(y)
+        classes = binary_classes(y, "RiskSlimClassifier")
+        self.classes_ = classes
         if named:
             frame = original
         else:

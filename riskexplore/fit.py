@@ -12,7 +12,7 @@ from riskexplore.errors import InputError
 from riskexplore.models.risk_score import RiskScore
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.events import SolveEvent, iterate_events
-from riskexplore.solvers.stopping import Limits, StopRequest
+from riskexplore.solvers.stopping import Limits, StopRequest, checked_limits
 
 __all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
 
@@ -65,20 +65,7 @@ def solve_problem(
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
     from riskexplore.solvers.lcpa import solve_lcpa
 
-    if time_limit is None:
-        time_limit = math.inf
-    if not (float(time_limit) > 0):
-        raise InputError(f"time_limit must be positive, got {time_limit}")
-    if node_limit is not None and int(node_limit) < 0:
-        raise InputError(f"node_limit must be non-negative, got {node_limit}")
-    if not (0 <= float(gap_tolerance) < 1):
-        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
-    limits = Limits(
-        time_limit=float(time_limit),
-        node_limit=None if node_limit is None else int(node_limit),
-        gap_tolerance=float(gap_tolerance),
-        stop=stop,
-    )
+    limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
     result = solve_lcpa(
         problem,
         limits=limits,

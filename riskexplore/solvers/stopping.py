@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from riskexplore.errors import InputError
+
 StopRequest = threading.Event | Callable[[], bool] | None
 
 
@@ -31,6 +33,46 @@ class Limits:
     node_limit: int | None = None
     gap_tolerance: float = 1e-9
     stop: StopRequest = None
+
+
+def checked_limits(time_limit, node_limit, gap_tolerance, stop: StopRequest) -> Limits:
+    """Validated solve limits, from the arguments of the ``fit_*`` functions.
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Wall-clock seconds, positive (``None`` or ``inf`` for none).
+    node_limit : int or None
+        Branch-and-bound nodes, non-negative.
+    gap_tolerance : float
+        Optimality gap in ``[0, 1)``.
+    stop : threading.Event or callable, optional
+        A stop request.
+
+    Returns
+    -------
+    Limits
+        The limits, with ``time_limit`` and ``gap_tolerance`` as floats.
+
+    Raises
+    ------
+    InputError
+        If a limit is out of range.
+    """
+    if time_limit is None:
+        time_limit = math.inf
+    if not (float(time_limit) > 0):
+        raise InputError(f"time_limit must be positive, got {time_limit}")
+    if node_limit is not None and int(node_limit) < 0:
+        raise InputError(f"node_limit must be non-negative, got {node_limit}")
+    if not (0 <= float(gap_tolerance) < 1):
+        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
+    return Limits(
+        time_limit=float(time_limit),
+        node_limit=None if node_limit is None else int(node_limit),
+        gap_tolerance=float(gap_tolerance),
+        stop=stop,
+    )
 
 
 class Clock:
