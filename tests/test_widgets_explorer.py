@@ -95,6 +95,11 @@ def test_both_runs_and_result_views(solved):
     assert ex.reliability.model is free
     ex.reliability_run.value = "constrained"
     assert ex.reliability.model is bound and len(shown)
+    # every view as a static figure
+    figures = ex.figures()
+    assert {"unconstrained", "constrained", "reliability", "metrics", "compare"} <= set(figures)
+    assert all(type(f).__name__ == "Figure" for f in figures.values())
+    assert "certified price" in figures["compare"].layout.title.text
 
 
 def test_invalid_choices_are_messages_and_results_stay(solved):

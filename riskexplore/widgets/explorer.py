@@ -115,6 +115,9 @@ class ExplorerState:
         Every message shown, oldest first.
     data_version : int
         Incremented whenever the data or outcome changes.
+    categorical : tuple of str
+        Integer-coded categorical columns of a bundled dataset (one-hot items when
+        checklists binarize; from ``dataset_info``).
     """
 
     dataset: str | None = None
@@ -131,15 +134,17 @@ class ExplorerState:
     runs: dict[str, RunRecord] = field(default_factory=dict)
     messages: list[tuple[str, str]] = field(default_factory=list)
     data_version: int = 0
+    categorical: tuple[str, ...] = ()
 
     # --- data ------------------------------------------------------------------------
     def load_dataset(self, name: str) -> None:
         """Load a bundled dataset; its outcome column is chosen."""
-        from riskexplore.datasets import load_dataset
+        from riskexplore.datasets import dataset_info, load_dataset
 
         data = load_dataset(name)
         frame = data.frame
         self._set_frame(frame, data.name, "bundled")
+        self.categorical = tuple(dataset_info(data.name).get("categorical") or ())
         self.set_outcome(str(data.y.name))
 
     def load_csv(self, content: bytes, name: str = "upload.csv") -> None:
@@ -178,6 +183,7 @@ class ExplorerState:
 
     def _set_frame(self, frame: pd.DataFrame, name: str, source: str) -> None:
         self.frame, self.dataset, self.source = frame, name, source
+        self.categorical = ()
         self.outcome = None
         self.X = self.y = self.X_test = self.y_test = None
         self.settings["group_columns"] = ()
@@ -312,6 +318,13 @@ class ExplorerState:
         X = self.X_test if test else self.X
         return None if not cols or X is None else X[cols]
 
+    def binarizer_kwargs(self) -> dict[str, Any]:
+        """``categorical=`` for the Binarizer when the dataset declares coded columns."""
+        if self.settings["binarize"] is None or self.X is None:
+            return {}
+        cols = [c for c in self.categorical if c in self.X.columns]
+        return {"categorical": cols} if cols else {}
+
     def fit_kwargs(self) -> dict[str, Any]:
         """Arguments of ``fit_risk_score`` / ``fit_checklist`` from the settings."""
         s = self.settings
@@ -327,6 +340,7 @@ class ExplorerState:
             "binarize": s["binarize"],
             "time_limit": float(s["time_limit"]),
         }
+        out.update(self.binarizer_kwargs())
         if self.groups() is not None:
             out["groups"] = self.groups()
         return out
@@ -909,11 +923,16 @@ class Explorer:
         else:
             from riskexplore.data.binarize import Binarizer
 
-            binarizer = Binarizer(method=s["binarize"]).fit(st.X)
+            binarizer = Binarizer(method=s["binarize"], **st.binarizer_kwargs()).fit(st.X)
             names = [str(n) for n in binarizer.get_feature_names_out()]
             item_groups = dict(binarizer.item_groups_)
         checker = data_checker(
-            st.X, st.y, st.groups(), binarize=s["binarize"], max_items=int(s["max_items"])
+            st.X,
+            st.y,
+            st.groups(),
+            binarize=s["binarize"],
+            max_items=int(s["max_items"]),
+            **st.binarizer_kwargs(),
         )
         return ChecklistConstraintBuilder(
             names, item_groups, list(s.get("group_columns") or ()), checker=checker
@@ -1021,6 +1040,24 @@ class Explorer:
         model = self._current_results().get(self.reliability_run.value)
         if model is not None:
             self.reliability.show(model, st.X, st.y, st.X_test, st.y_test)
+
+    def figures(self) -> dict[str, Any]:
+        """Static ``go.Figure`` of every view that has something to show (for papers and
+        ``save_figure``): ``"unconstrained"``/``"constrained"`` (solve progress),
+        ``"reliability"``, ``"metrics"``, ``"pareto"``, ``"compare"``."""
+        out: dict[str, Any] = {}
+        for run, monitor in self.monitors.items():
+            if monitor.runner is not None:
+                out[run] = monitor.static_figure()
+        if self.reliability.model is not None:
+            out["reliability"] = self.reliability.static_figure()
+        if self.metrics.models:
+            out["metrics"] = self.metrics.static_figure()
+        if self.pareto.rows:
+            out["pareto"] = self.pareto.static_figure()
+        if self.compare.comparison is not None:
+            out["compare"] = self.compare.static_figure()
+        return out
 
     # --- size path -------------------------------------------------------------------
     def _path_kwargs(self, sizes=None, time_limit_per_size=None) -> dict[str, Any]:
