@@ -35,34 +35,59 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _positive_float(text: str) -> float:
+def _argument(
+    text: str, convert: Callable[[str], Any], noun: str, ok: Callable[[Any], bool], wanted: str
+) -> Any:
+    """Parse a command-line value and check its range (argparse ``type=`` helper).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+    convert : callable
+        ``int`` or ``float``.
+    noun : str
+        What ``convert`` accepts (``"a number"``), for the message.
+    ok : callable
+        Whether the parsed value is in range.
+    wanted : str
+        What is in range (``"a positive number"``), for the message.
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If ``text`` does not parse or the value is out of range.
+    """
     try:
-        value = float(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {noun}, got {text!r}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
     return value
+
+
+def _positive_float(text: str) -> float:
+    return _argument(text, float, "a number", lambda v: v > 0, "a positive number")
 
 
 def _nonnegative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (value >= 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {text!r}")
-    return value
+    return _argument(
+        text,
+        float,
+        "a number",
+        lambda v: v >= 0 and math.isfinite(v),
+        "a non-negative number",
+    )
 
 
 def _nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
+    return _argument(text, int, "an integer", lambda v: v >= 0, "a non-negative integer")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -212,6 +237,52 @@ def stdout_to_stderr():
         os.close(saved)
 
 
+def _solve(start: Callable[[threading.Event], Any], progress: ProgressPrinter | None) -> Any:
+    """Run a solve with Ctrl-C handling, its stdout kept off ours.
+
+    Parameters
+    ----------
+    start : callable
+        ``start(stop)`` returns the event generator of the solve (see
+        :func:`run_with_interrupt`).
+    progress : ProgressPrinter or None
+        Shown the events, if given.
+
+    Returns
+    -------
+    Any
+        The fitted model.
+    """
+    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
+        return run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+
+
+def _print_model(model: Any, report: dict[str, Any] | None, **text_options: Any) -> int:
+    """Print the ``--json`` report, or the model's text and summary.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+    report : dict or None
+        The ``--json`` object, when ``--json`` was given.
+    **text_options
+        Arguments of ``model.to_text`` (``ascii=`` of a checklist).
+
+    Returns
+    -------
+    int
+        The exit code, 0.
+    """
+    if report is not None:
+        print(json.dumps(report, allow_nan=False))
+    else:
+        print(model.to_text(**text_options))
+        print()
+        print(model.summary())
+    return 0
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     from riskexplore.fit import iter_fit_risk_score
 
@@ -238,15 +309,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             stop=stop,
         )
 
-    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
-        model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
-    if args.json:
-        print(json.dumps(fit_report(model, name, len(y)), allow_nan=False))
-    else:
-        print(model.to_text())
-        print()
-        print(model.summary())
-    return 0
+    model = _solve(start, progress)
+    return _print_model(model, fit_report(model, name, len(y)) if args.json else None)
 
 
 def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
@@ -280,23 +344,11 @@ def _finite(value):
 
 # --- checklist -----------------------------------------------------------------------
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+    return _argument(text, int, "an integer", lambda v: v >= 1, "a positive integer")
 
 
 def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a rate between 0 and 1, got {text!r}")
-    return value
+    return _argument(text, float, "a number", lambda v: 0 <= v <= 1, "a rate between 0 and 1")
 
 
 def _add_checklist_parser(sub) -> None:
@@ -405,15 +457,9 @@ def _cmd_checklist(args: argparse.Namespace) -> int:
             **options,
         )
 
-    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
-        model = run_with_interrupt(start, progress if progress is not None else (lambda e: None))
-    if args.json:
-        print(json.dumps(checklist_report(model, name, len(y)), allow_nan=False))
-    else:
-        print(model.to_text(ascii=args.ascii))
-        print()
-        print(model.summary())
-    return 0
+    model = _solve(start, progress)
+    report = checklist_report(model, name, len(y)) if args.json else None
+    return _print_model(model, report, ascii=args.ascii)
 
 
 def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
