@@ -122,6 +122,11 @@ def test_invalid_choices_are_messages_and_results_stay(solved):
     assert not ex.load_csv(b"\xff\xfe\x00\x81\x00", "binary.csv")
     assert not ex.load_csv(b"", "empty.csv") and "empty" in ex.last_message[1]
     assert ex.state.dataset == "mammo"  # nothing changed
+    # a run that fails (e.g. infeasible constraints found by the solver): message only
+    from riskexplore.errors import InfeasibleError
+
+    ex._finished("constrained", None, InfeasibleError("no risk score satisfies the constraints"))
+    assert "The constrained solve failed: no risk score satisfies" in ex.last_message[1]
     assert ex.results == before
     np.testing.assert_allclose(ex.reliability.figure.data[1].x, rel)
     assert "Traceback" not in ex.message.value
@@ -210,7 +215,7 @@ def test_explorer_in_a_real_kernel():
         "import asyncio\n"
         "from riskexplore.problem.constraints import Exclude\n"
         "from riskexplore.widgets import Explorer\n"
-        "ex = Explorer('mammo', time_limit=2, max_size=2)\n"
+        "ex = Explorer('mammo', time_limit=1, max_size=2)\n"
         "ex.add_constraint(Exclude('IrregularShape'))\n"
         "ex.solve_free.click()\n"
         "ex.solve_bound.click()\n"
