@@ -55,7 +55,7 @@ from riskexplore._highs import new_highs
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_problem import ChecklistProblem
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import final_status
+from riskexplore.solvers.result import BoundsMixin, final_status
 from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = [
@@ -127,7 +127,7 @@ class ChecklistIPSettings:
 
 
 @dataclass
-class ChecklistSolveResult:
+class ChecklistSolveResult(BoundsMixin):
     """Best checklist, certificate and statistics of one solve.
 
     ``items`` and ``M`` describe the best checklist (``None`` without one);
@@ -144,14 +144,6 @@ class ChecklistSolveResult:
     time: float = 0.0
     trace: Trace = field(default_factory=Trace)
     stats: dict = field(default_factory=dict)
-
-    @property
-    def gap(self) -> float:
-        return relative_gap(self.upper_bound, self.lower_bound)
-
-    @property
-    def objective(self) -> float:
-        return self.upper_bound
 
     @property
     def has_model(self) -> bool:
@@ -586,11 +578,9 @@ class _Solve:
     def _check_halt(self) -> None:
         if self.halt:
             return
-        if self.clock.stop_requested():
-            self.stop_reason, self.halt = "stopped", True
-        elif self.clock.out_of_time():
-            self.stop_reason, self.halt = "time_limit", True
-        if self.halt:
+        reason = self.clock.limit_reached()
+        if reason is not None:
+            self.stop_reason, self.halt = reason, True
             self.halt_time = time.perf_counter()
 
     def _run_worker(self) -> bool:

@@ -59,6 +59,7 @@ from riskexplore.solvers.checklist_heuristics import (
 )
 from riskexplore.solvers.checklist_ip import solve_checklist
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.solvers.result import BoundsMixin
 from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = [
@@ -103,7 +104,7 @@ class PathStep:
 
 
 @dataclass
-class PathResult:
+class PathResult(BoundsMixin):
     """Outcome of :func:`sequential_training`.
 
     ``items``/``M`` are the best checklist over all cells, ``upper_bound`` its objective
@@ -126,14 +127,6 @@ class PathResult:
     pool: list[tuple[list[str], int]]
     problem: object = field(repr=False, default=None)
     trace: Trace = field(default_factory=Trace, repr=False)
-
-    @property
-    def gap(self) -> float:
-        return relative_gap(self.upper_bound, self.lower_bound)
-
-    @property
-    def objective(self) -> float:
-        return self.upper_bound
 
     @property
     def has_model(self) -> bool:
@@ -591,14 +584,15 @@ def sequential_training(
 
     def halted() -> bool:
         nonlocal stop_reason
-        if clock.stop_requested():
-            stop_reason = "stopped"
-        elif clock.out_of_time():
-            stop_reason = "time_limit"
-        elif limits.node_limit is not None and nodes >= limits.node_limit:
-            stop_reason = "node_limit"
-        elif best is not None and relative_gap(ub, global_lb()) <= limits.gap_tolerance:
-            stop_reason = "gap"
+        reason = clock.limit_reached(nodes)
+        if (
+            reason is None
+            and best is not None
+            and relative_gap(ub, global_lb()) <= limits.gap_tolerance
+        ):
+            reason = "gap"
+        if reason is not None:
+            stop_reason = reason
         return stop_reason is not None
 
     pass_no = 1

@@ -255,13 +255,10 @@ class _CPA:
     def _should_stop(self) -> bool:
         if self.stop_reason is not None:
             return True
-        if self.clock.stop_requested():
-            self.stop_reason = "stopped"
-        elif self.clock.out_of_time():
-            self.stop_reason = "time_limit"
-        elif self.limits.node_limit is not None and self.nodes >= self.limits.node_limit:
-            self.stop_reason = "node_limit"
-        elif self.max_iterations is not None and self.iterations >= self.max_iterations:
+        self.stop_reason = self.clock.limit_reached(self.nodes)
+        if self.stop_reason is not None:
+            return True
+        if self.max_iterations is not None and self.iterations >= self.max_iterations:
             self.stop_reason = "node_limit"
         elif math.isfinite(self.ub) and relative_gap(self.ub, self.lb) <= self.limits.gap_tolerance:
             self.stop_reason = "gap"

@@ -571,13 +571,10 @@ class _LCPA:
     def _should_stop(self) -> bool:
         if self.stop_reason is not None:
             return True
-        if self.clock.stop_requested():
-            self.stop_reason = "stopped"
-        elif self.clock.out_of_time():
-            self.stop_reason = "time_limit"
-        elif self.limits.node_limit is not None and self.nodes >= self.limits.node_limit:
-            self.stop_reason = "node_limit"
-        elif (
+        self.stop_reason = self.clock.limit_reached(self.nodes)
+        if self.stop_reason is not None:
+            return True
+        if (
             self.phase == "search"
             and math.isfinite(self.ub)
             and relative_gap(self.ub, self.lower_bound()) <= self.limits.gap_tolerance

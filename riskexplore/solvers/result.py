@@ -13,8 +13,29 @@ from riskexplore.solvers.events import Trace, relative_gap
 STATUSES = ("optimal", "time_limit", "node_limit", "stopped", "infeasible")
 
 
+class BoundsMixin:
+    """``gap`` and ``objective`` of a result with ``upper_bound`` and ``lower_bound``.
+
+    The upper bound is the objective of the best model found; the lower bound a proven
+    lower bound on the optimal objective.
+    """
+
+    upper_bound: float
+    lower_bound: float
+
+    @property
+    def gap(self) -> float:
+        """Relative optimality gap ``(upper - lower) / upper`` (see ``relative_gap``)."""
+        return relative_gap(self.upper_bound, self.lower_bound)
+
+    @property
+    def objective(self) -> float:
+        """Objective of the best model found (the upper bound)."""
+        return self.upper_bound
+
+
 @dataclass
-class SolveResult:
+class SolveResult(BoundsMixin):
     """Best model, certificate and statistics of one solve.
 
     ``coefficients`` is the integer vector ``[intercept, points_1..points_d]`` of the
@@ -33,14 +54,6 @@ class SolveResult:
     time: float = 0.0
     trace: Trace = field(default_factory=Trace)
     stats: dict = field(default_factory=dict)
-
-    @property
-    def gap(self) -> float:
-        return relative_gap(self.upper_bound, self.lower_bound)
-
-    @property
-    def objective(self) -> float:
-        return self.upper_bound
 
     @property
     def has_model(self) -> bool:

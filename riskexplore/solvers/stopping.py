@@ -98,3 +98,26 @@ class Clock:
         if isinstance(stop, threading.Event):
             return stop.is_set()
         return bool(stop())
+
+    def limit_reached(self, nodes: int | None = None) -> str | None:
+        """Which limit ends the solve now, if any (the gap is the solver's to check).
+
+        Parameters
+        ----------
+        nodes : int, optional
+            Nodes explored so far; without it the node limit is not checked.
+
+        Returns
+        -------
+        str or None
+            ``"stopped"`` (a stop request), ``"time_limit"``, ``"node_limit"`` or
+            ``None``, checked in that order.
+        """
+        if self.stop_requested():
+            return "stopped"
+        if self.out_of_time():
+            return "time_limit"
+        node_limit = self.limits.node_limit
+        if nodes is not None and node_limit is not None and nodes >= node_limit:
+            return "node_limit"
+        return None
