@@ -11,14 +11,11 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
-import os
-import sys
 import time
 
 import numpy as np
+from _common import banners_to_stderr, emit
 
 from riskexplore.data.binarize import Binarizer
 from riskexplore.datasets import load_dataset
@@ -35,27 +32,6 @@ from riskexplore.solvers.stopping import Limits
 
 CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
 FNR_LIMIT = 0.10
-
-
-@contextlib.contextmanager
-def banners_to_stderr():
-    """Keep C-level writes to fd 1 (HiGHS' banner) off stdout meanwhile."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-def emit(record: dict) -> None:
-    clean = {
-        k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in record.items()
-    }
-    print(json.dumps(clean), flush=True)
 
 
 def heart_items(split: float | None):

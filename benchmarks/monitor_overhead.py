@@ -18,19 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import math
 import statistics
 import time
 
+from _common import emit
+
 SETTINGS = dict(max_size=5, coef_min=-5, coef_max=5, c0=1e-6)
-
-
-def emit(record: dict) -> None:
-    clean = {
-        k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in record.items()
-    }
-    print(json.dumps(clean), flush=True)
 
 
 def run_bare(data, time_limit: float) -> dict:

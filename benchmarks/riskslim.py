@@ -9,14 +9,12 @@ Prints one JSON object per line on stdout (solver banners go to stderr). See
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
-import os
 import sys
 import time
 
 import numpy as np
+from _common import banners_to_stderr, emit
 
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.lcpa import solve_lcpa
@@ -25,27 +23,6 @@ from riskexplore.solvers.stopping import Limits
 DATASETS = ("mammo", "breastcancer", "income")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
 MAX_SIZE = 5
-
-
-@contextlib.contextmanager
-def banners_to_stderr():
-    """Keep C-level writes to fd 1 (HiGHS' banner) off stdout meanwhile."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-def emit(record: dict) -> None:
-    clean = {
-        k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in record.items()
-    }
-    print(json.dumps(clean), flush=True)
 
 
 def make_problem(name: str) -> RiskScoreProblem:

@@ -17,14 +17,12 @@ ours. Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
-import os
 import sys
 import time
 
 import numpy as np
+from _common import banners_to_stderr, emit
 
 DATASETS = ("mammo", "income")
 METHODS = (
@@ -68,32 +66,6 @@ PAPER = {
         "riskslim": (2.6, 0.854, 0.385, 5, 9.7),
     },
 }
-
-
-@contextlib.contextmanager
-def banners_to_stderr():
-    """Keep C-level writes to fd 1 (HiGHS' banner) off stdout meanwhile."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-def _clean(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, (np.floating, np.integer)):
-        return _clean(value.item())
-    return value
-
-
-def emit(record: dict) -> None:
-    print(json.dumps({k: _clean(v) for k, v in record.items()}), flush=True)
 
 
 def fit_cell(cell: dict) -> dict:

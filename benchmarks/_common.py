@@ -1,0 +1,64 @@
+"""Helpers shared by the benchmark scripts: JSON-lines output, solver banners off stdout.
+
+The scripts run as ``python benchmarks/NAME.py``, so this module is imported as
+``_common`` (the scripts' folder is first on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+__all__ = ["banners_to_stderr", "clean", "emit"]
+
+
+@contextlib.contextmanager
+def banners_to_stderr() -> Iterator[None]:
+    """Keep C-level writes to fd 1 (HiGHS' banner) off stdout meanwhile.
+
+    The package's :func:`riskexplore.cli.stdout_to_stderr`, imported only when used.
+
+    Yields
+    ------
+    None
+    """
+    from riskexplore.cli import stdout_to_stderr
+
+    with stdout_to_stderr():
+        yield
+
+
+def clean(value: Any) -> Any:
+    """A JSON-ready scalar: non-finite floats as ``None``, numpy scalars as Python ones.
+
+    Parameters
+    ----------
+    value : Any
+        A value of a benchmark record.
+
+    Returns
+    -------
+    Any
+        ``value``, cleaned.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (np.floating, np.integer)):
+        return clean(value.item())
+    return value
+
+
+def emit(record: dict[str, Any]) -> None:
+    """Print ``record`` as one line of JSON on stdout (flushed).
+
+    Parameters
+    ----------
+    record : dict
+        The benchmark record; its values are passed through :func:`clean`.
+    """
+    print(json.dumps({k: clean(v) for k, v in record.items()}), flush=True)
