@@ -292,11 +292,7 @@ def risk_score_size_path(
                 **solve_kw,
             )
         except InfeasibleError as exc:
-            row = {"size": R, "model_size": None, "status": "infeasible", "message": str(exc)}
-            row["time"] = time.perf_counter() - start
-            path.rows.append(row)
-            path.models.append(None)
-            _notify(callback, row, None)
+            _add_infeasible(path, R, exc, start, callback)
             continue
         cert = model.certificate
         c0 = np.sort(np.asarray(problem.c0, dtype=float))[::-1]
@@ -330,6 +326,35 @@ def risk_score_size_path(
     _tighten_risk_rows(path.rows)
     path.rows = [_public(r) for r in path.rows]
     return path
+
+
+def _add_infeasible(
+    path: SizePath,
+    size: int,
+    exc: InfeasibleError,
+    start: float,
+    callback: RowCallback | None,
+) -> None:
+    """Add the row (and no model) of a size whose problem is infeasible.
+
+    Parameters
+    ----------
+    path : SizePath
+        The path being built.
+    size : int
+        The size limit of the failed solve.
+    exc : InfeasibleError
+        Why it failed (the row's ``"message"``).
+    start : float
+        ``time.perf_counter()`` when the solve began.
+    callback : callable, optional
+        Notified of the row, as for a solved size.
+    """
+    row = {"size": size, "model_size": None, "status": "infeasible", "message": str(exc)}
+    row["time"] = time.perf_counter() - start
+    path.rows.append(row)
+    path.models.append(None)
+    _notify(callback, row, None)
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -406,11 +431,7 @@ def checklist_size_path(
                 **fit_kwargs,
             )
         except InfeasibleError as exc:
-            row = {"size": N, "model_size": None, "status": "infeasible", "message": str(exc)}
-            row["time"] = time.perf_counter() - start
-            path.rows.append(row)
-            path.models.append(None)
-            _notify(callback, row, None)
+            _add_infeasible(path, N, exc, start, callback)
             continue
         cert = model.certificate
         row = {
