@@ -537,7 +537,7 @@ def rows_from_pyomo(model, item_names: Sequence[str] | None = None) -> list[Chec
     from pyomo.environ import Constraint
     from pyomo.repn import generate_standard_repn
 
-    from riskexplore.problem.pyomo_bridge import _short
+    from riskexplore.problem.pyomo_bridge import _no_variables, _row_bounds, _short
 
     model_names = getattr(model, _MARK, None)
     if model_names is None:
@@ -593,15 +593,11 @@ def rows_from_pyomo(model, item_names: Sequence[str] | None = None) -> list[Chec
                 coef_n += float(coef)
         items = {k: v for k, v in items.items() if v != 0}
         if not items and coef_m == 0 and coef_n == 0:
-            raise ConstraintError(
-                f"Pyomo constraint {where!r} has no variables ({_short(con.expr)}); it is "
-                "either always true or always false, remove it"
-            )
-        constant = float(repn.constant)
-        lower = -math.inf if con.lb is None else float(con.lb) - constant
-        upper = math.inf if con.ub is None else float(con.ub) - constant
-        if lower == -math.inf and upper == math.inf:
+            raise _no_variables(where, con)
+        bounds = _row_bounds(con, repn)
+        if bounds is None:
             continue
+        lower, upper = bounds
         rows.append(
             ChecklistRow(
                 f"{where}: {_short(con.expr)}", items, M=coef_m, N=coef_n, lower=lower, upper=upper

@@ -152,15 +152,11 @@ def rows_from_pyomo(model, feature_names: Sequence[str] | None = None) -> list[L
         points = {k: v for k, v in points.items() if v != 0}
         included = {k: v for k, v in included.items() if v != 0}
         if not points and not included:
-            raise ConstraintError(
-                f"Pyomo constraint {where!r} has no variables ({_short(con.expr)}); it is "
-                "either always true or always false, remove it"
-            )
-        constant = float(repn.constant)
-        lower = -math.inf if con.lb is None else float(con.lb) - constant
-        upper = math.inf if con.ub is None else float(con.ub) - constant
-        if lower == -math.inf and upper == math.inf:
+            raise _no_variables(where, con)
+        bounds = _row_bounds(con, repn)
+        if bounds is None:
             continue
+        lower, upper = bounds
         rows.append(
             LinearRow(f"{where}: {_short(con.expr)}", points, included, lower=lower, upper=upper)
         )
@@ -204,6 +200,50 @@ def _bound_rows(model, names) -> list[LinearRow]:
                 )
             )
     return out
+
+
+def _no_variables(where: str, con) -> ConstraintError:
+    """The error for a Pyomo constraint without variables (always true or always false).
+
+    Parameters
+    ----------
+    where : str
+        The constraint's name.
+    con : pyomo ConstraintData
+        The constraint.
+
+    Returns
+    -------
+    ConstraintError
+        The error to raise.
+    """
+    return ConstraintError(
+        f"Pyomo constraint {where!r} has no variables ({_short(con.expr)}); it is "
+        "either always true or always false, remove it"
+    )
+
+
+def _row_bounds(con, repn) -> tuple[float, float] | None:
+    """Bounds on the variable part of a linear Pyomo constraint (its constant moved over).
+
+    Parameters
+    ----------
+    con : pyomo ConstraintData
+        The constraint.
+    repn : pyomo StandardRepn
+        Its linear standard representation.
+
+    Returns
+    -------
+    tuple of float or None
+        ``(lower, upper)``, or ``None`` when the constraint bounds nothing.
+    """
+    constant = float(repn.constant)
+    lower = -math.inf if con.lb is None else float(con.lb) - constant
+    upper = math.inf if con.ub is None else float(con.ub) - constant
+    if lower == -math.inf and upper == math.inf:
+        return None
+    return lower, upper
 
 
 def _short(expr) -> str:
