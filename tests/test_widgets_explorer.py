@@ -3,6 +3,7 @@ readable messages for every invalid choice (previous results stay)."""
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import numpy as np
@@ -148,10 +149,16 @@ def test_uploaded_csv_outcome_choice():
     )
     ex = Explorer(time_limit=2, max_size=2, auto_refresh=False)
     content = frame.to_csv(index=False).encode()
-    ex._on_upload(
-        {"new": ({"name": "clinic.csv", "content": memoryview(content), "size": len(content)},)}
-    )
+    upload = {
+        "name": "clinic.csv",
+        "type": "text/csv",
+        "size": len(content),
+        "content": memoryview(content),
+        "last_modified": datetime.datetime(2026, 1, 1),
+    }
+    ex.upload.value = (upload,)  # what the FileUpload widget does
     assert ex.state.dataset == "clinic.csv" and ex.state.source == "upload"
+    assert ex.upload.value == ()  # reset: the same file can be chosen again
     assert ex.state.outcome is None and "Choose the outcome" in ex.last_message[1]
     assert ex.solve() is None and "choose the outcome column" in ex.last_message[1]
     ex.outcome_picker.value = "grade"

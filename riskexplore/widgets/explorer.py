@@ -744,6 +744,8 @@ class Explorer:
             self.load_dataset(change["new"])
 
     def _on_upload(self, change) -> None:
+        if self._syncing:
+            return
         files = change["new"]
         if not files:
             return
@@ -752,9 +754,15 @@ class Explorer:
         if size and size > MAX_UPLOAD_BYTES:
             self._show(f"{f.get('name')} is too large; files up to 20 MB are accepted")
             return
-        if self.load_csv(f["content"], f.get("name") or "upload.csv"):
-            self._syncing = True
-            self.dataset_picker.value = ""
+        loaded = self.load_csv(f["content"], f.get("name") or "upload.csv")
+        self._syncing = True
+        try:
+            if loaded:
+                self.dataset_picker.value = ""
+            self.upload.value = ()  # the same file can be uploaded again
+        except Exception:  # pragma: no cover - older ipywidgets keep the value
+            log.debug("could not reset the upload widget", exc_info=True)
+        finally:
             self._syncing = False
 
     def _on_outcome(self, change) -> None:
