@@ -10,14 +10,22 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
 from riskexplore.errors import InputError
 from riskexplore.solvers.events import SolveEvent, Trace
 
-__all__ = ["decode", "decode_trace", "dump_json", "encode", "load_json", "plain"]
+__all__ = [
+    "JsonDocument",
+    "decode",
+    "decode_trace",
+    "dump_json",
+    "encode",
+    "load_json",
+    "plain",
+]
 
 _NONFINITE = ("inf", "-inf", "nan")
 
@@ -166,3 +174,33 @@ def load_json(source: str | Path, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid {what} JSON: {exc}") from None
+
+
+class JsonDocument:
+    """JSON text, JSON files and equality for a model with ``to_dict`` / ``from_dict``.
+
+    Subclasses define ``to_dict(include_trace=False)``, the class method
+    ``from_dict(data)`` and ``json_kind``, the document's name in error messages. Two
+    models are equal when their dicts are; models are not hashable (they are mutable).
+    """
+
+    #: Name of the document in error messages (``"invalid risk score JSON: ..."``).
+    json_kind: ClassVar[str] = "model"
+
+    def to_json(
+        self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
+    ) -> str:
+        """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
+        return dump_json(self.to_dict(include_trace), path, indent)  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_json(cls, source: str | Path) -> Self:
+        """A model from JSON text or from the path of a JSON file."""
+        return cls.from_dict(load_json(source, cls.json_kind))  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]

@@ -11,15 +11,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.models._io import JsonDocument, decode_trace
 from riskexplore.models._io import decode as _decode
-from riskexplore.models._io import decode_trace, dump_json, load_json
 from riskexplore.models._io import encode as _encode
 from riskexplore.models._io import plain as _plain
 from riskexplore.models.certificate import Certificate
@@ -37,7 +36,7 @@ ASCII_BOX = "[ ]"
 _ASCII = {"\u2265": ">=", "\u2264": "<=", "\u2260": "!=", "\u2212": "-", "\u00d7": "x"}
 
 
-class Checklist:
+class Checklist(JsonDocument):
     """A predictive checklist: predict positive when at least ``M`` of ``items`` are checked.
 
     Parameters
@@ -64,6 +63,8 @@ class Checklist:
     trace : Trace, optional
         Solve progress events (not part of equality; saved only on request).
     """
+
+    json_kind = "checklist"
 
     def __init__(
         self,
@@ -421,24 +422,6 @@ class Checklist:
             stats=_decode(data.get("stats") or {}),
             trace=trace,
         )
-
-    def to_json(
-        self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
-    ) -> str:
-        """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
-        return dump_json(self.to_dict(include_trace), path, indent)
-
-    @classmethod
-    def from_json(cls, source: str | Path) -> Checklist:
-        """A checklist from JSON text or from the path of a JSON file."""
-        return cls.from_dict(load_json(source, "checklist"))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Checklist):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 # --- metrics ---------------------------------------------------------------------------

@@ -11,15 +11,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.models._io import JsonDocument, decode_trace
 from riskexplore.models._io import decode as _decode
-from riskexplore.models._io import decode_trace, dump_json, load_json
 from riskexplore.models._io import encode as _encode
 from riskexplore.models._io import plain as _plain
 from riskexplore.models.certificate import Certificate
@@ -45,7 +44,7 @@ def _sigmoid(s) -> np.ndarray:
     return np.where(s >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
-class RiskScore:
+class RiskScore(JsonDocument):
     """A risk score model.
 
     Parameters
@@ -67,6 +66,8 @@ class RiskScore:
     trace : Trace, optional
         Solve progress events (not part of equality; saved only on request).
     """
+
+    json_kind = "risk score"
 
     def __init__(
         self,
@@ -441,24 +442,6 @@ class RiskScore:
             data.get("observed_score_range"),
             trace,
         )
-
-    def to_json(
-        self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
-    ) -> str:
-        """JSON text of :meth:`to_dict`; also written to ``path`` when given."""
-        return dump_json(self.to_dict(include_trace), path, indent)
-
-    @classmethod
-    def from_json(cls, source: str | Path) -> RiskScore:
-        """A model from JSON text or from the path of a JSON file."""
-        return cls.from_dict(load_json(source, "risk score"))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RiskScore):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 # --- helpers ---------------------------------------------------------------------------
