@@ -215,8 +215,8 @@ class _LCPA:
     def _run(self) -> SolveResult:
         self.clock = Clock(self.limits)
         p = self.problem
+        self._check_feasible()  # raises before any event: a failed start shows no points
         self._emit()  # at once, so a monitor shows the solve has started (lower bound 0)
-        self._check_feasible()
         self.lp = SurrogateLP(p, max_cuts=self.settings.max_cuts_in_lp)
         lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
         icpt = intercept_bounds(p) if self.settings.tighten_intercept else (lo[0], hi[0])
