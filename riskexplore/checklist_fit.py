@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,8 +13,13 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 from riskexplore.models.checklist import Checklist
-from riskexplore.solvers.events import SolveEvent, iterate_events
-from riskexplore.solvers.stopping import Limits, StopRequest, checked_limits
+from riskexplore.solvers.events import Listener, SolveEvent, iterate_solve
+from riskexplore.solvers.stopping import (
+    DEFAULT_GAP_TOLERANCE,
+    Limits,
+    StopRequest,
+    checked_limits,
+)
 
 __all__ = [
     "fit_checklist",
@@ -24,10 +29,6 @@ __all__ = [
     "PreparedChecklist",
 ]
 
-Listener = Callable[[SolveEvent], None]
-
-#: Default optimality gap at which a solve stops (effectively "prove optimality").
-DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
 
 BINARIZE_METHODS = ("adaptive", "fixed")
 
@@ -464,18 +465,15 @@ def iter_fit_checklist(
     """
     prepared = prepare_checklist(X, y, **problem_args)
     make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad limits raise here
-
-    def run(listener: Listener) -> Checklist:
-        return solve_checklist_problem(
-            prepared,
-            time_limit=time_limit,
-            node_limit=node_limit,
-            gap_tolerance=gap_tolerance,
-            stop=stop,
-            callbacks=(*tuple(callbacks or ()), listener),
-            warm_start=warm_start,
-            use_heuristics=use_heuristics,
-            settings=settings,
-        )
-
-    return iterate_events(run)
+    return iterate_solve(
+        solve_checklist_problem,
+        prepared,
+        callbacks,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        gap_tolerance=gap_tolerance,
+        stop=stop,
+        warm_start=warm_start,
+        use_heuristics=use_heuristics,
+        settings=settings,
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -11,15 +11,14 @@ import numpy as np
 from riskexplore.errors import InputError
 from riskexplore.models.risk_score import RiskScore
 from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.events import SolveEvent, iterate_events
-from riskexplore.solvers.stopping import Limits, StopRequest, checked_limits
+from riskexplore.solvers.events import Listener, SolveEvent, iterate_solve
+from riskexplore.solvers.stopping import (
+    DEFAULT_GAP_TOLERANCE,
+    StopRequest,
+    checked_limits,
+)
 
 __all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
-
-Listener = Callable[[SolveEvent], None]
-
-#: Default optimality gap at which a solve stops (effectively "prove optimality").
-DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
 
 
 def build_problem(
@@ -235,21 +234,18 @@ def iter_fit_risk_score(
     ...         break
     """
     problem = build_problem(X, y, **problem_args)
-
-    def run(listener: Listener) -> RiskScore:
-        return solve_problem(
-            problem,
-            time_limit=time_limit,
-            node_limit=node_limit,
-            gap_tolerance=gap_tolerance,
-            stop=stop,
-            callbacks=(*tuple(callbacks or ()), listener),
-            warm_start=warm_start,
-            settings=settings,
-            cut_pool=cut_pool,
-        )
-
-    return iterate_events(run)
+    return iterate_solve(
+        solve_problem,
+        problem,
+        callbacks,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        gap_tolerance=gap_tolerance,
+        stop=stop,
+        warm_start=warm_start,
+        settings=settings,
+        cut_pool=cut_pool,
+    )
 
 
 def _warm_start_vector(warm_start, problem: RiskScoreProblem) -> np.ndarray | None:

@@ -14,7 +14,7 @@ import json
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,6 +154,37 @@ def iterate_events(run: Callable[[Listener], Any]) -> Iterator[SolveEvent]:
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("result")
+
+
+def iterate_solve(
+    solve: Callable[..., Any], target: Any, callbacks: Sequence[Listener], **solve_kw: Any
+) -> Iterator[SolveEvent]:
+    """Run ``solve(target, callbacks=..., **solve_kw)`` in a thread, yielding its events.
+
+    The ``iter_fit_*`` functions: the solve gets the user's ``callbacks`` and then the
+    listener of :func:`iterate_events`.
+
+    Parameters
+    ----------
+    solve : callable
+        ``solve(target, *, callbacks, **solve_kw) -> model``.
+    target : Any
+        The built problem.
+    callbacks : sequence of callables
+        The user's listeners (``None`` for none).
+    **solve_kw
+        Further arguments of ``solve``.
+
+    Returns
+    -------
+    generator of SolveEvent
+        Its return value (``StopIteration.value``) is the model ``solve`` returned.
+    """
+
+    def run(listener: Listener) -> Any:
+        return solve(target, callbacks=(*tuple(callbacks or ()), listener), **solve_kw)
+
+    return iterate_events(run)
 
 
 def _json_number(value: Any) -> Any:

@@ -35,6 +35,10 @@ class Limits:
     stop: StopRequest = None
 
 
+#: Default optimality gap at which a solve stops (effectively "prove optimality").
+DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
+
+
 def checked_limits(time_limit, node_limit, gap_tolerance, stop: StopRequest) -> Limits:
     """Validated solve limits, from the arguments of the ``fit_*`` functions.
 
