@@ -32,22 +32,20 @@ def new_highs() -> highspy.Highs:
 
 
 def _construct_muted() -> highspy.Highs:
-    try:
-        fd = sys.stdout.fileno() if sys.stdout is not None else 1
-    except (AttributeError, OSError, ValueError):  # e.g. a notebook's stream object
-        fd = 1
+    # HiGHS writes to file descriptor 1 itself, whatever Python's sys.stdout is (in a
+    # Jupyter kernel sys.stdout is a stream object and fd 1 is the kernel's own output)
     try:
         sys.stdout.flush()
     except (AttributeError, OSError, ValueError):
         pass
-    saved = os.dup(fd)
+    saved = os.dup(1)
     try:
         with open(os.devnull, "w") as devnull:
-            os.dup2(devnull.fileno(), fd)
+            os.dup2(devnull.fileno(), 1)
             try:
                 return highspy.Highs()
             finally:
-                os.dup2(saved, fd)
+                os.dup2(saved, 1)
     finally:
         os.close(saved)
 
