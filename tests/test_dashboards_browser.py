@@ -7,7 +7,8 @@ from outside localhost (every other request is blocked and recorded); the time l
 set through the page's control; live progress arrives while the solve runs (the status
 line changes and the bound line of the plot grows); the final score card / checklist
 renders; a rule added with the constraint builder is solved and the comparison appears;
-the download links carry the printable HTML and the JSON model. A full-page screenshot is
+the download links carry the printable HTML and the JSON model; an unusable CSV upload is
+answered with a message on the page. A full-page screenshot is
 saved to ``artifacts/`` (gitignored) and its path printed.
 
 Needs ``playwright`` (pip) and ``/usr/bin/chromium`` (apt); CI installs both.
@@ -176,6 +177,16 @@ def test_dashboard_solves_in_browser(served, browser):
         printable = base64.b64decode(href.split(",", 1)[1]).decode("utf-8")
         assert case["card"].lstrip(".") in printable and "Certificate" in printable
         assert links.nth(1).get_attribute("href").startswith("data:application/json")
+
+        # an unusable upload gives a message on the page; the data stay
+        with page.expect_file_chooser(timeout=30_000) as chooser:
+            page.locator("button", has_text="Upload a CSV file").first.click()
+        chooser.value.set_files(
+            files=[{"name": "notes.csv", "mimeType": "text/csv", "buffer": b"only one\n1\n2\n"}]
+        )
+        expect(page.locator(".rx-message", has_text="notes.csv has 1 column").first).to_be_visible(
+            timeout=30_000
+        )
 
         body = page.locator("body").inner_text()
         assert "Traceback" not in body
