@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_checklist_parser(sub)
 
+    # listed for --help; main() hands "dashboard ..." to riskexplore.dashboard_cli
+    sub.add_parser("dashboard", help="serve the Voila dashboards (see: dashboard --help)")
+
     datasets = sub.add_parser("datasets", help="list the bundled datasets")
     datasets.add_argument("--json", action="store_true", help="print JSON")
     datasets.set_defaults(handler=_cmd_datasets)
@@ -525,6 +528,11 @@ def _user_errors() -> tuple[type[BaseException], ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["dashboard"]:
+        from riskexplore.dashboard_cli import main as dashboard_main
+
+        return dashboard_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
