@@ -11,13 +11,17 @@ the download links carry the printable HTML and the JSON model; an unusable CSV 
 answered with a message on the page. A full-page screenshot is
 saved to ``artifacts/`` (gitignored) and its path printed.
 
-Needs ``playwright`` (pip) and ``/usr/bin/chromium`` (apt); CI installs both.
+Needs ``playwright`` (a test dependency in pyproject) and Debian's ``chromium``: when
+``/usr/bin/chromium`` is missing and the tests run as root (as on CI), the fixture installs
+it with apt-get, so the suite needs nothing installed by hand.
 """
 
 from __future__ import annotations
 
 import base64
+import os
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -62,8 +66,20 @@ def _button(page, text: str):
     return page.locator("button", has_text=re.compile(rf"^\W*{re.escape(text)}\s*$")).first
 
 
+def _ensure_chromium() -> None:
+    """Install Debian's chromium package if it is missing (never a downloaded browser)."""
+    if Path(CHROMIUM).exists():
+        return
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.fail(f"{CHROMIUM} is missing; install Debian's chromium package (apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
+
+
 @pytest.fixture(scope="module")
 def browser():
+    _ensure_chromium()
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -29,7 +29,7 @@ def test_readme_starts_with_the_two_commands():
         line for line in README.read_text().splitlines() if line.startswith("python3 -m venv")
     ]
     assert len(commands) >= 2
-    assert "riskexplore fit" in commands[0]
+    assert "riskexplore dashboard" in commands[0]
     assert "pytest" in commands[1]
     ci = (README.parent / ".ci" / "run").read_text()
     assert commands[1] in ci
