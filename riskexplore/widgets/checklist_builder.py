@@ -15,15 +15,13 @@ constraint is shown as a readable message and the active set stays as it was.
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from riskexplore.errors import ConstraintError, RiskExploreError
+from riskexplore.errors import ConstraintError
 from riskexplore.problem import checklist_constraints as cc
-from riskexplore.widgets.cards import message_html
-from riskexplore.widgets.runner import describe_error
+from riskexplore.widgets._constraint_list import ConstraintListBase
 
 __all__ = ["CHECKLIST_CONSTRAINT_TYPES", "ChecklistConstraintBuilder", "data_checker"]
 
@@ -74,7 +72,7 @@ def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: A
     return check
 
 
-class ChecklistConstraintBuilder:
+class ChecklistConstraintBuilder(ConstraintListBase):
     """Widget to add and remove checklist constraints by choosing from lists.
 
     Parameters
@@ -239,21 +237,7 @@ class ChecklistConstraintBuilder:
             self._message("Left out: " + "; ".join(e for e in errors if e))
 
     # --- display ---------------------------------------------------------------------
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
-
-    def on_change(self, callback: Callable[[list], None]) -> None:
-        """Call ``callback(constraints)`` whenever the active set changes."""
-        self._callbacks.append(callback)
-
     # --- the constraint set ----------------------------------------------------------
-    @property
-    def constraints(self) -> list:
-        return list(self._constraints)
-
-    def describe(self) -> list[str]:
-        return [c.describe() for c in self._constraints]
-
     @property
     def kind_name(self) -> str:
         return CHECKLIST_CONSTRAINT_TYPES[self.kind.value][0]
@@ -304,15 +288,6 @@ class ChecklistConstraintBuilder:
             return cc.WorstGroupRate(self.rate.value, float(self.rate_value.value), by)
         raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
 
-    def add_current(self) -> bool:
-        """Add the constraint described by the form (what the Add button does)."""
-        try:
-            constraint = self.current()
-        except (RiskExploreError, ValueError, TypeError) as exc:
-            self._fail(describe_error(exc))
-            return False
-        return self.add(constraint)
-
     def _check_names(self, constraint) -> None:
         if isinstance(constraint, cc.OneItemPerGroup):
             known = set(map(str, self.item_groups.values()))
@@ -331,51 +306,10 @@ class ChecklistConstraintBuilder:
             return
         constraint.to_rows(self.item_names)  # unknown items, malformed rows
 
-    def add(self, constraint, *, quiet: bool = False) -> bool:
-        """Add a constraint object after checking it; False (and a message) if refused."""
-        try:
-            if not hasattr(constraint, "describe") or not hasattr(constraint, "to_rows"):
-                raise ConstraintError(f"{constraint!r} is not a readable constraint")
-            text = constraint.describe()
-            if any(c == constraint for c in self._constraints):
-                self._fail(f"Already active: {text}", level="warning")
-                return False
-            self._check_names(constraint)
-            if self.checker is not None:
-                self.checker([*self._constraints, constraint])
-        except Exception as exc:  # shown as a message, never a traceback
-            if not isinstance(exc, RiskExploreError):
-                log.debug("constraint refused", exc_info=True)
-            self._fail(describe_error(exc))
-            return False
-        self._constraints.append(constraint)
-        self.last_error = None
-        if not quiet:
-            self._message(f"Added: {text}", "info")
-            self._changed()
-        return True
-
-    def remove(self, index_or_constraint) -> None:
-        if isinstance(index_or_constraint, int):
-            del self._constraints[index_or_constraint]
-        else:
-            self._constraints.remove(index_or_constraint)
-        self._changed()
-
-    def remove_selected(self) -> None:
-        chosen = set(self.active.value)
-        if not chosen:
-            self._message("Select constraints in the active list to remove them.", "warning")
-            return
-        removed = [c.describe() for i, c in enumerate(self._constraints) if i in chosen]
-        self._constraints = [c for i, c in enumerate(self._constraints) if i not in chosen]
-        self._message("Removed: " + "; ".join(removed), "info")
-        self._changed()
-
-    def clear(self) -> None:
-        self._constraints = []
-        self._message("No constraints.", "info")
-        self._changed()
+    def _validate(self, constraint) -> None:
+        self._check_names(constraint)
+        if self.checker is not None:
+            self.checker([*self._constraints, constraint])
 
     # --- view ------------------------------------------------------------------------
     def _show_inputs(self) -> None:
@@ -389,33 +323,3 @@ class ChecklistConstraintBuilder:
             widget.layout.display = None if visible else "none"
             if key in captions:
                 widget.description = captions[key]
-
-    def _refresh_list(self) -> None:
-        texts = self.describe()
-        self.active.options = [(t, i) for i, t in enumerate(texts)]
-        if texts:
-            items = "".join(f"<li>{html.escape(t)}</li>" for t in texts)
-            self.active_html.value = (
-                '<div style="font-family:system-ui,sans-serif">'
-                f"<b>{len(texts)} active constraint{'s' if len(texts) != 1 else ''}</b>"
-                f'<ol style="margin:4px 0">{items}</ol></div>'
-            )
-        else:
-            self.active_html.value = (
-                '<div style="font-family:system-ui,sans-serif;color:#777">No constraints.</div>'
-            )
-
-    def _changed(self) -> None:
-        self._refresh_list()
-        for callback in list(self._callbacks):
-            try:
-                callback(self.constraints)
-            except Exception:
-                log.exception("checklist constraint builder callback failed")
-
-    def _fail(self, text: str, level: str = "error") -> None:
-        self.last_error = text
-        self._message(text, level)
-
-    def _message(self, text: str, level: str = "error") -> None:
-        self.message.value = message_html(text, level)

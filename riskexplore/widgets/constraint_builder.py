@@ -13,17 +13,15 @@ and bounds is checked with :func:`riskexplore.problem.feasibility.check_feasible
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from riskexplore.errors import ConstraintError, RiskExploreError
+from riskexplore.errors import ConstraintError
 from riskexplore.problem import constraints as C
-from riskexplore.widgets.cards import message_html
-from riskexplore.widgets.runner import describe_error
+from riskexplore.widgets._constraint_list import ConstraintListBase
 
 __all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
 
@@ -85,7 +83,7 @@ def check_constraints(
     check_feasible(problem)
 
 
-class ConstraintBuilder:
+class ConstraintBuilder(ConstraintListBase):
     """Widget to add and remove readable constraints by choosing feature names.
 
     Parameters
@@ -243,23 +241,7 @@ class ConstraintBuilder:
         return cls(names, constraints, **kwargs)
 
     # --- display ---------------------------------------------------------------------
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
-
-    def on_change(self, callback: Callable[[list], None]) -> None:
-        """Call ``callback(constraints)`` whenever the active set changes."""
-        self._callbacks.append(callback)
-
     # --- the constraint set ----------------------------------------------------------
-    @property
-    def constraints(self) -> list:
-        """The active constraint objects, in the order added."""
-        return list(self._constraints)
-
-    def describe(self) -> list[str]:
-        """The active constraints in plain words."""
-        return [c.describe() for c in self._constraints]
-
     @property
     def kind_name(self) -> str:
         """Class name of the selected constraint type (e.g. ``"AtMostKOf"``)."""
@@ -295,65 +277,12 @@ class ConstraintBuilder:
             return C.PointsBetween(self.feature.value, lo=lo, hi=hi)
         raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
 
-    def add_current(self) -> bool:
-        """Add the constraint described by the form (what the Add button does)."""
-        try:
-            constraint = self.current()
-        except (RiskExploreError, ValueError, TypeError) as exc:
-            self._fail(describe_error(exc))
-            return False
-        return self.add(constraint)
-
-    def add(self, constraint, *, quiet: bool = False) -> bool:
-        """Add a constraint object after checking it; False (and a message) if refused."""
-        try:
-            if not hasattr(constraint, "describe") or not hasattr(constraint, "to_rows"):
-                raise ConstraintError(f"{constraint!r} is not a readable constraint")
-            text = constraint.describe()
-            if any(c == constraint for c in self._constraints):
-                self._fail(f"Already active: {text}", level="warning")
-                return False
-            constraint.to_rows(self.feature_names)  # unknown features, malformed rows
-            if self.check_feasibility:
-                check_constraints(
-                    self.feature_names, [*self._constraints, constraint], **self.problem_kwargs
-                )
-        except Exception as exc:  # shown as a message, never a traceback
-            if not isinstance(exc, RiskExploreError):
-                log.debug("constraint refused", exc_info=True)
-            self._fail(describe_error(exc))
-            return False
-        self._constraints.append(constraint)
-        self.last_error = None
-        if not quiet:
-            self._message(f"Added: {text}", "info")
-            self._changed()
-        return True
-
-    def remove(self, index_or_constraint) -> None:
-        """Remove one constraint (by position or by value)."""
-        if isinstance(index_or_constraint, int):
-            del self._constraints[index_or_constraint]
-        else:
-            self._constraints.remove(index_or_constraint)
-        self._changed()
-
-    def remove_selected(self) -> None:
-        """Remove the constraints selected in the active list (the Remove button)."""
-        chosen = set(self.active.value)
-        if not chosen:
-            self._message("Select constraints in the active list to remove them.", "warning")
-            return
-        removed = [c.describe() for i, c in enumerate(self._constraints) if i in chosen]
-        self._constraints = [c for i, c in enumerate(self._constraints) if i not in chosen]
-        self._message("Removed: " + "; ".join(removed), "info")
-        self._changed()
-
-    def clear(self) -> None:
-        """Remove every constraint."""
-        self._constraints = []
-        self._message("No constraints.", "info")
-        self._changed()
+    def _validate(self, constraint) -> None:
+        constraint.to_rows(self.feature_names)  # unknown features, malformed rows
+        if self.check_feasibility:
+            check_constraints(
+                self.feature_names, [*self._constraints, constraint], **self.problem_kwargs
+            )
 
     # --- view ------------------------------------------------------------------------
     def _show_inputs(self) -> None:
@@ -367,33 +296,3 @@ class ConstraintBuilder:
             widget.layout.display = None if visible else "none"
             if key in captions:
                 widget.description = captions[key]
-
-    def _refresh_list(self) -> None:
-        texts = self.describe()
-        self.active.options = [(t, i) for i, t in enumerate(texts)]
-        if texts:
-            items = "".join(f"<li>{html.escape(t)}</li>" for t in texts)
-            self.active_html.value = (
-                '<div style="font-family:system-ui,sans-serif">'
-                f"<b>{len(texts)} active constraint{'s' if len(texts) != 1 else ''}</b>"
-                f'<ol style="margin:4px 0">{items}</ol></div>'
-            )
-        else:
-            self.active_html.value = (
-                '<div style="font-family:system-ui,sans-serif;color:#777">No constraints.</div>'
-            )
-
-    def _changed(self) -> None:
-        self._refresh_list()
-        for callback in list(self._callbacks):
-            try:
-                callback(self.constraints)
-            except Exception:
-                log.exception("constraint builder callback failed")
-
-    def _fail(self, text: str, level: str = "error") -> None:
-        self.last_error = text
-        self._message(text, level)
-
-    def _message(self, text: str, level: str = "error") -> None:
-        self.message.value = message_html(text, level)
