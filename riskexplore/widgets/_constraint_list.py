@@ -27,6 +27,27 @@ class ConstraintListBase:
         """Raise a RiskExploreError if ``constraint`` cannot join the active set."""
         raise NotImplementedError
 
+    def _assemble(self, w, constraints, watched) -> None:
+        """Wire the buttons, lay out the form, and add the initial ``constraints``.
+
+        ``w`` is the ipywidgets module (imported lazily by the caller); changes of the
+        ``watched`` widgets re-decide which inputs are shown. Initial constraints that are
+        refused are listed in one message instead of raising.
+        """
+        for widget in watched:
+            widget.observe(lambda _c: self._show_inputs(), names="value")
+        self.add_button.on_click(lambda _b: self.add_current())
+        self.remove_button.on_click(lambda _b: self.remove_selected())
+        self.clear_button.on_click(lambda _b: self.clear())
+        form = w.VBox([self.kind, *self._inputs.values()])
+        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
+        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
+        self._show_inputs()
+        errors = [self.last_error for c in constraints if not self.add(c, quiet=True)]
+        self._refresh_list()
+        if errors:
+            self._message("Left out: " + "; ".join(e for e in errors if e))
+
     # --- display ---------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

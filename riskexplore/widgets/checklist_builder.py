@@ -219,24 +219,8 @@ class ChecklistConstraintBuilder(ConstraintListBase):
             "rate_value": self.rate_value,
             "by": self.by,
         }
-        self.kind.observe(lambda _c: self._show_inputs(), names="value")
-        self.m_mode.observe(lambda _c: self._show_inputs(), names="value")
-        self.add_button.on_click(lambda _b: self.add_current())
-        self.remove_button.on_click(lambda _b: self.remove_selected())
-        self.clear_button.on_click(lambda _b: self.clear())
-        form = w.VBox([self.kind, *self._inputs.values()])
-        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
-        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
-        self._show_inputs()
-        errors = []
-        for c in constraints:
-            if not self.add(c, quiet=True):
-                errors.append(self.last_error)
-        self._refresh_list()
-        if errors:
-            self._message("Left out: " + "; ".join(e for e in errors if e))
+        self._assemble(w, constraints, watched=[self.kind, self.m_mode])
 
-    # --- display ---------------------------------------------------------------------
     # --- the constraint set ----------------------------------------------------------
     @property
     def kind_name(self) -> str:

@@ -217,22 +217,7 @@ class ConstraintBuilder(ConstraintListBase):
             "lo": self.lo,
             "hi": self.hi,
         }
-        self.kind.observe(lambda _c: self._show_inputs(), names="value")
-        self.bound_mode.observe(lambda _c: self._show_inputs(), names="value")
-        self.add_button.on_click(lambda _b: self.add_current())
-        self.remove_button.on_click(lambda _b: self.remove_selected())
-        self.clear_button.on_click(lambda _b: self.clear())
-        form = w.VBox([self.kind, *self._inputs.values()])
-        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
-        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
-        self._show_inputs()
-        errors = []
-        for c in constraints:
-            if not self.add(c, quiet=True):
-                errors.append(self.last_error)
-        self._refresh_list()
-        if errors:
-            self._message("Left out: " + "; ".join(e for e in errors if e))
+        self._assemble(w, constraints, watched=[self.kind, self.bound_mode])
 
     @classmethod
     def for_data(cls, X, constraints: Iterable = (), **kwargs: Any) -> ConstraintBuilder:
@@ -240,7 +225,6 @@ class ConstraintBuilder(ConstraintListBase):
         names = list(getattr(X, "columns", X))
         return cls(names, constraints, **kwargs)
 
-    # --- display ---------------------------------------------------------------------
     # --- the constraint set ----------------------------------------------------------
     @property
     def kind_name(self) -> str:
