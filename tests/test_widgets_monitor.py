@@ -70,7 +70,7 @@ def test_risk_score_solve_via_buttons(tmp_path):
         "risk_score", X, y, max_size=3, time_limit=30, monitor_kw={"auto_refresh": False}
     )
     fig = monitor.figure
-    assert type(fig).__name__ == "FigureWidget"
+    assert type(fig).__name__ == "PlotView"
     assert len(fig.data) == 6 and len(fig.data[0].x) == 0
     assert fig.layout.title.text == "Solve monitor"
     assert "ready" in monitor.status_label.value
@@ -87,6 +87,8 @@ def test_risk_score_solve_via_buttons(tmp_path):
     assert fig.data[2].hovertext[-1].startswith("intercept")
     assert np.all(np.diff(np.asarray(fig.data[5].y)) >= 0)  # cuts accumulate
     assert "certified optimal" in fig.layout.title.text
+    sent = fig.sent_figure()  # what the page received is the final state
+    assert len(sent.data[0].x) == n and "certified optimal" in sent.layout.title.text
     assert "certified optimal" in monitor.status_label.value
     assert "rx-card" in monitor.card.html.value and "Certificate" in monitor.card.html.value
     assert monitor.message.value == ""

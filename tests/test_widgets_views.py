@@ -204,10 +204,11 @@ def test_reliability_view(mammo, heart):
     from riskexplore.widgets.reliability import ReliabilityView
 
     view = ReliabilityView()
-    assert type(view.figure).__name__ == "FigureWidget" and len(view.figure.data[1].x) == 0
+    assert type(view.figure).__name__ == "PlotView" and len(view.figure.data[1].x) == 0
     assert view.show(mammo["free"], mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
     shown = np.asarray(view.figure.data[1].x).copy()
     assert len(shown) and len(view.figure.data[2].x)
+    np.testing.assert_allclose(view.figure.sent_figure().data[1].x, shown)  # reached the page
     # a model that cannot be evaluated on these data: message, diagram kept
     assert not view.show(mammo["free"], heart["X"], heart["y"])
     assert "rx-error" in view.message.value

@@ -7,7 +7,8 @@
   names from lists; shows the active set in plain words.
 * :class:`SolveRunner`, :class:`ProgressSeries` — the Jupyter-free core (worker thread,
   event queue, numpy series).
-* :func:`bounds_figure`, :func:`card_figure`, :func:`save_figure` — static plotly figures.
+* :func:`bounds_figure`, :func:`card_figure`, :func:`save_figure` — static plotly figures;
+  :class:`PlotView` shows one live in the notebook (any number per page).
 * :class:`Explorer` (with its plain-Python :class:`ExplorerState`) — data, settings,
   constraints, Solve and every result view on one page; the views also work alone:
   :class:`ReliabilityView`, :class:`MetricsPanel`, :class:`ParetoView`,
@@ -16,7 +17,7 @@
   :func:`compare_figure`.
 
 Names are imported on first use: ``import riskexplore.widgets`` loads neither ipywidgets
-nor plotly (a plotly ``FigureWidget`` pulls in nbformat/jsonschema, which can take seconds).
+nor plotly.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _EXPORTS = {
     "save_figure": "riskexplore.widgets.figures",
     "image_export_available": "riskexplore.widgets.figures",
     "SolveMonitor": "riskexplore.widgets.monitor",
+    "PlotView": "riskexplore.widgets.plot_view",
     "ModelCardView": "riskexplore.widgets.cards",
     "model_html": "riskexplore.widgets.cards",
     "certificate_html": "riskexplore.widgets.cards",
@@ -69,6 +71,7 @@ __all__ = [
     "pareto_figure",
     "reliability_figure",
     "ModelCardView",
+    "PlotView",
     "ProgressSeries",
     "SolveMonitor",
     "SolveRunner",
@@ -114,6 +117,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.widgets.metrics_panel import MetricsPanel
     from riskexplore.widgets.monitor import SolveMonitor
     from riskexplore.widgets.pareto import ParetoView
+    from riskexplore.widgets.plot_view import PlotView
     from riskexplore.widgets.reliability import ReliabilityView
     from riskexplore.widgets.runner import (
         ProgressSeries,

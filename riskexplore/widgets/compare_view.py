@@ -1,7 +1,7 @@
 """Compare view: constrained against unconstrained side by side — both cards, both
 reliability diagrams, the metric deltas and the certified price of the constraints.
 
-One ``FigureWidget`` (:func:`~riskexplore.widgets.views_figures.compare_figure`) plus the
+One ``PlotView`` (:func:`~riskexplore.widgets.views_figures.compare_figure`) plus the
 two printable cards (HTML, with certificates) and a plain-text price line.
 """
 
@@ -28,18 +28,19 @@ class CompareView:
         The certified price of the constraints in words.
     cards : ipywidgets.HTML
         Both printable models with their certificates.
-    figure : plotly.graph_objects.FigureWidget
+    figure : riskexplore.widgets.plot_view.PlotView
     message : ipywidgets.HTML
     widget : ipywidgets.VBox
     """
 
     def __init__(self, comparison=None, X=None, y=None, X_test=None, y_test=None):
         import ipywidgets as w
-        import plotly.graph_objects as go
+
+        from riskexplore.widgets.plot_view import PlotView
 
         self.comparison = None
         self._data: tuple = (None, None, None, None)
-        self.figure = go.FigureWidget()
+        self.figure = PlotView()
         self.figure.layout.height = 120
         self.figure.layout.title = "Compare: solve without and with constraints first"
         self.price_label = w.HTML()

@@ -1,9 +1,10 @@
 """Static plotly figures built from plain data; the widgets reuse these builders.
 
-Every function returns (or fills) a ``plotly.graph_objects.Figure``; a ``FigureWidget``
-view is the same figure wrapped for the notebook, so a figure seen live can be saved for a
-paper with :func:`save_figure` (self-contained HTML always; PNG/SVG/PDF only when the
-``kaleido`` renderer is installed, see :func:`image_export_available`).
+Every function returns (or fills) a ``plotly.graph_objects.Figure``; a
+:class:`~riskexplore.widgets.plot_view.PlotView` shows the same figure in the notebook, so a
+figure seen live can be saved for a paper with :func:`save_figure` (self-contained HTML
+always; PNG/SVG/PDF only when the ``kaleido`` renderer is installed, see
+:func:`image_export_available`).
 
 plotly is imported inside the functions: ``import riskexplore.widgets`` stays light.
 
@@ -174,7 +175,7 @@ def update_bounds_figure(
     title: str | None = None,
     max_points: int = MAX_POINTS,
 ) -> None:
-    """Put ``progress`` into a figure made by :func:`bounds_figure` (or its FigureWidget).
+    """Put ``progress`` into a figure made by :func:`bounds_figure` (or a PlotView of it).
 
     Only data (numpy arrays) change, plus the time axis type when ``log_time`` is given
     and the title when ``title`` is given, so a live widget can call this inside
@@ -278,7 +279,7 @@ _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".svg", ".pdf"}
 
 
 def save_figure(fig, path: str | Path, **kwargs: Any) -> Path:
-    """Save a figure (or FigureWidget) by file suffix.
+    """Save a figure (or a PlotView's figure) by file suffix.
 
     ``.html`` writes a self-contained page (plotly.js inlined, works offline), ``.json``
     the plotly JSON, and ``.png``/``.svg``/``.pdf``/... an image, which needs the
@@ -288,6 +289,7 @@ def save_figure(fig, path: str | Path, **kwargs: Any) -> Path:
 
     path = Path(path)
     suffix = path.suffix.lower()
+    fig = getattr(fig, "figure", fig)  # a PlotView: its figure
     static = fig if type(fig) is go.Figure else go.Figure(fig)
     if suffix in (".html", ".htm"):
         static.write_html(path, include_plotlyjs=kwargs.pop("include_plotlyjs", True), **kwargs)

@@ -1,5 +1,5 @@
 """AUC/CAL panel: train/test AUC, CAL, loss, size and gap of one or more models, and
-their ROC curves (one ``FigureWidget``; see
+their ROC curves (one ``PlotView``; see
 :func:`~riskexplore.widgets.views_figures.metrics_figure`)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class MetricsPanel:
 
     Attributes
     ----------
-    figure : plotly.graph_objects.FigureWidget
+    figure : riskexplore.widgets.plot_view.PlotView
     table : pandas.DataFrame or None
         The metrics shown (:func:`~riskexplore.widgets.views_figures.metrics_table`).
     message : ipywidgets.HTML
@@ -29,15 +29,15 @@ class MetricsPanel:
 
     def __init__(self, models=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
-        import plotly.graph_objects as go
 
+        from riskexplore.widgets.plot_view import PlotView
         from riskexplore.widgets.views_figures import metrics_figure
 
         self.title = title or "Performance"
         self.models: dict = {}
         self.table = None
         self._data: tuple = (None, None, None, None)
-        self.figure = go.FigureWidget(metrics_figure(None, title=self.title))
+        self.figure = PlotView(metrics_figure(None, title=self.title))
         self.message = w.HTML()
         self.widget = w.VBox([self.message, self.figure])
         if models is not None:

@@ -1,6 +1,6 @@
 """The solve monitor: watch a risk-score or checklist solve live, stop it at any time.
 
-One ``FigureWidget`` with three subplots (bounds with incumbent markers, gap, nodes and
+One ``PlotView`` with three subplots (bounds with incumbent markers, gap, nodes and
 cuts; built by :func:`riskexplore.widgets.figures.bounds_figure`), Solve and Stop buttons,
 a log-time switch, a status line (phase, time, bounds) and the best model's card below.
 
@@ -77,7 +77,7 @@ class SolveMonitor:
 
     Attributes
     ----------
-    figure : plotly.graph_objects.FigureWidget
+    figure : riskexplore.widgets.plot_view.PlotView
     solve_button, stop_button : ipywidgets.Button
     log_time_box : ipywidgets.Checkbox
     status_label : ipywidgets.HTML
@@ -104,9 +104,9 @@ class SolveMonitor:
         auto_refresh: bool = True,
     ) -> None:
         import ipywidgets as w
-        import plotly.graph_objects as go
 
         from riskexplore.widgets.figures import bounds_figure
+        from riskexplore.widgets.plot_view import PlotView
 
         if not refresh_interval > 0:
             raise ValueError(f"refresh_interval must be positive, got {refresh_interval}")
@@ -129,7 +129,7 @@ class SolveMonitor:
         self.n_refreshes = 0
         self.first_point_latency: float | None = None
 
-        self.figure = go.FigureWidget(bounds_figure(None, log_time=log_time, title=title))
+        self.figure = PlotView(bounds_figure(None, log_time=log_time, title=title))
         self.solve_button = w.Button(description="Solve", button_style="primary", icon="play")
         self.stop_button = w.Button(
             description="Stop", button_style="danger", icon="stop", disabled=True

@@ -40,7 +40,7 @@ class ParetoView:
 
     Attributes
     ----------
-    figure : plotly.graph_objects.FigureWidget
+    figure : riskexplore.widgets.plot_view.PlotView
     rows : list of dict
         Rows received so far (without models).
     models : dict
@@ -66,8 +66,8 @@ class ParetoView:
         title: str = "Model size path",
     ) -> None:
         import ipywidgets as w
-        import plotly.graph_objects as go
 
+        from riskexplore.widgets.plot_view import PlotView
         from riskexplore.widgets.views_figures import pareto_figure
 
         self.kind = kind
@@ -93,7 +93,7 @@ class ParetoView:
         #: computes the path of its current data, settings and constraints).
         self.on_compute = None
 
-        self.figure = go.FigureWidget(pareto_figure(None, kind=kind, title=title))
+        self.figure = PlotView(pareto_figure(None, kind=kind, title=title))
         self.compute_button = w.Button(description="Compute path", icon="play")
         self.stop_button = w.Button(description="Stop", icon="stop", disabled=True)
         self.status_label = w.HTML()

@@ -1,6 +1,6 @@
 """Reliability diagram widget: predicted against observed risk, train and test overlaid.
 
-One ``FigureWidget`` built by :func:`~riskexplore.widgets.views_figures.reliability_figure`;
+One ``PlotView`` built by :func:`~riskexplore.widgets.views_figures.reliability_figure`;
 :meth:`ReliabilityView.show` refills its traces inside ``fig.batch_update()``.
 """
 
@@ -22,7 +22,7 @@ class ReliabilityView:
 
     Attributes
     ----------
-    figure : plotly.graph_objects.FigureWidget
+    figure : riskexplore.widgets.plot_view.PlotView
     message : ipywidgets.HTML
         Readable errors (the previous diagram stays).
     tables : dict
@@ -32,14 +32,14 @@ class ReliabilityView:
 
     def __init__(self, model=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
-        import plotly.graph_objects as go
 
+        from riskexplore.widgets.plot_view import PlotView
         from riskexplore.widgets.views_figures import reliability_figure
 
         self.title = title or "Reliability diagram"
         self.model = None
         self.tables: dict = {}
-        self.figure = go.FigureWidget(reliability_figure(None, title=self.title))
+        self.figure = PlotView(reliability_figure(None, title=self.title))
         self.message = w.HTML()
         self.widget = w.VBox([self.message, self.figure])
         if model is not None:

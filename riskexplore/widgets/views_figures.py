@@ -3,9 +3,10 @@
 Pure builder functions: each takes fitted models, data or tables and returns a plain
 ``plotly.graph_objects.Figure``. The widgets (:mod:`~riskexplore.widgets.reliability`,
 :mod:`~riskexplore.widgets.metrics_panel`, :mod:`~riskexplore.widgets.pareto`,
-:mod:`~riskexplore.widgets.compare_view`) wrap the same figures in one ``FigureWidget``
-each and refill them with the ``update_*`` functions below, so everything seen live can
-be saved with :func:`riskexplore.widgets.figures.save_figure`.
+:mod:`~riskexplore.widgets.compare_view`) wrap the same figures in one
+:class:`~riskexplore.widgets.plot_view.PlotView` each and refill them with the ``update_*``
+functions below, so everything seen live can be saved with
+:func:`riskexplore.widgets.figures.save_figure`.
 
 The table helpers (:func:`reliability_tables`, :func:`metrics_table`, :func:`roc_curve`,
 :func:`path_frame`, :func:`comparison_from_models`) need neither plotly nor ipywidgets.
@@ -767,9 +768,6 @@ def compare_figure(
 
 # --- widgets support -------------------------------------------------------------------
 def replace_figure(target, fig) -> None:
-    """Replace the traces and layout of ``target`` (a FigureWidget) by those of ``fig``
-    in one ``batch_update`` (for views whose set of traces changes)."""
-    with target.batch_update():
-        target.data = []
-        target.add_traces(list(fig.data))
-        target.layout = fig.layout
+    """Replace the traces and layout of ``target`` (a :class:`PlotView`) by those of
+    ``fig`` in one update (for views whose set of traces changes)."""
+    target.update(fig)

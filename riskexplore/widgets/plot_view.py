@@ -1,0 +1,326 @@
+"""``PlotView``: a plotly figure as a notebook widget, any number of them on one page.
+
+Why not plotly's own ``FigureWidget``: with plotly 7.1 and anywidget 0.11, a page with
+several FigureWidgets redraws only some of them after load (which ones varies from load
+to load; measured in Voila with headless Chromium, see ``tests/test_plot_view_browser.py``),
+and every FigureWidget ships the whole 4.8 MB plotly.js bundle as its own ES module (three
+figures put 15 MB on the websocket before the page shows anything).
+
+A ``PlotView`` keeps a plain ``go.Figure`` on the Python side and sends the browser its
+JSON; the browser draws it with ``Plotly.react`` (which keeps the user's zoom when the
+layout carries a ``uirevision``). plotly.js, the copy bundled with the installed plotly
+package, is sent once per browser page: the first view that needs it asks its kernel
+over the widget's comm, and every later view on the page reuses it. Nothing is loaded
+from the internet.
+
+Use it like a FigureWidget: ``view.data[0].x = ...``, ``view.update_layout(...)``,
+``view.add_trace(...)``, ``with view.batch_update(): ...`` (one message for the whole
+block), ``trace.on_click(callback)``. Any change is sent to the browser; inside
+``batch_update`` they are sent together when the block ends.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import traitlets
+from plotly.callbacks import InputDeviceState, Points
+
+__all__ = ["PlotView", "plotly_js_path"]
+
+#: Messages between a view and its kernel (``model.send`` / ``Widget.send``).
+_NEED_PLOTLY = "need-plotly"
+_PLOTLY_SOURCE = "plotly-source"
+_CLICK = "click"
+
+_ESM = r"""
+// One plotly.js per page, shared by every PlotView: window-level because anywidget
+// evaluates this module once per widget.
+const KEY = "__riskexplorePlotly";
+
+function loadPlotly(model) {
+  if (!window[KEY]) {
+    window[KEY] = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        window[KEY] = null;  // let the next view ask again
+        reject(new Error("riskexplore: plotly.js did not arrive from the kernel"));
+      }, 120000);
+      const onMessage = async (msg, buffers) => {
+        if (!msg || msg.type !== "plotly-source") return;
+        model.off("msg:custom", onMessage);
+        clearTimeout(timer);
+        // plotly.min.js is a UMD bundle: give it a `module` to fill and re-export it.
+        const blob = new Blob(
+          ["const module = { exports: {} };\n", buffers[0],
+           "\nexport default module.exports;\n"],
+          { type: "text/javascript" });
+        const url = URL.createObjectURL(blob);
+        try {
+          resolve((await import(/* webpackIgnore: true */ url)).default);
+        } catch (err) {
+          window[KEY] = null;
+          reject(err);
+        } finally {
+          URL.revokeObjectURL(url);
+        }
+      };
+      model.on("msg:custom", onMessage);
+      model.send({ type: "need-plotly" });
+    });
+  }
+  return window[KEY];
+}
+
+function clickMessage(event) {
+  const points = (event.points || []).map((p) => ({
+    trace: p.curveNumber, index: p.pointNumber ?? p.pointIndex ?? null,
+    x: p.x ?? null, y: p.y ?? null,
+  }));
+  const e = event.event || {};
+  return { type: "click", points, ctrl: !!e.ctrlKey, alt: !!e.altKey,
+           shift: !!e.shiftKey, meta: !!e.metaKey, button: e.button ?? 0 };
+}
+
+async function render({ model, el }) {
+  const div = document.createElement("div");
+  div.className = "rx-plot";
+  el.appendChild(div);
+  const Plotly = await loadPlotly(model);
+  const react = () => {
+    const spec = model.get("_spec") || {};
+    return Plotly.react(div, spec.data || [], spec.layout || {}, model.get("_config") || {});
+  };
+  let queued = false;
+  const draw = () => {  // at most one redraw per animation frame
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; react(); });
+  };
+  await react();  // also gives the div plotly's event methods (div.on)
+  model.on("change:_spec", draw);
+  model.on("change:_config", draw);
+  div.on("plotly_click", (event) => model.send(clickMessage(event)));
+  // Views created in a hidden tab have no width yet: resize once they are shown.
+  const observer = new ResizeObserver(() => {
+    if (div.offsetWidth > 0 && div.data) Plotly.Plots.resize(div);
+  });
+  observer.observe(el);
+  return () => { observer.disconnect(); Plotly.purge(div); };
+}
+
+export default { render };
+"""
+
+
+def plotly_js_path() -> Path:
+    """The plotly.js bundle shipped with the installed plotly package."""
+    path = Path(pio.__file__).resolve().parent.parent / "package_data" / "plotly.min.js"
+    if not path.is_file():  # pragma: no cover - a broken plotly installation
+        raise FileNotFoundError(f"plotly.js not found at {path}; reinstall plotly")
+    return path
+
+
+@cache
+def _plotly_js() -> bytes:
+    return plotly_js_path().read_bytes()
+
+
+def _decode_arrays(obj: Any) -> Any:
+    """Undo plotly's JSON encoding of numpy arrays (``{"dtype", "bdata", "shape"}``)."""
+    if isinstance(obj, dict):
+        if "bdata" in obj and "dtype" in obj:
+            values = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=obj["dtype"])
+            shape = obj.get("shape")
+            if shape:
+                dims = [int(d) for d in str(shape).split(",")] if isinstance(shape, str) else shape
+                values = values.reshape(dims)
+            return values
+        return {k: _decode_arrays(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_decode_arrays(v) for v in obj]
+    return obj
+
+
+def _plain(figure: Any) -> Any:
+    """What ``go.Figure(...)`` accepts: a PlotView stands for its figure."""
+    return figure.figure if isinstance(figure, PlotView) else figure
+
+
+class _ObservedFigure(go.Figure):
+    """A ``go.Figure`` that reports every change: plotly calls these ``_send_*`` hooks
+    (no-ops in ``go.Figure``) for each edit, and once per ``batch_update`` block."""
+
+    def _changed(self) -> None:
+        listener = self.__dict__.get("_rx_listener")
+        if listener is not None:
+            listener()
+
+    def _send_addTraces_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_moveTraces_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_deleteTraces_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_restyle_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_relayout_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_update_msg(self, *args, **kwargs):
+        self._changed()
+
+    def _send_animate_msg(self, *args, **kwargs):
+        self._changed()
+
+
+class PlotView(anywidget.AnyWidget):
+    """A plotly figure shown as a widget and kept in sync with the browser.
+
+    Parameters
+    ----------
+    figure : plotly Figure, dict or None
+        The initial figure (copied).
+
+    Attributes
+    ----------
+    figure : plotly.graph_objects.Figure
+        The Python-side figure; edits to it (directly or through the view's delegated
+        ``data``, ``layout``, ``update_layout``, ``add_trace``, ...) are sent to the page.
+    messages_sent : int
+        How many figure states have been sent (for tests and benchmarks).
+    """
+
+    _esm = _ESM
+    _spec = traitlets.Dict().tag(sync=True)
+    _config = traitlets.Dict({"displaylogo": False, "responsive": True}).tag(sync=True)
+
+    def __init__(self, figure: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._hold = 0
+        self._dirty = False
+        self._lock = threading.RLock()
+        self.messages_sent = 0
+        self.figure = _ObservedFigure(_plain(figure))
+        self.figure.__dict__["_rx_listener"] = self._on_figure_change
+        self.on_msg(self._on_message)
+        self._send_figure()
+
+    # --- the figure ------------------------------------------------------------------
+    @property
+    def data(self):
+        return self.figure.data
+
+    @data.setter
+    def data(self, value) -> None:
+        self.figure.data = value
+
+    @property
+    def layout(self):
+        return self.figure.layout
+
+    @layout.setter
+    def layout(self, value) -> None:
+        self.figure.layout = value
+
+    def __getattr__(self, name: str) -> Any:
+        # Figure methods (update_layout, add_traces, update_xaxes, ...) act on the figure.
+        if name.startswith("_") or "figure" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(self.__dict__["figure"], name)
+
+    @contextmanager
+    def batch_update(self) -> Iterator[PlotView]:
+        """Edit the figure; the browser gets the result in one message at the end."""
+        with self._lock:
+            self._hold += 1
+            try:
+                with self.figure.batch_update():
+                    yield self
+            finally:
+                self._hold -= 1
+                if self._hold == 0 and self._dirty:
+                    self._send_figure()
+
+    def update(self, figure: Any) -> None:
+        """Replace the whole figure (traces and layout) by ``figure``; one message."""
+        new = go.Figure(_plain(figure))
+        with self.batch_update():
+            self.figure.data = []
+            self.figure.add_traces(list(new.data))
+            self.figure.layout = new.layout
+
+    def to_figure(self) -> go.Figure:
+        """A static copy of the figure (for saving or for a paper)."""
+        return go.Figure(self.figure)
+
+    def sent_figure(self) -> go.Figure:
+        """The figure as last sent to the page (decoded from its JSON)."""
+        return go.Figure(_decode_arrays(self._spec), skip_invalid=True)
+
+    # --- sending ---------------------------------------------------------------------
+    def _on_figure_change(self) -> None:
+        with self._lock:
+            if self._hold:
+                self._dirty = True
+            else:
+                self._send_figure()
+
+    def _send_figure(self) -> None:
+        # plotly's encoder turns numpy arrays, dates and NaN into plain JSON.
+        spec = json.loads(pio.to_json(self.figure, validate=False, remove_uids=False))
+        self._dirty = False
+        self._spec = {"data": spec.get("data", []), "layout": spec.get("layout", {})}
+        self.messages_sent += 1
+
+    # --- messages from the page ----------------------------------------------------------
+    def _on_message(self, _widget, content: Any, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if content.get("type") == _NEED_PLOTLY:
+            self.send({"type": _PLOTLY_SOURCE}, buffers=[_plotly_js()])
+        elif content.get("type") == _CLICK:
+            self.dispatch_click(content.get("points") or [], content)
+
+    def dispatch_click(self, points: list[dict], device: dict | None = None) -> None:
+        """Run the traces' ``on_click`` callbacks for clicked ``points`` (each a dict with
+        ``trace`` and ``index``, optionally ``x``/``y``), as the page does on a click."""
+        device = device or {}
+        state = InputDeviceState(
+            ctrl=bool(device.get("ctrl")),
+            alt=bool(device.get("alt")),
+            shift=bool(device.get("shift")),
+            meta=bool(device.get("meta")),
+            button=int(device.get("button", 0)),
+            buttons=1,
+        )
+        traces = self.figure.data
+        by_trace: dict[int, list[dict]] = {}
+        for point in points:
+            t = point.get("trace")
+            if isinstance(t, int) and 0 <= t < len(traces) and point.get("index") is not None:
+                by_trace.setdefault(t, []).append(point)
+        for t, hits in by_trace.items():
+            trace = traces[t]
+            selected = Points(
+                point_inds=[int(p["index"]) for p in hits],
+                xs=[p.get("x") for p in hits],
+                ys=[p.get("y") for p in hits],
+                trace_name=trace.name,
+                trace_index=t,
+            )
+            trace._dispatch_on_click(selected, state)
