@@ -106,11 +106,18 @@ _PAGE = """<!DOCTYPE HTML>
 
 
 def template_root(directory: str | Path | None = None) -> Path:
-    """Write the offline Voila template; returns the directory to prepend to JUPYTER_PATH."""
+    """Write the offline Voila template; returns the directory to prepend to JUPYTER_PATH.
+
+    By default one fixed folder per user in the temporary directory, rewritten on each
+    start (so launches do not leave a new folder behind every time).
+    """
     import json
     import tempfile
 
-    root = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="riskexplore-voila-"))
+    if directory is None:
+        user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+        directory = Path(tempfile.gettempdir()) / f"riskexplore-voila-{user}"
+    root = Path(directory)
     folder = root / "voila" / "templates" / TEMPLATE_NAME
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "conf.json").write_text(json.dumps({"base_template": "lab"}) + "\n")
