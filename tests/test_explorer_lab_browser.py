@@ -1,0 +1,230 @@
+"""The Explorer in JupyterLab, in a real browser: every result view is drawn and stays live.
+
+JupyterLab serves a notebook that displays an ``Explorer`` on the bundled mammography data;
+headless Chromium (Debian's package, driven by Playwright; see ``_browser.py``) runs it and
+clicks through it like a user:
+
+* Solve: the monitor's bound line grows *while* the solve runs, then the reliability
+  diagram (train and test) is drawn;
+* the AUC / CAL tab, hidden at load, is drawn at full width with the ROC curves;
+* Add a constraint, Solve constrained: the second monitor and the Compare figure are drawn;
+* Compute path on the Size path tab fills the figure size by size, and clicking a point of
+  the path in the browser shows that size's model (the click travels page → kernel).
+
+Nothing may be loaded from outside localhost, and the page may raise no error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from _browser import block_outside, stop, wait_listening
+
+from riskexplore.dashboard_cli import free_port
+
+LOAD_TIMEOUT_MS = 240_000
+NOTEBOOK = """\
+from riskexplore.widgets import Explorer
+
+ex = Explorer("mammo", max_size=3, time_limit=6)
+ex"""
+
+#: Every plot on the page: its layout title, width and the number of points per trace.
+PLOTS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
+  const title = g.layout && g.layout.title;
+  return {
+    title: (title && (title.text !== undefined ? title.text : title)) || '',
+    width: g.offsetWidth,
+    points: (g._fullData || []).map(t => (t.x && t.x.length) || 0),
+  };
+})"""
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a free localhost port, serving a folder with the Explorer notebook."""
+    root = tmp_path_factory.mktemp("lab")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = [nbformat.v4.new_code_cell(NOTEBOOK)]
+    nbformat.write(nb, root / "explorer.ipynb")
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run cells by command
+        f"--ServerApp.root_dir={root}",
+        "--MappingKernelManager.cull_idle_timeout=0",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    env = {
+        **os.environ,
+        # a fresh Lab: no user settings or saved workspace that would open other tabs
+        "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = open(root / "lab.log", "w")
+    proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env)
+    try:
+        wait_listening("127.0.0.1", port, proc, 120)
+        yield f"http://127.0.0.1:{port}/lab/tree/explorer.ipynb"
+    finally:
+        stop(proc)
+        log.close()
+
+
+def plots(page) -> list[dict]:
+    return page.evaluate(PLOTS_JS)
+
+
+def plot(page, prefix: str) -> dict:
+    """The plot whose title starts with ``prefix`` (``{"title": "", "width": 0, "points":
+    [0]}`` while there is none)."""
+    found = [p for p in plots(page) if p["title"].startswith(prefix)]
+    assert len(found) <= 1, f"several plots titled {prefix!r}"
+    return found[0] if found else {"title": "", "width": 0, "points": [0]}
+
+
+def wait_for(predicate, what: str, timeout: float = 120.0, interval: float = 0.5):
+    """Poll ``predicate`` until it returns a true value; fail naming ``what``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def click(page, text: str) -> None:
+    page.locator("button", has_text=text).first.click()
+
+
+def open_tab(page, title: str) -> None:
+    page.locator(".lm-TabBar-tab", has_text=title).first.click()
+
+
+def watch_solve(page, prefix: str) -> list[int]:
+    """Bound-line lengths of monitor ``prefix`` sampled until its solve has ended."""
+    samples = []
+
+    def ended() -> bool:
+        p = plot(page, prefix)
+        samples.append(p["points"][0])
+        return "—" in p["title"] and ("optimal" in p["title"] or "limit" in p["title"])
+
+    wait_for(ended, f"the end of {prefix!r}", timeout=180, interval=0.3)
+    return samples
+
+
+def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
+    context = browser.new_context(viewport={"width": 1500, "height": 2600})
+    outside = block_outside(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(lab, timeout=LOAD_TIMEOUT_MS)
+        page.wait_for_function(
+            "() => window.jupyterapp && document.querySelector('.jp-Notebook')",
+            timeout=LOAD_TIMEOUT_MS,
+        )
+        # run the notebook once its kernel is ready
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp.shell.currentWidget;"
+            " const k = w && w.sessionContext && w.sessionContext.session"
+            " && w.sessionContext.session.kernel; return k && k.status === 'idle'; }",
+            timeout=LOAD_TIMEOUT_MS,
+        )
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        wait_for(lambda: len(plots(page)) == 6, "the Explorer's six plots", timeout=180)
+        assert plot(page, "Unconstrained solve")["points"][0] == 0
+
+        # 1. the monitor is live during the solve; reliability drawn after it
+        click(page, "Solve unconstrained")
+        growth = watch_solve(page, "Unconstrained solve")
+        live = sorted({n for n in growth if n > 0})
+        assert len(live) >= 3, f"the bound line did not grow during the solve: {growth}"
+        reliability = wait_for(
+            lambda: sum((p := plot(page, "Reliability"))["points"][1:]) >= 4 and p,
+            "the reliability diagram's train and test points",
+        )
+        assert reliability["width"] > 300
+
+        # 2. a tab hidden at load: drawn at full width once shown
+        assert plot(page, "Performance")["width"] == 0
+        open_tab(page, "AUC / CAL")
+        performance = wait_for(
+            lambda: (p := plot(page, "Performance"))["width"] > 300 and p, "AUC / CAL shown"
+        )
+        assert max(performance["points"]) >= 3, performance  # ROC curves
+
+        # 3. constrained run and comparison
+        click(page, "Add")  # the builder's default rule: use at most k features
+        click(page, "Solve constrained")
+        watch_solve(page, "Constrained solve")
+        assert max(plot(page, "Constrained solve")["points"]) > 0
+        open_tab(page, "Compare")
+        compare = wait_for(
+            lambda: (p := plot(page, "unconstrained vs constrained"))["width"] > 300 and p,
+            "the comparison figure",
+        )
+        assert sum(compare["points"]) > 0, compare
+
+        # 4. size path, filled progressively; a click on a point shows that size's model
+        open_tab(page, "Size path")
+        click(page, "Compute path")
+        wait_for(
+            lambda: max(plot(page, "Model size path")["points"]) >= 3,
+            "path of 3 sizes",
+            timeout=180,
+        )
+        point = page.evaluate(
+            """() => {
+              const g = Array.from(document.querySelectorAll('.js-plotly-plot'))
+                .find(d => (d.layout.title.text || '').startsWith('Model size path'));
+              const t = g._fullData[0];
+              const xa = g._fullLayout['xaxis' + t.xaxis.slice(1)];
+              const ya = g._fullLayout['yaxis' + t.yaxis.slice(1)];
+              const drag = g.querySelector(`.nsewdrag[data-subplot="${t.xaxis}${t.yaxis}"]`);
+              const r = drag.getBoundingClientRect();
+              const i = t.x.length - 2;  // the second largest size
+              return {x: r.left + xa.l2p(t.x[i]), y: r.top + ya.l2p(t.y[i]), size: t.x[i]};
+            }"""
+        )
+        page.mouse.move(point["x"], point["y"])
+        page.mouse.click(point["x"], point["y"])
+        size = int(point["size"])
+        cards = page.locator(".widget-html", has_text=f"Best model with size ≤ {size}")
+        wait_for(lambda: cards.count() > 0, f"the card of size {size} after the click", 30)
+        selected = page.evaluate(  # the path marks the chosen size (its last trace)
+            """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+                 .find(d => (d.layout.title.text || '').startsWith('Model size path'))
+                 ._fullData.slice(-1)[0].x"""
+        )
+        assert list(selected) == [size]
+    finally:
+        Path("artifacts").mkdir(exist_ok=True)
+        page.screenshot(path="artifacts/explorer_jupyterlab.png", full_page=True)
+        context.close()
+    assert not errors, errors
+    assert not outside, f"requests outside localhost: {json.dumps(outside[:5])}"
