@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import pytest
 
 from riskexplore.widgets.figures import save_figure
-from riskexplore.widgets.plot_view import PlotView, plotly_js_path
+from riskexplore.widgets.plot_view import PlotlyLibrary, PlotView, plotly_js_path
 
 
 def scatter_view() -> PlotView:
@@ -97,15 +97,17 @@ def test_click_from_the_page_runs_trace_callbacks():
     assert len(clicks) == 1
 
 
-def test_plotly_js_is_served_on_request():
-    view = scatter_view()
-    sent = []
-    view.send = lambda content, buffers=None: sent.append((content, buffers))
-    view._on_message(view, {"type": "need-plotly"}, [])
-    ((content, buffers),) = sent
-    assert content == {"type": "plotly-source"}
-    assert bytes(buffers[0]) == plotly_js_path().read_bytes()
-    assert b"plotly.js" in bytes(buffers[0])[:200]
+def test_plotly_js_travels_in_one_shared_library_widget():
+    first, second = scatter_view(), scatter_view()
+    library = first._library
+    assert isinstance(library, PlotlyLibrary) and second._library is library
+    assert library.source == plotly_js_path().read_bytes()
+    assert b"plotly.js" in library.source[:200]
+    # the view's state names the library by widget reference, so the page can find it
+    assert first.get_state()["_library"] == f"IPY_MODEL_{library.model_id}"
+    library.close()  # e.g. Widget.close_all(): the next view gets a new library
+    third = scatter_view()
+    assert third._library is not library and third._library.comm is not None
 
 
 def test_edits_from_threads_are_all_sent():

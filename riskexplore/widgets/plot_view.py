@@ -9,9 +9,10 @@ figures put 15 MB on the websocket before the page shows anything).
 A ``PlotView`` keeps a plain ``go.Figure`` on the Python side and sends the browser its
 JSON; the browser draws it with ``Plotly.react`` (which keeps the user's zoom when the
 layout carries a ``uirevision``). plotly.js, the copy bundled with the installed plotly
-package, is sent once per browser page: the first view that needs it asks its kernel
-over the widget's comm, and every later view on the page reuses it. Nothing is loaded
-from the internet.
+package, travels once per kernel in one shared, invisible library widget that every view
+refers to; the first view drawn on a page evaluates it and later views reuse it. Since the
+library arrives with the widget state, plots draw even while the cell that made them is
+still running (a blocking ``solve(wait=True)``). Nothing is loaded from the internet.
 
 Use it like a FigureWidget: ``view.data[0].x = ...``, ``view.update_layout(...)``,
 ``view.add_trace(...)``, ``with view.batch_update(): ...`` (one message for the whole
@@ -26,22 +27,20 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import traitlets
 from plotly.callbacks import InputDeviceState, Points
 
-__all__ = ["PlotView", "plotly_js_path"]
+__all__ = ["PlotView", "PlotlyLibrary", "plotly_library", "plotly_js_path"]
 
-#: Messages between a view and its kernel (``model.send`` / ``Widget.send``).
-_NEED_PLOTLY = "need-plotly"
-_PLOTLY_SOURCE = "plotly-source"
+#: The message a view sends its kernel when a point is clicked.
 _CLICK = "click"
 
 _ESM = r"""
@@ -51,33 +50,22 @@ const KEY = "__riskexplorePlotly";
 
 function loadPlotly(model) {
   if (!window[KEY]) {
-    window[KEY] = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        window[KEY] = null;  // let the next view ask again
-        reject(new Error("riskexplore: plotly.js did not arrive from the kernel"));
-      }, 120000);
-      const onMessage = async (msg, buffers) => {
-        if (!msg || msg.type !== "plotly-source") return;
-        model.off("msg:custom", onMessage);
-        clearTimeout(timer);
-        // plotly.min.js is a UMD bundle: give it a `module` to fill and re-export it.
-        const blob = new Blob(
-          ["const module = { exports: {} };\n", buffers[0],
-           "\nexport default module.exports;\n"],
-          { type: "text/javascript" });
-        const url = URL.createObjectURL(blob);
-        try {
-          resolve((await import(/* webpackIgnore: true */ url)).default);
-        } catch (err) {
-          window[KEY] = null;
-          reject(err);
-        } finally {
-          URL.revokeObjectURL(url);
-        }
-      };
-      model.on("msg:custom", onMessage);
-      model.send({ type: "need-plotly" });
-    });
+    window[KEY] = (async () => {
+      // "_library" is a reference to the kernel's PlotlyLibrary widget ("IPY_MODEL_<id>").
+      const library = await model.widget_manager.get_model(model.get("_library").slice(10));
+      const source = library.get("source");
+      // plotly.min.js is a UMD bundle: give it a `module` to fill and re-export it.
+      const blob = new Blob(
+        ["const module = { exports: {} };\n", source, "\nexport default module.exports;\n"],
+        { type: "text/javascript" });
+      const url = URL.createObjectURL(blob);
+      try {
+        return (await import(/* webpackIgnore: true */ url)).default;
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    })();
+    window[KEY].catch(() => { window[KEY] = null; });  // let the next view try again
   }
   return window[KEY];
 }
@@ -131,9 +119,24 @@ def plotly_js_path() -> Path:
     return path
 
 
-@cache
-def _plotly_js() -> bytes:
-    return plotly_js_path().read_bytes()
+class PlotlyLibrary(ipywidgets.Widget):
+    """plotly.js for the page: an invisible widget holding the bundle, shared by every
+    :class:`PlotView` of the kernel (see :func:`plotly_library`)."""
+
+    source = traitlets.Bytes().tag(sync=True)
+
+
+_library: PlotlyLibrary | None = None
+_library_lock = threading.Lock()
+
+
+def plotly_library() -> PlotlyLibrary:
+    """The kernel's one :class:`PlotlyLibrary` (made again if it was closed)."""
+    global _library
+    with _library_lock:
+        if _library is None or _library.comm is None:
+            _library = PlotlyLibrary(source=plotly_js_path().read_bytes())
+        return _library
 
 
 def _decode_arrays(obj: Any) -> Any:
@@ -206,11 +209,12 @@ class PlotView(anywidget.AnyWidget):
     """
 
     _esm = _ESM
+    _library = traitlets.Instance(PlotlyLibrary).tag(sync=True, **ipywidgets.widget_serialization)
     _spec = traitlets.Dict().tag(sync=True)
     _config = traitlets.Dict({"displaylogo": False, "responsive": True}).tag(sync=True)
 
     def __init__(self, figure: Any = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(_library=plotly_library(), **kwargs)
         self._hold = 0
         self._dirty = False
         self._lock = threading.RLock()
@@ -291,9 +295,7 @@ class PlotView(anywidget.AnyWidget):
     def _on_message(self, _widget, content: Any, _buffers) -> None:
         if not isinstance(content, dict):
             return
-        if content.get("type") == _NEED_PLOTLY:
-            self.send({"type": _PLOTLY_SOURCE}, buffers=[_plotly_js()])
-        elif content.get("type") == _CLICK:
+        if content.get("type") == _CLICK:
             self.dispatch_click(content.get("points") or [], content)
 
     def dispatch_click(self, points: list[dict], device: dict | None = None) -> None:

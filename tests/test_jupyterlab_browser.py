@@ -1,8 +1,12 @@
-"""The Explorer in JupyterLab, in a real browser: every result view is drawn and stays live.
+"""The widgets in JupyterLab, in a real browser (headless Debian Chromium driven by
+Playwright, see ``_browser.py``; JupyterLab serves notebooks written by the fixture).
 
-JupyterLab serves a notebook that displays an ``Explorer`` on the bundled mammography data;
-headless Chromium (Debian's package, driven by Playwright; see ``_browser.py``) runs it and
-clicks through it like a user:
+A notebook with a plot updated by the very cell that displayed it, while that cell is still
+running: the plot is drawn and redrawn during the cell (plotly.js travels with the widget
+state, not by a request the busy kernel could not answer).
+
+A notebook that displays an ``Explorer`` on the bundled mammography data, run and clicked
+through like a user:
 
 * Solve: the monitor's bound line grows *while* the solve runs, then the reliability
   diagram (train and test) is drawn;
@@ -21,6 +25,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -30,11 +35,28 @@ from _browser import block_outside, stop, wait_listening
 from riskexplore.dashboard_cli import free_port
 
 LOAD_TIMEOUT_MS = 240_000
-NOTEBOOK = """\
+NOTEBOOKS = {
+    "explorer.ipynb": """\
 from riskexplore.widgets import Explorer
 
 ex = Explorer("mammo", max_size=3, time_limit=6)
-ex"""
+ex""",
+    "busy_cell.ipynb": """\
+import time
+
+import plotly.graph_objects as go
+from IPython.display import display
+
+from riskexplore.widgets import PlotView
+
+view = PlotView(go.Figure(go.Scatter(x=[0], y=[0]), layout={"title": "busy cell"}))
+display(view)
+for i in range(1, 41):  # about 12 s during which the kernel answers no request
+    with view.batch_update():
+        view.data[0].x = list(range(i + 1))
+        view.data[0].y = [j * j for j in range(i + 1)]
+    time.sleep(0.3)""",
+}
 
 #: Every plot on the page: its layout title, width and the number of points per trace.
 PLOTS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
@@ -49,16 +71,15 @@ PLOTS_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab on a free localhost port, serving a folder with the Explorer notebook."""
+    """JupyterLab on a free localhost port, serving a folder with the test notebooks;
+    yields the URL prefix of a notebook (append its file name)."""
     root = tmp_path_factory.mktemp("lab")
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nb.cells = [nbformat.v4.new_code_cell(NOTEBOOK)]
-    nbformat.write(nb, root / "explorer.ipynb")
+    kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for name, code in NOTEBOOKS.items():
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = kernelspec
+        nb.cells = [nbformat.v4.new_code_cell(code)]
+        nbformat.write(nb, root / name)
     port = free_port()
     cmd = [
         sys.executable,
@@ -86,7 +107,7 @@ def lab(tmp_path_factory):
     proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         wait_listening("127.0.0.1", port, proc, 120)
-        yield f"http://127.0.0.1:{port}/lab/tree/explorer.ipynb"
+        yield f"http://127.0.0.1:{port}/lab/tree/"
     finally:
         stop(proc)
         log.close()
@@ -136,26 +157,60 @@ def watch_solve(page, prefix: str) -> list[int]:
     return samples
 
 
-def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
+@contextmanager
+def notebook_page(browser, url: str, screenshot: str):
+    """A fresh page with the notebook at ``url`` open and all its cells started; on exit
+    a screenshot, then no page error and no request outside localhost may have happened."""
     context = browser.new_context(viewport={"width": 1500, "height": 2600})
     outside = block_outside(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(lab, timeout=LOAD_TIMEOUT_MS)
+        page.goto(url + "?reset", timeout=LOAD_TIMEOUT_MS)  # a fresh workspace: one tab
+        name = url.rsplit("/", 1)[-1]
+        # run the notebook once it is the current tab and its kernel is ready
         page.wait_for_function(
-            "() => window.jupyterapp && document.querySelector('.jp-Notebook')",
+            """name => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                 const k = w && w.context && w.context.path.endsWith(name) && w.sessionContext
+                   && w.sessionContext.session && w.sessionContext.session.kernel;
+                 return k && k.status === 'idle'; }""",
+            arg=name,
             timeout=LOAD_TIMEOUT_MS,
         )
-        # run the notebook once its kernel is ready
-        page.wait_for_function(
-            "() => { const w = window.jupyterapp.shell.currentWidget;"
-            " const k = w && w.sessionContext && w.sessionContext.session"
-            " && w.sessionContext.session.kernel; return k && k.status === 'idle'; }",
-            timeout=LOAD_TIMEOUT_MS,
-        )
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        # started, not awaited: the command's promise settles only when the cells are done
+        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        yield page
+    finally:
+        Path("artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=f"artifacts/{screenshot}", full_page=True)
+        context.close()
+    assert not errors, errors
+    assert not outside, f"requests outside localhost: {json.dumps(outside[:5])}"
+
+
+def cell_running(page) -> bool:
+    """Whether the notebook's (first) cell is still running: its prompt shows ``[*]``."""
+    return "*" in page.locator(".jp-InputPrompt").first.inner_text()
+
+
+def test_plot_draws_while_its_cell_is_still_running(browser, lab):
+    with notebook_page(browser, lab + "busy_cell.ipynb", "busy_cell_jupyterlab.png") as page:
+        seen = []
+
+        def three_states_while_busy() -> bool:
+            p = plot(page, "busy cell")
+            if p["points"][0] and cell_running(page):
+                seen.append(p["points"][0])
+            return len(set(seen)) >= 3
+
+        wait_for(three_states_while_busy, "three redraws while the cell runs", 60, 0.2)
+        assert seen == sorted(seen), seen
+        wait_for(lambda: plot(page, "busy cell")["points"][0] == 41, "the final state", 60)
+
+
+def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
+    with notebook_page(browser, lab + "explorer.ipynb", "explorer_jupyterlab.png") as page:
         wait_for(lambda: len(plots(page)) == 6, "the Explorer's six plots", timeout=180)
         assert plot(page, "Unconstrained solve")["points"][0] == 0
 
@@ -200,16 +255,16 @@ def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
         )
         point = page.evaluate(
             """() => {
-              const g = Array.from(document.querySelectorAll('.js-plotly-plot'))
-                .find(d => (d.layout.title.text || '').startsWith('Model size path'));
-              const t = g._fullData[0];
-              const xa = g._fullLayout['xaxis' + t.xaxis.slice(1)];
-              const ya = g._fullLayout['yaxis' + t.yaxis.slice(1)];
-              const drag = g.querySelector(`.nsewdrag[data-subplot="${t.xaxis}${t.yaxis}"]`);
-              const r = drag.getBoundingClientRect();
-              const i = t.x.length - 2;  // the second largest size
-              return {x: r.left + xa.l2p(t.x[i]), y: r.top + ya.l2p(t.y[i]), size: t.x[i]};
-            }"""
+                  const g = Array.from(document.querySelectorAll('.js-plotly-plot'))
+                    .find(d => (d.layout.title.text || '').startsWith('Model size path'));
+                  const t = g._fullData[0];
+                  const xa = g._fullLayout['xaxis' + t.xaxis.slice(1)];
+                  const ya = g._fullLayout['yaxis' + t.yaxis.slice(1)];
+                  const drag = g.querySelector(`.nsewdrag[data-subplot="${t.xaxis}${t.yaxis}"]`);
+                  const r = drag.getBoundingClientRect();
+                  const i = t.x.length - 2;  // the second largest size
+                  return {x: r.left + xa.l2p(t.x[i]), y: r.top + ya.l2p(t.y[i]), size: t.x[i]};
+                }"""
         )
         page.mouse.move(point["x"], point["y"])
         page.mouse.click(point["x"], point["y"])
@@ -218,13 +273,7 @@ def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
         wait_for(lambda: cards.count() > 0, f"the card of size {size} after the click", 30)
         selected = page.evaluate(  # the path marks the chosen size (its last trace)
             """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-                 .find(d => (d.layout.title.text || '').startsWith('Model size path'))
-                 ._fullData.slice(-1)[0].x"""
+                     .find(d => (d.layout.title.text || '').startsWith('Model size path'))
+                     ._fullData.slice(-1)[0].x"""
         )
         assert list(selected) == [size]
-    finally:
-        Path("artifacts").mkdir(exist_ok=True)
-        page.screenshot(path="artifacts/explorer_jupyterlab.png", full_page=True)
-        context.close()
-    assert not errors, errors
-    assert not outside, f"requests outside localhost: {json.dumps(outside[:5])}"
