@@ -4,44 +4,39 @@ downloaded) clicks through a short solve.
 
 Checked for each dashboard: the page shows no code and no traceback; nothing is requested
 from outside localhost (every other request is blocked and recorded); the time limit is
-set through the page's control; live progress arrives while the solve runs (the status
-line changes and the bound line of the plot grows); the final score card / checklist
-renders; a rule added with the constraint builder is solved and the comparison appears;
-the download links carry the printable HTML and the JSON model; an unusable CSV upload is
-answered with a message on the page. A full-page screenshot is
-saved to ``artifacts/`` (gitignored) and its path printed.
+set through the page's control; each search has its own live plot, and live progress
+arrives while it runs (its status line changes and the lines of its plot grow); the final
+score card / checklist renders; the reliability diagram and the performance panel (ROC
+curves) are drawn with data after a search, for both searches; a rule added with the
+constraint builder is solved and the comparison appears with its figure drawn; the size
+path draws its sizes and stops on request; the download links carry the printable HTML and
+the JSON model; an unusable CSV upload is answered with a message on the page. Plots are
+found through the CSS classes the notebooks give their blocks (``rx-search-unconstrained``,
+``rx-search-constrained``, ``rx-reliability``, ``rx-metrics``, ``rx-compare``,
+``rx-path``). A full-page screenshot and one per block are saved to ``artifacts/``
+(gitignored) and their paths printed.
 
 Needs ``playwright`` (a test dependency in pyproject) and Debian's ``chromium``: when
-``/usr/bin/chromium`` is missing and the tests run as root (as on CI), the fixture installs
-it with apt-get, so the suite needs nothing installed by hand.
+``/usr/bin/chromium`` is missing and the tests run as root (as on CI), the ``browser``
+fixture (``conftest.py``, helpers in ``_browser.py``) installs it with apt-get, so the suite
+needs nothing installed by hand.
 """
 
 from __future__ import annotations
 
 import base64
-import os
 import re
-import shutil
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from _browser import block_outside, stop
+from playwright.sync_api import expect
 
 from riskexplore.dashboard_cli import start_voila
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 LOAD_TIMEOUT_MS = 180_000  # kernel start + plotly import + widget scripts on a busy machine
 SOLVE_SECONDS = 5
 
@@ -66,28 +61,6 @@ def _button(page, text: str):
     return page.locator("button", has_text=re.compile(rf"^\W*{re.escape(text)}\s*$")).first
 
 
-def _ensure_chromium() -> None:
-    """Install Debian's chromium package if it is missing (never a downloaded browser)."""
-    if Path(CHROMIUM).exists():
-        return
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.fail(f"{CHROMIUM} is missing; install Debian's chromium package (apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _ensure_chromium()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture
 def served(request, tmp_path):
     which = request.param
@@ -96,20 +69,75 @@ def served(request, tmp_path):
     try:
         yield which, url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
         log.close()
 
 
-def _watch_solve(page, index: int, seconds: float) -> list[tuple[str, int]]:
-    """Poll the status line of search ``index`` and the plotted lines until the solve
-    ends; returns (status text, total length of the plotted paths) samples."""
-    status = page.locator(".rx-status").nth(index)
-    plot = page.locator(".js-plotly-plot").first  # both searches draw into one figure
+#: Blocks of a dashboard page (CSS classes set by the notebooks), screenshot one by one.
+BLOCKS = (
+    "rx-search-unconstrained",
+    "rx-search-constrained",
+    "rx-reliability",
+    "rx-metrics",
+    "rx-compare",
+    "rx-path",
+)
+
+#: What a plot shows in the page: its size, each trace as drawn by plotly (name, type,
+#: number of points) and its title, how many lines and markers it has drawn, and whether
+#: its legend keeps clear of its title.
+_DRAWN = """el => {
+    const box = s => { const e = el.querySelector(s); return e && e.getBoundingClientRect(); };
+    const t = box(".gtitle"), l = box(".legend");
+    return {
+        width: el.offsetWidth,
+        height: el.offsetHeight,
+        traces: (el._fullData || []).map(d => [d.name, d.type, d.x ? d.x.length : 0]),
+        title: (el._fullLayout && el._fullLayout.title && el._fullLayout.title.text) || "",
+        lines: el.querySelectorAll("path.js-line").length,
+        points: el.querySelectorAll("path.point").length,
+        legend_clear: !t || !l || t.right <= l.left || l.right <= t.left
+            || t.bottom <= l.top || l.bottom <= t.top,
+    };
+}"""
+
+
+def _plot(page, block: str):
+    return page.locator(f".{block} .js-plotly-plot").first
+
+
+def _drawn(page, block: str) -> dict:
+    """What the plot of ``block`` shows (see ``_DRAWN``); traces as ``{name: points}``."""
+    plot = _plot(page, block)
+    plot.wait_for(state="visible", timeout=60_000)
+    shown = plot.evaluate(_DRAWN)
+    shown["points_of"] = {name: n for name, _type, n in shown["traces"] if name}
+    return shown
+
+
+def _wait_drawn(page, block: str, check, timeout: float = 60.0) -> dict:
+    """Poll the plot of ``block`` until ``check(shown)`` holds (redraws are asynchronous);
+    returns the last state (the caller asserts on it)."""
+    deadline = time.monotonic() + timeout
+    shown = _drawn(page, block)
+    while not check(shown) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        shown = _drawn(page, block)
+    return shown
+
+
+def _has(shown: dict, *names: str, at_least: int = 2) -> bool:
+    """The plot is laid out and each trace in ``names`` has ``at_least`` points."""
+    sized = shown["width"] > 300 and shown["height"] > 200
+    return sized and all(shown["points_of"].get(n, 0) >= at_least for n in names)
+
+
+def _watch_solve(page, run: str, seconds: float) -> list[tuple[str, int]]:
+    """Poll the status line and the plot of search ``run`` (``"unconstrained"`` or
+    ``"constrained"``) until the solve ends; returns (status text, total length of the
+    plotted paths) samples."""
+    status = page.locator(f".rx-search-{run} .rx-status")
+    plot = _plot(page, f"rx-search-{run}")
     samples: list[tuple[str, int]] = []
     deadline = time.monotonic() + seconds + 90
     while time.monotonic() < deadline:
@@ -128,17 +156,8 @@ def test_dashboard_solves_in_browser(served, browser):
     which, url = served
     case = CASES[which]
     word = case["word"]
-    outside: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
-
-    def only_local(route):
-        target = route.request.url
-        if target.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:")):
-            return route.continue_()
-        outside.append(target)
-        return route.abort()
-
-    context.route("**/*", only_local)
+    outside = block_outside(context)
     page = context.new_page()
     shot = ARTIFACTS / f"dashboard_{which}.png"
     ARTIFACTS.mkdir(exist_ok=True)
@@ -146,7 +165,13 @@ def test_dashboard_solves_in_browser(served, browser):
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         solve = _button(page, f"Find the best {word}")
         solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
-        page.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+        for run in ("unconstrained", "constrained"):  # one live plot per search
+            _plot(page, f"rx-search-{run}").wait_for(timeout=60_000)
+        for block in ("rx-reliability", "rx-metrics", "rx-compare", "rx-path"):
+            expect(page.locator(f".{block}")).to_be_hidden()  # until there is a result
+        expect(
+            page.get_by_text("Appears when a search in step 4 has finished.").first
+        ).to_be_visible()
 
         # no code, no traceback, plain-language page
         body = page.locator("body").inner_text()
@@ -163,27 +188,79 @@ def test_dashboard_solves_in_browser(served, browser):
 
         # solve without rules; live bounds while it runs
         solve.click()
-        samples = _watch_solve(page, 0, SOLVE_SECONDS)
+        samples = _watch_solve(page, "unconstrained", SOLVE_SECONDS)
         final = samples[-1][0]
         assert "optimal" in final or "limit reached" in final, samples[-5:]
         running = [(t, n) for t, n in samples if t.startswith("running") and "bound" in t]
         assert len({t for t, _ in running}) >= 2, f"no live progress: {samples[:10]}"
         lengths = [n for _, n in running]
         assert lengths and max(lengths) > min(lengths), "the plotted bounds did not grow"
-        card = page.locator(case["card"]).first
+        card = page.locator(f".rx-search-unconstrained {case['card']}").first
         expect(card).to_be_visible(timeout=30_000)
         assert case["card_text"] in card.inner_text()
+        idle = _drawn(page, "rx-search-constrained")  # the other search's plot: still empty
+        assert idle["lines"] == 0 and idle["points_of"].get("upper bound", 0) == 0, idle
+
+        # does the predicted risk match what happened: train and test, drawn
+        shown = _wait_drawn(page, "rx-reliability", lambda d: _has(d, "train", "test"))
+        assert _has(shown, "train", "test"), shown
+        assert shown["points"] >= shown["points_of"]["train"] + shown["points_of"]["test"]
+        assert shown["lines"] >= 1  # the diagonal
+        free = ("unconstrained train", "unconstrained test")
+        shown = _wait_drawn(page, "rx-metrics", lambda d: _has(d, *free))
+        assert _has(shown, *free), shown
+        assert shown["lines"] >= 3 and "table" in {t for _n, t, _k in shown["traces"]}
 
         # add a rule with the constraint builder, solve with it, compare
         page.get_by_label("constraint", exact=True).select_option(label=case["rule"])
         _button(page, "Add").click()
         expect(page.locator(".rx-message", has_text="Added")).to_be_visible(timeout=60_000)
         _button(page, f"Find the best {word} with my rules").click()
-        samples = _watch_solve(page, 1, SOLVE_SECONDS)
+        samples = _watch_solve(page, "constrained", SOLVE_SECONDS)
         assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
         lengths = [n for t, n in samples if t.startswith("running")]
-        assert len(set(lengths)) >= 2, "the plot did not follow the search with rules"
+        assert lengths and max(lengths) > min(lengths), "the plot did not follow the search"
+        expect(page.locator(f".rx-search-constrained {case['card']}").first).to_be_visible(
+            timeout=30_000
+        )
         expect(page.locator(".rx-price").first).to_be_visible(timeout=60_000)
+
+        # both searches in the performance panel; the diagram now shows the one with rules
+        both = (*free, "constrained train", "constrained test")
+        shown = _wait_drawn(page, "rx-metrics", lambda d: _has(d, *both))
+        assert _has(shown, *both), shown
+        assert shown["lines"] >= 5
+        picked = page.locator(".rx-reliability button.mod-active")
+        expect(picked).to_have_text(re.compile("with your rules"), timeout=30_000)
+        shown = _wait_drawn(page, "rx-reliability", lambda d: _has(d, "train", "test"))
+        assert _has(shown, "train", "test"), shown
+
+        for run in ("unconstrained", "constrained"):  # both searches stay drawn
+            shown = _drawn(page, f"rx-search-{run}")
+            assert _has(shown, "upper bound", "lower bound"), shown
+            assert shown["legend_clear"], f"the legend covers the title of the {run} search"
+        for block in ("rx-reliability", "rx-metrics"):
+            assert _drawn(page, block)["legend_clear"], block
+
+        # the comparison: cards, certified price and its figure, drawn
+        shown = _wait_drawn(
+            page, "rx-compare", lambda d: d["height"] > 500 and d["points"] >= 4, timeout=60
+        )
+        assert shown["width"] > 300 and shown["height"] > 500, shown
+        assert "certified price" in shown["title"], shown["title"]
+        reliability = [n for name, _t, n in shown["traces"] if name == "train"]
+        assert len(reliability) == 2 and min(reliability) >= 2, shown["traces"]
+        assert shown["points"] >= sum(reliability)
+
+        # the size path: its own button, sizes drawn as they finish, Stop ends it
+        _button(page, "Compare the sizes").click()
+        first = "training loss" if which == "risk" else "objective (mistakes)"
+        shown = _wait_drawn(page, "rx-path", lambda d: _has(d, first), timeout=120)
+        assert _has(shown, first), shown
+        assert shown["legend_clear"], "the legend covers the title of the size path"
+        # (forced: a path that has already finished has a disabled Stop, and nothing happens)
+        page.locator(".rx-path-controls button", has_text="Stop").click(force=True)
+        expect(page.locator(".rx-path-controls", has_text="done")).to_be_visible(timeout=60_000)
 
         # downloads: printable page and JSON model, as data: URIs
         links = page.locator("a.rx-download")
@@ -211,8 +288,14 @@ def test_dashboard_solves_in_browser(served, browser):
         height = page.evaluate(  # Voila's page scrolls inside a container, not the body
             "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
         )
-        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 8000)})
+        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
         page.wait_for_timeout(500)
         page.screenshot(path=str(shot), full_page=True)
         print(f"screenshot: {shot}")
+        for block in BLOCKS:  # one picture per block, to look at the plots closely
+            part = page.locator(f".{block}").first
+            if part.count() and part.is_visible():
+                path = ARTIFACTS / f"dashboard_{which}_{block.removeprefix('rx-')}.png"
+                part.screenshot(path=str(path))
+                print(f"screenshot: {path}")
         context.close()

@@ -103,6 +103,20 @@ def test_both_runs_and_result_views(solved):
     assert "certified price" in figures["compare"].layout.title.text
 
 
+def test_reliability_of_a_run_not_solved_yet_is_empty():
+    ex = Explorer("mammo", time_limit=1, max_size=2, auto_refresh=False)
+    ex.solve(constrained=False, wait=True)
+    free = ex.results["unconstrained"]
+    assert ex.reliability.model is free and len(ex.reliability.figure.data[1].x)
+    assert ex.metrics.models == {"unconstrained": free}
+    ex.reliability_run.value = "constrained"  # no such run: no diagram under its name
+    assert ex.reliability.model is None and len(ex.reliability.figure.data[1].x) == 0
+    assert "No constrained model" in ex.reliability.message.value
+    ex.reliability_run.value = "unconstrained"
+    assert ex.reliability.model is free and len(ex.reliability.figure.data[1].x)
+    assert ex.reliability.message.value == ""
+
+
 def test_invalid_choices_are_messages_and_results_stay(solved):
     ex = solved
     before = dict(ex.results)

@@ -153,6 +153,9 @@ def test_bounds_figure_static():
     fake_solve(23, dt=0.01)(callbacks=[events.append])
     fig = bounds_figure(events, log_time=True, title="demo")
     assert fig.layout.title.text == "demo"
+    # the legend sits at the bottom of the figure, clear of the title at the top
+    legend = fig.layout.legend
+    assert (legend.yref, legend.y, legend.yanchor) == ("container", 0, "bottom")
     assert len(fig.data[0].x) == 23 and len(fig.data[2].x) == 5
     assert fig.layout.xaxis.type == "log"
     assert fig.data[2].hovertext[0].startswith("intercept -1")

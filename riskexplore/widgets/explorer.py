@@ -1045,9 +1045,15 @@ class Explorer:
 
     def _show_reliability(self) -> None:
         st = self.state
-        model = self._current_results().get(self.reliability_run.value)
+        run = self.reliability_run.value
+        model = self._current_results().get(run)
         if model is not None:
             self.reliability.show(model, st.X, st.y, st.X_test, st.y_test)
+        else:  # never the other run's diagram under this run's name
+            self.reliability.clear()
+            self.reliability.message.value = message_html(
+                f"No {run} model on the current data yet: run that solve first.", "info"
+            )
 
     def figures(self) -> dict[str, Any]:
         """Static ``go.Figure`` of every view that has something to show (for papers and

@@ -84,7 +84,7 @@ def bounds_figure(
     *,
     log_time: bool = False,
     title: str | None = "Solve progress",
-    height: int = 560,
+    height: int = 600,
     max_points: int = MAX_POINTS,
 ):
     """Bounds against time (incumbent changes marked), gap, and nodes/cuts as subplots.
@@ -159,7 +159,16 @@ def bounds_figure(
     fig.update_layout(
         height=height,
         margin={"l": 60, "r": 20, "t": 60, "b": 40},
-        legend={"orientation": "h", "y": 1.08, "x": 0},
+        # below the plots, at the bottom of the figure: the top holds the title and the
+        # first subplot's title; plotly widens the bottom margin when the legend wraps
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+        },
         hovermode="closest",
         title={"text": title} if title else None,
     )
