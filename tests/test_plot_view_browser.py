@@ -256,6 +256,7 @@ FIGURE_STATE = """(cls) => {
     drawn: (d.match(/[ML]/g) || []).length,
     markers: gd.querySelectorAll("path.point").length,
     width: gd.offsetWidth,
+    height: gd.offsetHeight,
     laidOutWidth: gd._fullLayout.width,
     widgetWidth: el.clientWidth,
     title: title ? title.textContent : null,
@@ -339,6 +340,31 @@ def test_six_views_all_redraw_after_batch_updates(open_page):
         page, {HIDDEN: shown_full_width}, "hidden figure shown at full width", UPDATE_TIMEOUT_MS
     ).values()
     assert state["width"] > 300, state
+    assert_only_local(watched)
+
+
+def test_views_follow_the_window_width_and_keep_their_height(open_page):
+    watched = open_page("six")
+    page = watched.page
+    wait_loaded(watched, VISIBLE[0])
+    page.locator("button", has_text="Change every figure").click()  # redrawn while shown
+    wait_for_figures(page, {c: drawn_with(12) for c in VISIBLE}, "redraw", UPDATE_TIMEOUT_MS)
+    before = {c: figure_state(page, c) for c in VISIBLE}
+    size = page.viewport_size
+    for width in (size["width"] - 300, size["width"] + 200):
+        page.set_viewport_size({"width": width, "height": size["height"]})
+
+        def fits(s: dict) -> bool:
+            return abs(s["laidOutWidth"] - s["widgetWidth"]) <= 30 and s["height"] >= 170
+
+        states = wait_for_figures(
+            page,
+            {c: fits for c in VISIBLE},
+            f"laid out at window width {width}",
+            UPDATE_TIMEOUT_MS,
+        )
+        for c, state in states.items():
+            assert state["height"] == before[c]["height"], (c, state, before[c])
     assert_only_local(watched)
 
 

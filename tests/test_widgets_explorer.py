@@ -147,6 +147,26 @@ def test_invalid_choices_are_messages_and_results_stay(solved):
     assert "Traceback" not in ex.message.value
 
 
+def test_new_data_clear_the_result_views():
+    """After a solve, choosing other data leaves no result of the old data on screen."""
+    ex = Explorer("mammo", time_limit=2, max_size=2, auto_refresh=False)
+    runner = ex.solve(constrained=False)
+    assert runner is not None and runner.wait(60) in ("optimal", "time_limit")
+    ex.wait(60)
+    assert ex.reliability.tables and ex.metrics.models
+    assert len(ex.reliability.figure.sent_figure().data[1].x) > 0
+    assert ex.load_dataset("breastcancer")
+    assert ex.reliability.tables == {} and ex.metrics.models == {}
+    assert ex.compare.comparison is None and ex.pareto.rows == []
+    sent = ex.reliability.figure.sent_figure()  # what the page shows
+    assert all(len(t.x if t.x is not None else ()) == 0 for t in sent.data[1:])
+    from riskexplore.widgets.views_figures import metrics_figure
+
+    empty = metrics_figure(None, title=ex.metrics.title)
+    assert [t.name for t in ex.metrics.figure.sent_figure().data] == [t.name for t in empty.data]
+    assert "mammo" in {r.dataset for r in ex.state.runs.values()}  # the run itself is kept
+
+
 def test_uploaded_csv_outcome_choice():
     rng = np.random.default_rng(0)
     n = 200

@@ -40,9 +40,7 @@ class CompareView:
 
         self.comparison = None
         self._data: tuple = (None, None, None, None)
-        self.figure = PlotView()
-        self.figure.layout.height = 120
-        self.figure.layout.title = "Compare: solve without and with constraints first"
+        self.figure = PlotView(_empty_figure())
         self.price_label = w.HTML()
         self.cards = w.HTML()
         self.message = w.HTML()
@@ -117,6 +115,14 @@ class CompareView:
         replace_figure(self.figure, fig)
         return True
 
+    def clear(self) -> None:
+        """Show no comparison (e.g. the data changed)."""
+        from riskexplore.widgets.views_figures import replace_figure
+
+        self.comparison, self._data = None, (None, None, None, None)
+        self.message.value = self.price_label.value = self.cards.value = ""
+        replace_figure(self.figure, _empty_figure())
+
     def static_figure(self):
         from riskexplore.widgets.views_figures import compare_figure
 
@@ -126,3 +132,11 @@ class CompareView:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _empty_figure():
+    """The figure shown before anything is compared."""
+    import plotly.graph_objects as go
+
+    title = "Compare: solve without and with constraints first"
+    return go.Figure(layout={"height": 120, "title": title})

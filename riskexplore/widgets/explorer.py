@@ -707,7 +707,18 @@ class Explorer:
     def _data_changed(self) -> None:
         self._sync_widgets()
         self._refresh_builder()
+        self._clear_results()
         self._configure_pareto()
+
+    def _clear_results(self) -> None:
+        """Results of earlier data must not stay on screen under the new data's name
+        (their runs stay in ``state.runs``, tagged with the data version they used)."""
+        if self._current_results():
+            return
+        self.reliability.clear()
+        self.metrics.clear()
+        self.compare.clear()
+        self.pareto.clear()
 
     def _sync_widgets(self) -> None:
         st = self.state

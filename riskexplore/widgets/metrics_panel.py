@@ -65,6 +65,14 @@ class MetricsPanel:
         replace_figure(self.figure, fig)
         return True
 
+    def clear(self) -> None:
+        """Show no model (e.g. the data changed)."""
+        from riskexplore.widgets.views_figures import metrics_figure, replace_figure
+
+        self.models, self.table, self._data = {}, None, (None, None, None, None)
+        self.message.value = ""
+        replace_figure(self.figure, metrics_figure(None, title=self.title))
+
     def static_figure(self):
         from riskexplore.widgets.views_figures import metrics_figure
 

@@ -175,6 +175,14 @@ class ParetoView:
         self._stop.set()
         self.stop_button.disabled = True
 
+    def clear(self) -> None:
+        """Stop any path being computed and show an empty path (e.g. the data changed)."""
+        with self._lock:
+            if self._running:
+                self.stop()
+            self._reset(self.kind)
+            self.status_label.value = ""
+
     def _reset(self, kind: str) -> None:
         from riskexplore.widgets.views_figures import pareto_figure, replace_figure
 

@@ -211,7 +211,9 @@ class PlotView(anywidget.AnyWidget):
     _esm = _ESM
     _library = traitlets.Instance(PlotlyLibrary).tag(sync=True, **ipywidgets.widget_serialization)
     _spec = traitlets.Dict().tag(sync=True)
-    _config = traitlets.Dict({"displaylogo": False, "responsive": True}).tag(sync=True)
+    # not plotly's "responsive": it sizes the plot to a parent that has no height here (0 px
+    # after a window resize); the view's ResizeObserver follows the width instead
+    _config = traitlets.Dict({"displaylogo": False, "responsive": False}).tag(sync=True)
 
     def __init__(self, figure: Any = None, **kwargs: Any) -> None:
         super().__init__(_library=plotly_library(), **kwargs)
