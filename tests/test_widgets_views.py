@@ -199,6 +199,154 @@ def test_comparison_price_and_figure(mammo):
     )
 
 
+# --- layout: what a reader sees ---------------------------------------------------------
+#: Plotly's defaults when a table sets no header/cell height.
+_PLOTLY_HEADER_PX, _PLOTLY_ROW_PX = 28, 20
+
+
+def _plot_px(fig) -> float:
+    """Height of the plot area (between the top and bottom margins), in pixels."""
+    return fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+
+
+def _assert_legend_at_bottom(fig):
+    """The legend sits at the bottom of the figure, below the plots and their axis
+    titles, clear of the title and subplot titles at the top (as bounds_figure)."""
+    legend = fig.layout.legend
+    assert (legend.orientation, legend.yref, legend.y, legend.yanchor) == (
+        "h",
+        "container",
+        0,
+        "bottom",
+    ), legend
+
+
+def _assert_tables_fit(fig):
+    """Every table's domain is tall enough for its header and all its rows (plotly
+    scrolls a table that does not fit: rows are hidden, for good in a saved figure)."""
+    for trace in fig.data:
+        if trace.type != "table":
+            continue
+        rows = len(trace.cells.values[0]) if trace.cells.values else 0
+        need = (trace.header.height or _PLOTLY_HEADER_PX) + rows * (
+            trace.cells.height or _PLOTLY_ROW_PX
+        )
+        y0, y1 = trace.domain.y
+        assert (y1 - y0) * _plot_px(fig) >= need, (list(trace.header.values), rows)
+
+
+def _assert_columns_fit(fig, trace, width=900, char_px=7.0, pad_px=16):
+    """At a figure ``width`` px wide, each column of ``trace`` is wider than its widest
+    word (header or cell) at about ``char_px`` per character of the 12 px font."""
+    values = [
+        trace.header.values[i : i + 1] + tuple(col) for i, col in enumerate(trace.cells.values)
+    ]
+    weights = list(trace.columnwidth or [1] * len(values))
+    assert len(weights) == len(values)  # a weight per column: none shares the rest
+    x0, x1 = trace.domain.x
+    table_px = (x1 - x0) * (width - fig.layout.margin.l - fig.layout.margin.r)
+    for weight, column in zip(weights, values, strict=True):
+        words = [w for text in column for w in str(text).split()]
+        need = max(len(w) for w in words) * char_px + pad_px
+        assert table_px * weight / sum(weights) >= need, (column[0], need)
+
+
+@pytest.mark.parametrize("title", ["Reliability diagram", "x" * 90, None])
+def test_reliability_figure_layout(mammo, heart, title):
+    for fig in (
+        vf.reliability_figure(
+            mammo["free"], mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"], title=title
+        ),
+        vf.reliability_figure(heart["model"], heart["X"], heart["y"], title=title),
+        vf.reliability_figure(None, title=title),
+    ):
+        _assert_legend_at_bottom(fig)
+        assert [t.name for t in fig.data] == list(vf.RELIABILITY_TRACES)
+        assert fig.layout.margin.b >= 40  # the x axis title, above the legend
+
+
+def test_metrics_figure_table_is_readable(mammo, heart):
+    args = (mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
+    models = {"Best risk score (no rules)": mammo["free"], "constrained": mammo["bound"]}
+    for fig in (
+        vf.metrics_figure(models, *args),
+        vf.metrics_figure(models, mammo["X"], mammo["y"], title=None, height=300),
+        vf.metrics_figure({"checklist": heart["model"]}, heart["X"], heart["y"]),  # time_limit
+        vf.metrics_figure(None),
+    ):
+        table = fig.data[-1]
+        assert list(table.header.values) == ["model", *vf.METRIC_COLUMNS]
+        if len(table.cells.values[0]):
+            for width in (900, 1100):
+                _assert_columns_fit(fig, table, width=width)
+        _assert_tables_fit(fig)
+        # the table below the ROC plot, the legend beside the plot, not over the table
+        roc = fig.layout.yaxis.domain
+        assert table.domain.y[1] < roc[0]
+        assert fig.layout.legend.x >= fig.layout.xaxis.domain[1]
+        assert fig.layout.legend.yanchor == "top" and fig.layout.legend.y <= roc[1]
+
+
+def test_pareto_figure_legend_below(path):
+    rows = [{"size": 1, "model_size": 1, "M": 1, "objective": 5.0, "train_error": 0.2}]
+    for fig in (
+        vf.pareto_figure(path, selected=2),
+        vf.pareto_figure(path, title="Best risk score of each size: " + "x" * 60),
+        vf.pareto_figure(rows, kind="checklist", title=None),
+        vf.pareto_figure(None, kind="checklist"),
+    ):
+        _assert_legend_at_bottom(fig)
+        assert fig.layout.margin.b >= 40  # "size limit", above the legend
+    # the traces the widgets refill by index are unchanged
+    fig = vf.pareto_figure(None, kind="checklist")
+    assert [t.name for t in fig.data] == list(vf.pareto_traces("checklist"))
+    vf.update_pareto_figure(fig, rows, kind="checklist", selected=1)
+    assert list(fig.data[0].x) == [1] and list(fig.data[-1].x) == [1]
+
+
+def test_compare_figure_layout(mammo, heart):
+    free, bound = mammo["free"], mammo["bound"]
+    X, y, Xt, yt = mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"]
+    many = [Exclude(n) for n in ("IrregularShape", "Age_geq_60", "OvalShape", "SpiculatedMargin")]
+    cmp = vf.comparison_from_models(free, bound, X, y, X_test=Xt, y_test=yt, constraints=many[:1])
+    long = vf.comparison_from_models(
+        free, bound, X, y, constraints=many * 2, names=("Best (no rules)", "Best with your rules")
+    )
+    hx, hy = heart["X"], heart["y"]
+    ck = vf.comparison_from_models(heart["model"], heart["model"], hx, hy, X_test=hx, y_test=hy)
+    figs = [
+        vf.compare_figure(cmp, X, y, Xt, yt),
+        vf.compare_figure(cmp, X, y, Xt, yt, height=500),  # raised to fit the tables
+        vf.compare_figure(long, X, y, title="A long title " * 5),
+        vf.compare_figure(ck, hx, hy, hx, hy),
+        vf.compare_figure(vf.comparison_from_models(free, None, X, y)),
+    ]
+    for fig in figs:
+        assert [t.type for t in fig.data] == ["table", "table"] + ["scatter"] * 6 + ["table"]
+        _assert_tables_fit(fig)
+        plot = _plot_px(fig)
+        # the title (heading and subtitle lines) anchored at the top, above the cards'
+        # titles: the top margin holds every line and the subplot titles
+        title = fig.layout.title
+        lines = title.text.count("<br>") + 1
+        assert (title.yref, title.yanchor) == ("container", "top")
+        title_top = (1 - title.y) * fig.layout.height
+        assert fig.layout.margin.t >= title_top + 18 + 22 * (lines - 1) + 25
+        # the legend between the diagrams (and their x axis titles) and the metrics table
+        legend, metrics = fig.layout.legend, fig.data[-1]
+        diagrams = fig.layout.yaxis.domain
+        assert fig.layout.yaxis2.domain == diagrams
+        assert legend.yanchor == "top"
+        assert (diagrams[0] - legend.y) * plot >= 40  # tick labels and axis title
+        assert (legend.y - metrics.domain.y[1]) * plot >= 25 + 30  # legend, table title
+        # no overlap: cards above diagrams above the table
+        assert fig.data[0].domain.y[0] > diagrams[1] and metrics.domain.y[1] < diagrams[0]
+    assert figs[1].layout.height > 500
+    # wrapped constraints: more subtitle lines, a taller top margin
+    assert figs[2].layout.title.text.count("<br>") >= 3
+    assert figs[2].layout.margin.t > figs[0].layout.margin.t
+
+
 # --- widgets ----------------------------------------------------------------------------
 def test_reliability_view(mammo, heart):
     from riskexplore.widgets.reliability import ReliabilityView

@@ -67,6 +67,87 @@ METRIC_COLUMNS = (
 _SPLIT_COLORS = {"train": "#1f77b4", "test": "#ff7f0e"}
 _MODEL_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
 
+# --- layout (pixels) -------------------------------------------------------------------
+#: Height of a table's header and of each of its rows (set on the tables, so a table's
+#: domain can be given the height of all its rows: plotly scrolls a table that does not
+#: fit, and a clipped table in a saved figure hides rows for good).
+_HEADER_PX = 30
+_ROW_PX = 22
+#: Rows of a checklist card: its box glyph comes from a taller fallback font.
+_BOX_ROW_PX = 30
+#: Room for each further line of a cell or header whose text wraps.
+_WRAP_PX = 24
+#: Relative column widths of the metrics table: the model names, AUC, CAL and loss
+#: (train/test), size, gap, status (``"time_limit"``, ``"infeasible"``).
+_METRIC_WIDTHS = [2.4, 1, 1, 1, 1, 1, 1, 0.7, 0.9, 1.4]
+#: A subplot title above its plot (plotly puts it just above the domain).
+_SUBTITLE_PX = 30
+#: Below an x axis: tick labels and the axis title.
+_XAXIS_PX = 50
+#: A one-line horizontal legend.
+_LEGEND_PX = 30
+#: A line of a title's subtitle.
+_TITLE_LINE_PX = 22
+
+
+def _bottom_legend() -> dict[str, Any]:
+    """A horizontal legend at the bottom of the figure (as the monitor's
+    :func:`~riskexplore.widgets.figures.bounds_figure`): the top holds the title and the
+    first subplot's title; plotly keeps the plots and axis titles above the legend and
+    widens the bottom margin when it wraps."""
+    return {
+        "orientation": "h",
+        "x": 0,
+        "xanchor": "left",
+        "yref": "container",
+        "y": 0,
+        "yanchor": "bottom",
+    }
+
+
+def _lines(text, chars: int) -> int:
+    """Lines that ``text`` takes in a table column about ``chars`` characters wide."""
+    return max(1, math.ceil(len(str(text)) / chars))
+
+
+def _table_px(
+    n_rows: int, *, row_px: int = _ROW_PX, header_lines: int = 1, wrapped_lines: int = 0
+) -> int:
+    """The height a table needs to show its header and all ``n_rows`` rows (with
+    ``wrapped_lines`` further lines of wrapped text in all) without scrolling."""
+    lines = (header_lines - 1) + wrapped_lines
+    return _HEADER_PX + max(n_rows, 1) * row_px + lines * _WRAP_PX + 6
+
+
+def _domain(top_px: float, height_px: float, total_px: float) -> list[float]:
+    """``[bottom, top]`` in paper fractions of a band ``height_px`` high whose top is
+    ``top_px`` below the top of a plot area ``total_px`` high."""
+    top = 1.0 - top_px / total_px
+    bottom = 1.0 - (top_px + height_px) / total_px
+    return [max(0.0, round(bottom, 6)), min(1.0, round(top, 6))]
+
+
+def _place_subplot_titles(
+    fig, titles: Sequence[str], positions: Sequence[tuple[float, float]]
+) -> None:
+    """Put the ``subplot_titles`` given to make_subplots (which makes an annotation of
+    each non-empty one, in order) at ``(x, y)`` paper positions: just above the domains
+    that replaced make_subplots' own."""
+    shown = [p for t, p in zip(titles, positions, strict=True) if t]
+    for annotation, (x, y) in zip(fig.layout.annotations, shown, strict=True):
+        annotation.update(x=x, y=y, xanchor="center", yanchor="bottom")
+
+
+def _wrap_words(text: str, width: int = 100, sep: str = "; ") -> list[str]:
+    """``text`` cut at ``sep`` into lines of about ``width`` characters."""
+    lines: list[str] = []
+    for part in text.split(sep):
+        if lines and len(lines[-1]) + len(sep) + len(part) <= width:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines
+
 
 # --- tables (no plotly) ----------------------------------------------------------------
 def _is_risk_model(model) -> bool:
@@ -402,8 +483,8 @@ def reliability_figure(
     fig.update_layout(
         height=height,
         title={"text": title} if title else None,
-        margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "y": -0.2},
+        margin={"l": 60, "r": 20, "t": 60 if title else 30, "b": _XAXIS_PX},
+        legend=_bottom_legend(),
     )
     update_reliability_figure(fig, _as_tables(model_or_table, X, y, X_test, y_test))
     return fig
@@ -417,6 +498,9 @@ def update_reliability_figure(fig, tables: Mapping[str, pd.DataFrame] | None) ->
 
 
 # --- metrics and ROC -------------------------------------------------------------------
+_METRICS_TITLES = ("ROC curve", "Metrics")
+
+
 def metrics_figure(
     models=None,
     X=None,
@@ -425,25 +509,27 @@ def metrics_figure(
     y_test=None,
     *,
     title: str | None = "Performance",
-    height: int = 460,
+    height: int | None = None,
 ):
-    """ROC curves (left) and a table of train/test AUC, CAL, loss, size and gap (right).
+    """ROC curves (top, legend at their right) and below them, across the figure's
+    width so that every column is readable, a table of train/test AUC, CAL, loss, size,
+    gap and status.
 
     ``models`` is a model, a list or a ``{name: model}`` dict. Traces: the chance
     diagonal, one ROC curve per model and split (named ``"<model> train"``/``"<model>
-    test"``), then the table.
+    test"``), then the table. ``height`` (pixels) defaults to a 300 px ROC plot plus
+    whatever the table needs to show all its rows; a larger value makes the ROC plot
+    taller, a smaller one is raised to that.
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     models = _as_models(models)
     fig = make_subplots(
-        rows=1,
-        cols=2,
-        column_widths=[0.42, 0.58],
-        specs=[[{"type": "xy"}, {"type": "table"}]],
-        subplot_titles=("ROC curve", "Metrics"),
-        horizontal_spacing=0.08,
+        rows=2,
+        cols=1,
+        specs=[[{"type": "xy"}], [{"type": "table"}]],
+        subplot_titles=_METRICS_TITLES,
     )
     fig.add_trace(
         go.Scatter(
@@ -487,20 +573,44 @@ def metrics_figure(
         ]
     fig.add_trace(
         go.Table(
-            header={"values": header, "fill_color": "#eeeeee", "align": "left"},
-            cells={"values": cells, "align": "left"},
-            columnwidth=[2.2] + [1] * len(METRIC_COLUMNS),
+            header={
+                "values": header,
+                "fill_color": "#eeeeee",
+                "align": "left",
+                "height": _HEADER_PX,
+            },
+            cells={"values": cells, "align": "left", "height": _ROW_PX},
+            columnwidth=_METRIC_WIDTHS,
         ),
-        row=1,
-        col=2,
+        row=2,
+        col=1,
     )
-    fig.update_xaxes(title_text="false positive rate", range=[0, 1], row=1, col=1)
-    fig.update_yaxes(title_text="true positive rate", range=[0, 1.02], row=1, col=1)
+    # pixels, top to bottom: title and subplot title, ROC plot, its x axis and the
+    # table's title, the table (every row: a clipped table scrolls, and hides rows in a
+    # saved figure), bottom margin
+    top = (60 if title else 20) + _SUBTITLE_PX
+    table_px = _table_px(
+        len(cells[0]),
+        header_lines=2,  # "train AUC" etc. wrap in narrow columns
+        wrapped_lines=sum(_lines(n, 24) - 1 for n in cells[0]),
+    )
+    gap = _XAXIS_PX + _SUBTITLE_PX
+    bottom = 20
+    roc_px = 300
+    if height is not None:
+        roc_px = max(200, int(height) - top - gap - table_px - bottom)
+    plot_px = roc_px + gap + table_px
+    roc = _domain(0, roc_px, plot_px)
+    fig.update_xaxes(title_text="false positive rate", range=[0, 1], domain=[0, 0.5], row=1, col=1)
+    fig.update_yaxes(title_text="true positive rate", range=[0, 1.02], domain=roc, row=1, col=1)
+    fig.data[-1].domain = {"x": [0, 1], "y": _domain(roc_px + gap, table_px, plot_px)}
+    _place_subplot_titles(fig, _METRICS_TITLES, [(0.25, roc[1]), (0.5, fig.data[-1].domain.y[1])])
     fig.update_layout(
-        height=height,
+        height=top + plot_px + bottom,
         title={"text": title} if title else None,
-        margin={"l": 60, "r": 20, "t": 70, "b": 50},
-        legend={"orientation": "h", "y": -0.2},
+        margin={"l": 60, "r": 20, "t": top, "b": bottom},
+        # beside the ROC plot, in the room the plot leaves on its right
+        legend={"orientation": "v", "x": 0.55, "xanchor": "left", "y": roc[1], "yanchor": "top"},
     )
     return fig
 
@@ -612,8 +722,8 @@ def pareto_figure(
     fig.update_layout(
         height=height,
         title={"text": title} if title else None,
-        margin={"l": 60, "r": 20, "t": 70, "b": 40},
-        legend={"orientation": "h", "y": 1.1, "x": 0},
+        margin={"l": 60, "r": 20, "t": 70 if title else 40, "b": _XAXIS_PX},
+        legend=_bottom_legend(),
         hovermode="closest",
         clickmode="event",
     )
@@ -698,11 +808,15 @@ def compare_figure(
     y_test=None,
     *,
     title: str | None = None,
-    height: int = 900,
+    height: int | None = None,
 ):
     """Constrained against unconstrained side by side: both cards (row 1), both
     reliability diagrams (row 2, when ``X, y`` are given), the metrics with their deltas
-    and the certified price of the constraints (row 3 and the title).
+    (row 3) and the certified price of the constraints and the constraints (the title).
+
+    ``height`` (pixels) defaults to what the title, the cards and the metrics table need
+    to show all their rows plus 300 px for the reliability diagrams; a larger value
+    makes the diagrams taller, a smaller one is raised to that.
 
     Traces: card A, card B (tables); then per model the three reliability traces
     (diagonal, train, test); then the metrics table.
@@ -712,6 +826,7 @@ def compare_figure(
 
     a, b = comparison.names
     models = comparison.models
+    titles = (a, b, f"Reliability: {a}", f"Reliability: {b}", "Metrics")
     fig = make_subplots(
         rows=3,
         cols=2,
@@ -720,16 +835,26 @@ def compare_figure(
             [{"type": "xy"}, {"type": "xy"}],
             [{"type": "table", "colspan": 2}, None],
         ],
-        row_heights=[0.3, 0.4, 0.3],
-        vertical_spacing=0.07,
         horizontal_spacing=0.1,
-        subplot_titles=(a, b, f"Reliability: {a}", f"Reliability: {b}", "Metrics"),
+        subplot_titles=titles,
     )
-    header = {"fill_color": "#eeeeee", "align": "left"}
+    header = {"fill_color": "#eeeeee", "align": "left", "height": _HEADER_PX}
+    card_px = 0
     for col, model in ((1, models[0]), (2, models[1])):
         head, cells = model_card_table(model)
+        checklist = head == ["", "item"]
+        # a checklist's box column narrow, its items wide; a score's features wide
+        widths, text, row_px = (
+            ([1, 9], cells[1], _BOX_ROW_PX) if checklist else ([3, 1], cells[0], _ROW_PX)
+        )
+        wrapped = sum(_lines(t, 40 if checklist else 30) - 1 for t in text)
+        card_px = max(card_px, _table_px(len(text), row_px=row_px, wrapped_lines=wrapped))
         fig.add_trace(
-            go.Table(header={**header, "values": head}, cells={"values": cells, "align": "left"}),
+            go.Table(
+                header={**header, "values": head},
+                cells={"values": cells, "align": "left", "height": row_px},
+                columnwidth=widths,
+            ),
             row=1,
             col=col,
         )
@@ -743,25 +868,86 @@ def compare_figure(
             _fill_reliability_trace(trace, tables.get(trace.name))
         for trace in traces:
             fig.add_trace(trace, row=2, col=col)
-        fig.update_xaxes(title_text="predicted risk", range=[-0.02, 1.02], row=2, col=col)
-        fig.update_yaxes(title_text="observed risk", range=[-0.02, 1.02], row=2, col=col)
     head, cells = _delta_table(comparison)
     fig.add_trace(
-        go.Table(header={**header, "values": head}, cells={"values": cells, "align": "left"}),
+        go.Table(
+            header={**header, "values": head},
+            cells={"values": cells, "align": "left", "height": _ROW_PX},
+            columnwidth=[1.2, 1, 1, 1],
+        ),
         row=3,
         col=1,
     )
+    metrics_px = _table_px(len(cells[0]), header_lines=max(_lines(h, 28) for h in head))
+
     price = price_text(comparison.price_of_constraints)
     constraints = "; ".join(comparison.constraints)
     heading = title or f"{a} vs {b}"
-    sub = html.escape(price) + (
-        f"<br>constraints: {html.escape(constraints)}" if constraints else ""
+    sub_lines = [price]
+    if constraints:
+        sub_lines += _wrap_words(f"constraints: {constraints}")
+    sub = "<br>".join(html.escape(line) for line in sub_lines)
+
+    # pixels, top to bottom: the title and its subtitle lines, the cards' titles, the
+    # cards, the diagrams' titles, the diagrams, their x axes and legend, the metrics
+    # table's title and the table, the bottom margin; the tables get every row (a
+    # clipped table scrolls, and hides rows in a saved figure)
+    title_top = 16
+    top = title_top + 18 + _TITLE_LINE_PX * len(sub_lines) + _SUBTITLE_PX
+    gap_cards = _SUBTITLE_PX + 20
+    gap_diagrams = _XAXIS_PX + _LEGEND_PX + _SUBTITLE_PX + 10
+    bottom = 20
+    diagram_px = 300
+    fixed = top + card_px + gap_cards + gap_diagrams + metrics_px + bottom
+    if height is not None:
+        diagram_px = max(220, int(height) - fixed)
+    plot_px = card_px + gap_cards + diagram_px + gap_diagrams + metrics_px
+    cards = _domain(0, card_px, plot_px)
+    diagrams = _domain(card_px + gap_cards, diagram_px, plot_px)
+    metrics = _domain(plot_px - metrics_px, metrics_px, plot_px)
+    fig.data[0].domain.y = fig.data[1].domain.y = cards
+    fig.data[-1].domain.y = metrics
+    for col in (1, 2):
+        fig.update_xaxes(
+            title_text="predicted risk", range=[-0.02, 1.02], tickformat=".0%", row=2, col=col
+        )
+        fig.update_yaxes(
+            title_text="observed risk",
+            range=[-0.02, 1.02],
+            tickformat=".0%",
+            domain=diagrams,
+            row=2,
+            col=col,
+        )
+    centers = [sum(fig.data[0].domain.x) / 2, sum(fig.data[1].domain.x) / 2]
+    _place_subplot_titles(
+        fig,
+        titles,
+        [
+            (centers[0], cards[1]),
+            (centers[1], cards[1]),
+            (centers[0], diagrams[1]),
+            (centers[1], diagrams[1]),
+            (0.5, metrics[1]),
+        ],
     )
     fig.update_layout(
-        height=height,
-        title={"text": f"{html.escape(heading)}<br><sup>{sub}</sup>"},
-        margin={"l": 60, "r": 20, "t": 110, "b": 30},
-        legend={"orientation": "h", "y": 0.36, "x": 0.8},
+        height=top + plot_px + bottom,
+        title={
+            "text": f"{html.escape(heading)}<br><sup>{sub}</sup>",
+            "yref": "container",
+            "y": 1 - title_top / (top + plot_px + bottom),
+            "yanchor": "top",
+        },
+        margin={"l": 60, "r": 20, "t": top, "b": bottom},
+        # under the diagrams' axis titles, above the metrics table's title
+        legend={
+            "orientation": "h",
+            "x": 0.5,
+            "xanchor": "center",
+            "y": _domain(card_px + gap_cards + diagram_px + _XAXIS_PX, 0, plot_px)[1],
+            "yanchor": "top",
+        },
     )
     return fig
 
