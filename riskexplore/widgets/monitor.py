@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import ProgressSeries, SolveRunner, describe_error, solve_function
 
@@ -123,8 +124,7 @@ class SolveMonitor:
         self._finalized = True
         self._shown_incumbent = 0
         self._lock = threading.RLock()
-        self._task: asyncio.Task | None = None
-        self._thread: threading.Thread | None = None
+        self._refresher = Refresher(self._safe_poll, self._next_delay, "riskexplore-monitor")
         self._finish_callbacks: list[Callable[[Any, BaseException | None], None]] = []
         self.n_refreshes = 0
         self.first_point_latency: float | None = None
@@ -219,35 +219,24 @@ class SolveMonitor:
 
     # --- refreshing ------------------------------------------------------------------
     def _ensure_refresh(self) -> None:
-        if not self.auto_refresh:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is not None:
-            if self._task is None or self._task.done():
-                self._task = loop.create_task(self._refresh_loop())
-            return
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(
-                target=self._refresh_thread, name="riskexplore-monitor", daemon=True
-            )
-            self._thread.start()
+        if self.auto_refresh:
+            self._refresher.ensure_running()
+
+    @property
+    def _task(self) -> asyncio.Task | None:
+        """The refresh task on the kernel's loop, if refreshing runs there."""
+        return self._refresher.task
+
+    @property
+    def _thread(self) -> threading.Thread | None:
+        """The refresh thread, if refreshing runs without an event loop."""
+        return self._refresher.thread
 
     def _next_delay(self) -> float:
         # poll quickly until the first point is shown, then at the refresh rate
         return (
             min(self.refresh_interval, 0.1) if self._pending is not None else self.refresh_interval
         )
-
-    async def _refresh_loop(self) -> None:
-        while self._safe_poll():
-            await asyncio.sleep(self._next_delay())
-
-    def _refresh_thread(self) -> None:
-        while self._safe_poll():
-            time.sleep(self._next_delay())
 
     def _safe_poll(self) -> bool:
         try:

@@ -11,13 +11,13 @@ loop), refilling the figure inside ``fig.batch_update()`` — the same pattern a
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
 import time
 from typing import Any
 
+from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import describe_error
 
@@ -86,8 +86,9 @@ class ParetoView:
         self._finished.set()
         self._running = False
         self._lock = threading.RLock()
-        self._task = None
-        self._refresher: threading.Thread | None = None
+        self._refresher = Refresher(
+            self._safe_poll, lambda: self.refresh_interval, "riskexplore-path-refresh"
+        )
         self._solve = None
         #: Called by the Compute button instead of :meth:`start` when set (the Explorer
         #: computes the path of its current data, settings and constraints).
@@ -211,29 +212,13 @@ class ParetoView:
 
     # --- refreshing ------------------------------------------------------------------
     def _ensure_refresh(self) -> None:
-        if not self.auto_refresh:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is not None:
-            if self._task is None or self._task.done():
-                self._task = loop.create_task(self._refresh_loop())
-            return
-        if self._refresher is None or not self._refresher.is_alive():
-            self._refresher = threading.Thread(
-                target=self._refresh_thread, name="riskexplore-path-refresh", daemon=True
-            )
-            self._refresher.start()
+        if self.auto_refresh:
+            self._refresher.ensure_running()
 
-    async def _refresh_loop(self) -> None:
-        while self._safe_poll():
-            await asyncio.sleep(self.refresh_interval)
-
-    def _refresh_thread(self) -> None:
-        while self._safe_poll():
-            time.sleep(self.refresh_interval)
+    @property
+    def _task(self):
+        """The refresh task on the kernel's loop, if refreshing runs there."""
+        return self._refresher.task
 
     def _safe_poll(self) -> bool:
         try:
