@@ -32,7 +32,9 @@ __all__ = [
     "template_root",
     "main",
     "start_voila",
+    "stop_process",
     "voila_command",
+    "wait_listening",
 ]
 
 #: Dashboard name -> notebook file in ``dashboards/``.
@@ -127,21 +129,25 @@ def template_root(directory: str | Path | None = None) -> Path:
 
 
 def voila_command(
-    which: str = "risk",
+    which: str | Path = "risk",
     port: int = 8866,
     *,
     host: str = "127.0.0.1",
     theme: str = "light",
     preheat: bool = False,
+    show_tracebacks: bool = False,
     extra: list[str] | None = None,
 ) -> tuple[list[str], str]:
-    """The Voila command line for a dashboard and the URL it will serve the app at."""
-    root = dashboards_dir()
+    """The Voila command line for a dashboard (or any notebook or folder given as a
+    ``Path``) and the URL it will serve the app at."""
     base = f"http://{host}:{port}"
-    if which == "all":
+    if isinstance(which, Path):
+        target, url = str(which), f"{base}/"
+    elif which == "all":
+        root = dashboards_dir()
         target, url = str(root), f"{base}/"
     elif which in DASHBOARDS:
-        target, url = str(root / DASHBOARDS[which]), f"{base}/"
+        target, url = str(dashboards_dir() / DASHBOARDS[which]), f"{base}/"
     else:
         raise ValueError(f"unknown dashboard {which!r}; use risk, checklist or all")
     cmd = [
@@ -153,7 +159,7 @@ def voila_command(
         f"--Voila.ip={host}",
         "--no-browser",
         "--strip_sources=True",
-        "--show_tracebacks=False",
+        f"--show_tracebacks={show_tracebacks}",
         f"--theme={theme}",
         f"--template={TEMPLATE_NAME}",
         # the solves run for up to minutes: keep idle kernels of open pages alive
@@ -165,7 +171,8 @@ def voila_command(
     return cmd, url
 
 
-def _wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float) -> None:
+def wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float) -> None:
+    """Wait until ``host:port`` accepts connections; fails if ``proc`` exits first."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -178,44 +185,64 @@ def _wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float
     raise TimeoutError(f"voila did not listen on {host}:{port} within {timeout:.0f} s")
 
 
+def stop_process(proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    """Terminate ``proc``, killing it if it has not stopped within ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 def start_voila(
-    which: str = "risk",
+    which: str | Path = "risk",
     port: int | None = None,
     *,
     host: str = "127.0.0.1",
     theme: str = "light",
     preheat: bool = False,
+    show_tracebacks: bool = False,
     timeout: float = 60.0,
     log_file=None,
     extra: list[str] | None = None,
 ) -> tuple[subprocess.Popen, str]:
-    """Start Voila for a dashboard and wait until it answers; ``(process, url)``.
+    """Start Voila for a dashboard (or a notebook or folder given as a ``Path``) and wait
+    until it answers; ``(process, url)``.
 
-    The caller stops the process (``proc.terminate()``). ``log_file`` receives Voila's
+    The caller stops the process (:func:`stop_process`). ``log_file`` receives Voila's
     output (default: inherited).
     """
     if port is None:
         port = free_port(host)
-    cmd, url = voila_command(which, port, host=host, theme=theme, preheat=preheat, extra=extra)
+    cmd, url = voila_command(
+        which,
+        port,
+        host=host,
+        theme=theme,
+        preheat=preheat,
+        show_tracebacks=show_tracebacks,
+        extra=extra,
+    )
     env = dict(os.environ)
     env.setdefault("PYTHONUNBUFFERED", "1")
     extra_path = str(template_root())
     env["JUPYTER_PATH"] = os.pathsep.join(p for p in (extra_path, env.get("JUPYTER_PATH")) if p)
+    if isinstance(which, Path):
+        cwd = which if which.is_dir() else which.parent
+    else:
+        cwd = dashboards_dir()
     proc = subprocess.Popen(
         cmd,
-        cwd=str(dashboards_dir()),
+        cwd=str(cwd),
         stdout=log_file,
         stderr=subprocess.STDOUT if log_file is not None else None,
         env=env,
     )
     try:
-        _wait_listening(host, port, proc, timeout)
+        wait_listening(host, port, proc, timeout)
     except BaseException:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, 10)
         raise
     return proc, url
 
@@ -285,11 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return proc.wait() or 0
     except KeyboardInterrupt:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, 10)
         return 0
 
 

@@ -30,10 +30,10 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside, stop
+from _browser import block_outside
 from playwright.sync_api import expect
 
-from riskexplore.dashboard_cli import start_voila
+from riskexplore.dashboard_cli import start_voila, stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -69,7 +69,7 @@ def served(request, tmp_path):
     try:
         yield which, url
     finally:
-        stop(proc)
+        stop_process(proc)
         log.close()
 
 

@@ -30,9 +30,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from _browser import block_outside, stop, wait_listening
+from _browser import block_outside
 
-from riskexplore.dashboard_cli import free_port
+from riskexplore.dashboard_cli import free_port, stop_process, wait_listening
 
 LOAD_TIMEOUT_MS = 240_000
 NOTEBOOKS = {
@@ -109,7 +109,7 @@ def lab(tmp_path_factory):
         wait_listening("127.0.0.1", port, proc, 120)
         yield f"http://127.0.0.1:{port}/lab/tree/"
     finally:
-        stop(proc)
+        stop_process(proc)
         log.close()
 
 

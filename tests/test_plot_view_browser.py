@@ -27,9 +27,11 @@ from typing import Any
 
 import nbformat
 import pytest
-from _browser import block_outside, serve_with_voila, stop
+from _browser import block_outside
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+
+from riskexplore.dashboard_cli import start_voila, stop_process
 
 LOAD_TIMEOUT_MS = 180_000  # kernel start + plotly import + widget scripts on a busy machine
 UPDATE_TIMEOUT_MS = 60_000  # a figure change in Python until it is drawn
@@ -168,17 +170,11 @@ def voila_url(tmp_path_factory):
     log_path = root / "voila.log"
     print(f"voila log: {log_path}")
     with open(log_path, "w") as log:
-        proc, url = serve_with_voila(
-            notebooks,
-            log,
-            template_dir=root / "template",
-            timeout=120,
-            extra=["--show_tracebacks=True"],
-        )
+        proc, url = start_voila(notebooks, log_file=log, timeout=120, show_tracebacks=True)
         try:
             yield url
         finally:
-            stop(proc)
+            stop_process(proc)
 
 
 @dataclass
