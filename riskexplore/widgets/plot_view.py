@@ -86,7 +86,7 @@ async function render({ model, el }) {
   el.appendChild(div);
   const Plotly = await loadPlotly(model);
   const react = () => {
-    const spec = model.get("_spec") || {};
+    const spec = JSON.parse(model.get("_spec") || "{}");
     return Plotly.react(div, spec.data || [], spec.layout || {}, model.get("_config") || {});
   };
   let queued = false;
@@ -210,7 +210,8 @@ class PlotView(anywidget.AnyWidget):
 
     _esm = _ESM
     _library = traitlets.Instance(PlotlyLibrary).tag(sync=True, **ipywidgets.widget_serialization)
-    _spec = traitlets.Dict().tag(sync=True)
+    # the figure as plotly's JSON text: encoded once here, parsed once in the page
+    _spec = traitlets.Unicode("{}").tag(sync=True)
     # not plotly's "responsive": it sizes the plot to a parent that has no height here (0 px
     # after a window resize); the view's ResizeObserver follows the width instead
     _config = traitlets.Dict({"displaylogo": False, "responsive": False}).tag(sync=True)
@@ -276,7 +277,7 @@ class PlotView(anywidget.AnyWidget):
 
     def sent_figure(self) -> go.Figure:
         """The figure as last sent to the page (decoded from its JSON)."""
-        return go.Figure(_decode_arrays(self._spec), skip_invalid=True)
+        return go.Figure(_decode_arrays(json.loads(self._spec)), skip_invalid=True)
 
     # --- sending ---------------------------------------------------------------------
     def _on_figure_change(self) -> None:
@@ -288,9 +289,8 @@ class PlotView(anywidget.AnyWidget):
 
     def _send_figure(self) -> None:
         # plotly's encoder turns numpy arrays, dates and NaN into plain JSON.
-        spec = json.loads(pio.to_json(self.figure, validate=False, remove_uids=False))
         self._dirty = False
-        self._spec = {"data": spec.get("data", []), "layout": spec.get("layout", {})}
+        self._spec = pio.to_json(self.figure, validate=False, remove_uids=False)
         self.messages_sent += 1
 
     # --- messages from the page ----------------------------------------------------------
