@@ -228,8 +228,10 @@ def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
         # 2. a tab hidden at load: drawn at full width once shown
         assert plot(page, "Performance")["width"] == 0
         open_tab(page, "AUC / CAL")
+        # the panel is filled just after the solve's end: wait for the ROC curves too
         performance = wait_for(
-            lambda: (p := plot(page, "Performance"))["width"] > 300 and p, "AUC / CAL shown"
+            lambda: (p := plot(page, "Performance"))["width"] > 300 and max(p["points"]) >= 3 and p,
+            "AUC / CAL shown with its ROC curves",
         )
         assert max(performance["points"]) >= 3, performance  # ROC curves
 
