@@ -47,10 +47,12 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         Branch-and-bound nodes per fit.
     gap_tolerance : float
         Stop once the optimality gap is at most this.
-    use_heuristics : bool
-        Warm-start the solver with heuristic checklists.
+    use_heuristics : bool, optional
+        Warm-start the solver with heuristic checklists (default: only for the MIP).
     settings : optional
-        Solver settings.
+        Engine settings.
+    method : {"exact", "mip"}
+        The exact search (default) or the paper's integer program on HiGHS.
 
     Attributes
     ----------
@@ -79,8 +81,9 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         time_limit: float = 60.0,
         node_limit: int | None = None,
         gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
-        use_heuristics: bool = True,
+        use_heuristics: bool | None = None,
         settings=None,
+        method: str = "exact",
     ) -> None:
         self.binarize = binarize
         self.thresholds = thresholds
@@ -98,6 +101,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         self.gap_tolerance = gap_tolerance
         self.use_heuristics = use_heuristics
         self.settings = settings
+        self.method = method
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None, groups=None) -> ChecklistClassifier:
@@ -138,6 +142,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
             gap_tolerance=self.gap_tolerance,
             use_heuristics=self.use_heuristics,
             settings=self.settings,
+            method=self.method,
             outcome_name=f"{y_name} = {classes[1]}" if y_name else f"class {classes[1]}",
             **kw,
         )

@@ -264,12 +264,18 @@ def solve_checklist_problem(
     stop: StopRequest = None,
     callbacks: Sequence[Listener] = (),
     warm_start=None,
-    use_heuristics: bool = True,
+    use_heuristics: bool | None = None,
     settings=None,
+    method: str = "exact",
 ) -> Checklist:
-    """Solve a prepared problem with the checklist IP and wrap the result as a Checklist."""
-    from riskexplore.solvers.checklist_ip import solve_checklist
+    """Solve a prepared problem with the checklist engine ``method`` and wrap the result
+    as a Checklist (raising :class:`InfeasibleError` with the culprits when no checklist
+    satisfies the constraints)."""
+    from riskexplore.solvers.checklist_solve import check_feasible, check_method, solve_with
 
+    method = check_method(method)
+    if use_heuristics is None:  # the exact search finds its own incumbents at once
+        use_heuristics = method == "mip"
     limits = make_limits(time_limit, node_limit, gap_tolerance, stop)
     began = time.perf_counter()
     starts = _warm_starts(prepared, warm_start, use_heuristics)
@@ -277,19 +283,23 @@ def solve_checklist_problem(
     requested = limits.time_limit
     if math.isfinite(limits.time_limit):  # the heuristics count against the time limit
         limits.time_limit = max(limits.time_limit - heuristics_time, MIN_SOLVE_TIME)
-    result = solve_checklist(
+    result = solve_with(
         prepared.problem,
+        method,
         limits=limits,
         listeners=tuple(callbacks or ()),
         warm_starts=tuple(starts),
         settings=settings,
     )
+    if result.status == "infeasible" and method == "exact":
+        check_feasible(prepared.problem, method)  # raises, naming the culprits
     fit_settings = dict(prepared.settings)
     fit_settings.update(
         time_limit=requested,
         gap_tolerance=limits.gap_tolerance,
         use_heuristics=bool(use_heuristics),
         n_warm_starts=len(starts),
+        method=method,
     )
     model = Checklist.from_result(
         prepared.problem,
@@ -339,17 +349,19 @@ def fit_checklist(
     stop: StopRequest = None,
     callbacks: Sequence[Listener] = (),
     warm_start=None,
-    use_heuristics: bool = True,
+    use_heuristics: bool | None = None,
     settings=None,
     outcome_name: str | None = None,
+    method: str = "exact",
     **kw: Any,
 ) -> Checklist:
-    """Fit a certifiably optimal predictive checklist (an M-of-N rule) by integer programming.
+    """Fit a certifiably optimal predictive checklist (an M-of-N rule).
 
     Raw features are first binarized into items (``age ≥ 54``, ``cp = 2``, ...); the
-    checklist IP then picks the items and the threshold ``M`` that minimise the
-    (weighted) number of mistakes ``FN + fp_weight * FP`` within the limits and
-    constraints, breaking ties towards fewer items and smaller ``M``.
+    solver then picks the items and the threshold ``M`` that minimise the (weighted)
+    number of mistakes ``FN + fp_weight * FP`` within the limits and constraints,
+    breaking ties towards fewer items and smaller ``M``, and proves it (a certificate
+    with a lower bound and the gap).
 
     Parameters
     ----------
@@ -381,12 +393,18 @@ def fit_checklist(
         As in :func:`riskexplore.fit_risk_score`.
     warm_start : Checklist, ``(items, M)`` or a list of them, optional
         Feasible checklists to start from (items as names or indices).
-    use_heuristics : bool
-        Also start from the submodular-cover and unit-weighting heuristics.
+    use_heuristics : bool, optional
+        Also start from the submodular-cover and unit-weighting heuristics (default:
+        only for ``method="mip"``; the exact search finds incumbents at once).
     settings : optional
-        Solver settings of :func:`riskexplore.solvers.checklist_ip.solve_checklist`.
+        Engine settings: :class:`~riskexplore.solvers.checklist_search.ExactSearchSettings`
+        or :class:`~riskexplore.solvers.checklist_ip.ChecklistIPSettings`.
     outcome_name : str, optional
         What a positive prediction means (default: the name of ``y``).
+    method : {"exact", "mip"}
+        ``"exact"`` (default): the exact search over item subsets
+        (:mod:`riskexplore.solvers.checklist_search`), which certifies in seconds;
+        ``"mip"``: the paper's integer program on HiGHS, kept for cross-checks.
     **kw
         Further Binarizer options (``n_quantiles``, ``complements``,
         ``max_categories_auto``, ...) or ChecklistProblem arguments
@@ -439,6 +457,7 @@ def fit_checklist(
         warm_start=warm_start,
         use_heuristics=use_heuristics,
         settings=settings,
+        method=method,
     )
 
 
@@ -452,8 +471,9 @@ def iter_fit_checklist(
     gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
     stop: StopRequest = None,
     warm_start=None,
-    use_heuristics: bool = True,
+    use_heuristics: bool | None = None,
     settings=None,
+    method: str = "exact",
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, Checklist]:
     """Fit like :func:`fit_checklist`, yielding progress events as the solve runs.
@@ -463,8 +483,11 @@ def iter_fit_checklist(
     :class:`~riskexplore.solvers.events.SolveEvent` objects and *returns* the fitted
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
+    from riskexplore.solvers.checklist_solve import check_method
+
     prepared = prepare_checklist(X, y, **problem_args)
-    make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad limits raise here
+    make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here
+    check_method(method)
     return iterate_solve(
         solve_checklist_problem,
         prepared,
@@ -476,4 +499,5 @@ def iter_fit_checklist(
         warm_start=warm_start,
         use_heuristics=use_heuristics,
         settings=settings,
+        method=method,
     )

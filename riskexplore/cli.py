@@ -395,6 +395,12 @@ def _add_checklist_parser(sub) -> None:
         metavar="S",
         help="seconds before returning the best checklist found (default: none)",
     )
+    p.add_argument(
+        "--method",
+        choices=("exact", "mip"),
+        default="exact",
+        help="exact search over item subsets (default) or the HiGHS integer program",
+    )
     p.add_argument("--ascii", action="store_true", help="print boxes as [ ] and >= for ≥")
     p.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the checklist"
@@ -457,6 +463,7 @@ def _cmd_checklist(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             stop=stop,
             outcome_name=outcome,
+            method=args.method,
             **options,
         )
 

@@ -67,7 +67,8 @@ _ABS_TOL = 1e-6
 _REL_TOL = 1e-9
 
 
-def _slack(bound: float) -> float:
+def violation_slack(bound: float) -> float:
+    """Tolerance of a check against ``bound`` (relative for large bounds)."""
     return _ABS_TOL + _REL_TOL * abs(bound) if math.isfinite(bound) else 0.0
 
 
@@ -202,7 +203,7 @@ class ChecklistProblem:
     def _set_epsilons(self) -> None:
         coefs = np.concatenate([self.w_pos, self.fp_weight * self.w_neg])
         coefs = coefs[coefs > 0]
-        q = _grid(coefs)
+        q = grid_of(coefs)
         self.lexicographic_exact = q is not None
         if q is None:
             q = 1e-3 * float(coefs.min())
@@ -397,7 +398,9 @@ class ChecklistProblem:
             pred = self.pattern_predictions(mask, M)
             for row in self.error_rows:
                 value = self.error_row_value(row, pred)
-                if value > row.upper + _slack(row.upper) or value < row.lower - _slack(row.lower):
+                if value > row.upper + violation_slack(
+                    row.upper
+                ) or value < row.lower - violation_slack(row.lower):
                     out.append(row.name)
         return out
 
@@ -473,7 +476,7 @@ def _group_frame(groups, n: int) -> pd.DataFrame | None:
     return frame
 
 
-def _grid(coefs: np.ndarray) -> float | None:
+def grid_of(coefs: np.ndarray) -> float | None:
     """Largest ``q`` with every coefficient an integer multiple of ``q`` (rational
     coefficients with denominators up to 10^6), or ``None``."""
     if coefs.size == 0:
@@ -615,10 +618,11 @@ def rows_from_pyomo(model, item_names: Sequence[str] | None = None) -> list[Chec
     return rows
 
 
-def check_checklist_feasible(problem: ChecklistProblem):
+def check_checklist_feasible(problem: ChecklistProblem, method: str = "exact"):
     """Raise :class:`~riskexplore.errors.InfeasibleError` naming an irreducible set of
     conflicting constraints when no checklist satisfies the problem; otherwise return a
-    feasible ``(items, M)`` (or ``None`` when HiGHS cannot decide in time)."""
-    from riskexplore.solvers.checklist_ip import check_checklist_feasible as check
+    feasible ``(items, M)`` (or ``None`` when the engine cannot decide in time).
+    ``method`` is ``"exact"`` (the exact search) or ``"mip"`` (HiGHS)."""
+    from riskexplore.solvers.checklist_solve import check_feasible
 
-    return check(problem)
+    return check_feasible(problem, method)

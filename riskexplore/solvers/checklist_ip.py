@@ -848,12 +848,12 @@ def check_checklist_feasible(problem: ChecklistProblem):
         trial = [k for k in keep if k != g]
         if _feasibility_status(problem, trial)[0] == "infeasible":
             keep = trial
-    err = InfeasibleError(_message(keep))
+    err = InfeasibleError(infeasible_message(keep))
     err.culprits = keep
     raise err
 
 
-def _message(names: list[str]) -> str:
+def infeasible_message(names: list[str]) -> str:
     quoted = [repr(n) for n in names]
     if not names:
         return (

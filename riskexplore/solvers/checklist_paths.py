@@ -34,7 +34,7 @@ loss is a multiple of ``q`` and the cap is the largest such multiple below that,
 ``>= U >=`` the final objective, so ``U`` is a valid lower bound for the cell; otherwise
 the cell's lower bound is ``min(bound of the capped solve, U)``. No other information
 flows from one solve to the next, so the certificate is exactly as valid as each
-individual :func:`~riskexplore.solvers.checklist_ip.solve_checklist` certificate.
+individual cell solve's certificate (either engine).
 
 Cells left uncertified by the first pass (time share exhausted) are re-solved in later
 passes, lowest lower bound first, with the remaining time and the better incumbent.
@@ -57,7 +57,7 @@ from riskexplore.solvers.checklist_heuristics import (
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.solvers.checklist_ip import solve_checklist
+from riskexplore.solvers.checklist_solve import check_method, solve_with
 from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.solvers.result import BoundsMixin
 from riskexplore.solvers.stopping import Clock, Limits
@@ -419,6 +419,7 @@ def sequential_training(
     use_heuristics: bool = True,
     settings=None,
     min_share: float = 1.0,
+    method: str = "exact",
 ) -> PathResult:
     """Algorithm 1: sequential training over ``N`` and ``M`` with a valid certificate.
 
@@ -448,9 +449,14 @@ def sequential_training(
     use_heuristics : bool
         Seed the pool with :func:`submodular_checklists` and
         :func:`unit_weighting_checklists`.
-    settings : ChecklistIPSettings, optional
-        Passed to every sub-solve.
+    settings : optional
+        Engine settings, passed to every sub-solve.
+    min_share : float
+        Least time (s) a cell gets in the first pass.
+    method : {"exact", "mip"}
+        Engine of the cell solves (see :mod:`riskexplore.solvers.checklist_solve`).
     """
+    check_method(method)
     limits = limits or Limits()
     clock = Clock(limits)
     trace = Trace()
@@ -517,7 +523,7 @@ def sequential_training(
         )
         t0 = time.perf_counter()
         before = ub
-        r = solve_checklist(sub, limits=sub_limits, warm_starts=starts, settings=settings)
+        r = solve_with(sub, method, limits=sub_limits, warm_starts=starts, settings=settings)
         nodes += int(r.nodes)
         found = None
         if r.items is not None:
@@ -659,6 +665,7 @@ def fnr_error_path(
     use_heuristics: bool = True,
     sequential: bool = False,
     settings=None,
+    method: str = "exact",
 ) -> ErrorPathResult:
     """Algorithm 3: minimise FPR subject to ``FNR <= limit`` for increasing limits.
 
@@ -679,8 +686,13 @@ def fnr_error_path(
     limits : Limits
         Overall limits; each limit gets an equal share of the remaining time.
     sequential : bool
-        Solve each limit with :func:`sequential_training` instead of one IP.
+        Solve each limit with :func:`sequential_training` instead of one solve.
+    settings : optional
+        Engine settings.
+    method : {"exact", "mip"}
+        Engine of the solves (see :mod:`riskexplore.solvers.checklist_solve`).
     """
+    check_method(method)
     limits = limits or Limits()
     clock = Clock(limits)
     trace = Trace()
@@ -721,10 +733,11 @@ def fnr_error_path(
                 warm_starts=feasible[:50],
                 use_heuristics=False,
                 settings=settings,
+                method=method,
             )
         else:
-            r = solve_checklist(
-                sub, limits=sub_limits, warm_starts=feasible[:50], settings=settings
+            r = solve_with(
+                sub, method, limits=sub_limits, warm_starts=feasible[:50], settings=settings
             )
         nodes += int(r.nodes)
         if r.items is not None:

@@ -1,0 +1,405 @@
+"""The compiled depth-first loop of the exact checklist search (numba).
+
+Everything here works on plain arrays prepared by :mod:`riskexplore.solvers.checklist_search`,
+which also explains the method and why its bounds are valid. Vocabulary:
+
+* a *position* ``p`` is an allowed item, positions sorted by search group; a node's
+  children add one item of a later group, so each subset is visited once and holds at
+  most one item per group;
+* the training rows (distinct item patterns with their label and group signature, weights
+  summed) are bits of ``W`` 64-bit *words*; rows of one word share every coefficient, so a
+  weighted sum over a row mask is ``sum_w coef[w] * popcount(mask[w])``;
+* a node keeps its rows' checked counts as a *thermometer*: plane ``v`` holds the rows
+  with at least ``v`` checked items (plane 0 is every row);
+* ``alive[M]`` says whether threshold ``M`` can still give a checklist better than the
+  incumbent (and within the constraints) somewhere below the node; it only shrinks going
+  down, because forced mistakes only grow.
+
+Objective values are *keys*: ``loss * S + c_n * N + c_m * M`` in the units chosen by the
+caller (integers held exactly in float64 when the weights allow it), so comparisons give
+the lexicographic order (errors, then fewer items, then smaller ``M``) without rounding.
+
+The loop returns to Python after about ``budget`` nodes with its whole state in the
+arrays, so the caller can report progress, honour a stop request and call it again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+#: Indices into the ``counters`` array shared with Python.
+NODES, LEVEL, IMPROVED, DONE, BEST_LEN, BEST_M, PHASE, N_FRONTIER, NEXT_FRONTIER = range(9)
+N_COUNTERS = 9
+#: Phases: build the frontier (every node at the frontier depth, with its bound), then
+#: search below the frontier nodes in increasing order of bound.
+BUILD, DESCEND = 0, 1
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one instruction on CPUs that have it)."""
+    signature = types.uint64(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, args)
+
+    return signature, codegen
+
+
+@njit(cache=True)
+def popcount(x):
+    """Number of set bits of a uint64."""
+    return _ctpop(x)
+
+
+@njit(cache=True)
+def _cutoff(incumbent, slack):
+    """Bounds at or above this value cannot beat the incumbent."""
+    if incumbent == np.inf:
+        return incumbent
+    return incumbent - slack * abs(incumbent)
+
+
+@njit(cache=True)
+def _weighted(coef, counts):
+    total = 0.0
+    for w in range(coef.shape[0]):
+        total += coef[w] * counts[w]
+    return total
+
+
+@njit(cache=True)
+def _errors_ok(errc, errneg, errpos, errconst, errlo, errhi, fixed_counts, free_counts, exact):
+    """Whether every mistake row can still hold (``exact``: holds with no free rows)."""
+    for e in range(errc.shape[0]):
+        value = errconst[e] + _weighted(errc[e], fixed_counts)
+        if exact:
+            if value > errhi[e] or value < errlo[e]:
+                return False
+        else:
+            low = value + _weighted(errneg[e], free_counts)
+            high = value + _weighted(errpos[e], free_counts)
+            if low > errhi[e] or high < errlo[e]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _rows_ok(rowsum, a_m, a_n, a_lo, a_hi, add_min, add_max, M, n_lo, n_hi):
+    """Whether every item row can hold for some completion with ``n_lo..n_hi`` items
+    (``add_min``/``add_max``: the least and most the later groups can add)."""
+    for r in range(rowsum.shape[0]):
+        value = rowsum[r] + a_m[r] * M
+        low = value + add_min[r] + min(a_n[r] * n_lo, a_n[r] * n_hi)
+        high = value + add_max[r] + max(a_n[r] * n_lo, a_n[r] * n_hi)
+        if low > a_hi[r] or high < a_lo[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def search(
+    X,
+    group_of,
+    group_start,
+    max_items,
+    reach,
+    free_words,
+    objc,
+    objneg,
+    base,
+    c_n,
+    c_m,
+    min_items,
+    min_m,
+    max_m,
+    errc,
+    errneg,
+    errpos,
+    errconst,
+    errlo,
+    errhi,
+    A,
+    a_m,
+    a_n,
+    a_lo,
+    a_hi,
+    add_min,
+    add_max,
+    T,
+    rowsum,
+    alive,
+    bound,
+    item_of,
+    order,
+    n_children,
+    cursor,
+    best_path,
+    incumbent,
+    counters,
+    budget,
+    slack,
+    depth,
+    f_path,
+    f_bound,
+    f_alive,
+):
+    """Run the search for about ``budget`` more nodes (see the module docstring).
+
+    ``T[level, slot]`` holds the thermometer of a node (plane 0: every row, set by the
+    caller); ``alive[level, slot, M]`` its thresholds alive below it and ``bound`` the
+    least bound over them.
+
+    The search runs in two phases (``counters[PHASE]``). BUILD is a depth-first search
+    that stops at ``depth`` items: each node of that size with anything alive below it
+    becomes a *frontier* node (``f_path``, ``f_bound``, ``f_alive``; ``depth`` beyond the
+    largest size turns the frontier off, and then BUILD is the whole search). The caller
+    then sorts the frontier by bound and sets DESCEND, which searches below each frontier
+    node in turn, least bound first, so that the least open bound, hence the reported
+    lower bound, rises steadily. Returns the least bound of the nodes still open within
+    the current phase (the caller adds the frontier's).
+    """
+    n_positions = X.shape[0]
+    n_groups = group_start.shape[0] - 1
+    n_words = X.shape[1]
+    n_planes = T.shape[2] - 1
+    n_rows = A.shape[0]
+    has_errors = errc.shape[0] > 0
+    n_gain_words = 0  # words of positive rows come first (negative coefficients)
+    while n_gain_words < n_words and objc[n_gain_words] < 0:
+        n_gain_words += 1
+    fixed_counts = np.zeros((n_planes + 1, n_words), dtype=np.int64)
+    free_counts = np.zeros((n_planes + 1, n_words), dtype=np.int64)
+    gained = np.zeros(n_planes + 1)  # weighted true positives (as negative numbers)
+    flagged = np.zeros(n_planes + 1)  # weighted false positives
+    to_gain = np.zeros(n_planes + 1)  # free positives (as negative numbers)
+    thresholds = np.zeros(n_planes + 1, dtype=np.int64)
+    pending = np.zeros(n_planes + 1, dtype=np.int64)
+    lvl = counters[LEVEL]
+    stop_at = counters[NODES] + budget
+    building = counters[PHASE] == BUILD
+    floor = 0 if building else depth  # the level whose list ends the current subtree
+    while counters[NODES] < stop_at:
+        if cursor[lvl] >= n_children[lvl]:
+            if lvl > floor:
+                lvl -= 1
+                continue
+            if building or not _load_frontier(
+                X, valid_plane(T), A, T, rowsum, alive, bound, item_of, order, n_children,
+                cursor, incumbent, counters, slack, depth, f_path, f_bound, f_alive,
+            ):  # fmt: skip
+                counters[DONE] = 1
+                break
+            lvl = depth
+            continue
+        slot = order[lvl, cursor[lvl]]
+        if bound[lvl, slot] >= _cutoff(incumbent[0], slack):
+            cursor[lvl] = n_children[lvl]  # sorted: the rest is no better
+            continue
+        if lvl >= max_items:
+            cursor[lvl] += 1
+            continue
+        # children of this size go to the frontier (sized by the caller to hold every
+        # subset of that size)
+        to_frontier = building and lvl + 1 == depth
+        cursor[lvl] += 1
+        parent_pos = item_of[lvl, slot]
+        first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
+        parent_T = T[lvl, slot]
+        n_thresholds = 0
+        for M in range(min_m, max_m + 1):
+            if alive[lvl, slot, M]:
+                thresholds[n_thresholds] = M
+                n_thresholds += 1
+        size = lvl + 1
+        # planes above the largest alive threshold are never read below this node
+        top = min(size, thresholds[n_thresholds - 1]) if n_thresholds else 0
+        n_reached = 0  # thresholds a checklist of this size can reach (M <= size)
+        while n_reached < n_thresholds and thresholds[n_reached] <= size:
+            n_reached += 1
+        if has_errors:
+            fixed_counts[:] = 0
+        kept = 0
+        for pos in range(first, n_positions):
+            counters[NODES] += 1
+            # the child (the node plus item pos) goes to slot `kept` of the next level
+            child_T = T[lvl + 1, kept]
+            for i in range(n_thresholds):
+                gained[i] = 0.0
+                flagged[i] = 0.0
+                to_gain[i] = 0.0
+            for w in range(n_words):
+                bits = X[pos, w]
+                # planes above `top` are never read (stale, or 0 from the start)
+                for v in range(top, 0, -1):
+                    child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
+                coef = objc[w]
+                for i in range(n_reached):
+                    count = popcount(child_T[thresholds[i], w])
+                    if has_errors:
+                        fixed_counts[i, w] = count
+                    if w < n_gain_words:
+                        gained[i] += coef * count
+                    else:
+                        flagged[i] += coef * count
+            for r in range(n_rows):
+                rowsum[lvl + 1, kept, r] = rowsum[lvl, slot, r] + A[r, pos]
+            g = group_of[pos]
+            more = min(max_items - size, n_groups - g - 1)
+            desc_lo = max(size + 1, min_items)
+            desc_hi = size + more
+            # the child's own checklists, and which thresholds need the free rows
+            for M in range(min_m, max_m + 1):
+                alive[lvl + 1, kept, M] = 0  # the slot may hold an earlier node's
+            n_pending = 0
+            for i in range(n_thresholds):
+                M = thresholds[i]
+                loss = base + gained[i] + flagged[i]
+                if M <= size and size >= min_items:
+                    key = loss + c_n * size + c_m * M
+                    if key < incumbent[0]:
+                        ok = True
+                        for r in range(n_rows):
+                            value = rowsum[lvl + 1, kept, r] + a_m[r] * M + a_n[r] * size
+                            if value < a_lo[r] or value > a_hi[r]:
+                                ok = False
+                                break
+                        if ok and has_errors:
+                            ok = _errors_ok(
+                                errc, errneg, errpos, errconst, errlo, errhi,
+                                fixed_counts[i], free_counts[i], True,
+                            )  # fmt: skip
+                        if ok:
+                            incumbent[0] = key
+                            for k in range(1, lvl + 1):
+                                best_path[k - 1] = item_of[k, order[k, cursor[k] - 1]]
+                            best_path[lvl] = pos
+                            counters[BEST_LEN] = size
+                            counters[BEST_M] = M
+                            counters[IMPROVED] += 1
+                if M > desc_hi or desc_lo > desc_hi:
+                    continue
+                # false positives alone (before the costlier false-negative bound)
+                n_min = max(desc_lo, M)
+                if flagged[i] + c_n * n_min + c_m * M >= _cutoff(incumbent[0], slack):
+                    continue
+                pending[n_pending] = i
+                n_pending += 1
+            # free rows: not yet at M but able to get there with `more` items of later
+            # groups (count + min(more, reach) >= M)
+            if n_pending:
+                reach_g = reach[g + 1]
+                for k in range(free_words.shape[0]):
+                    w = free_words[k]
+                    for j in range(n_pending):
+                        i = pending[j]
+                        M = thresholds[i]
+                        can = np.uint64(0)
+                        for a in range(max(M - more, 0), M):
+                            can |= child_T[a, w] & reach_g[M - a, w]
+                        count = popcount(can & ~child_T[M, w])
+                        free_counts[i, w] = count
+                        to_gain[i] += objneg[w] * count
+            best_bound = np.inf
+            any_alive = False
+            for j in range(n_pending):
+                i = pending[j]
+                M = thresholds[i]
+                n_min = max(desc_lo, M)
+                lower = base + gained[i] + flagged[i] + to_gain[i] + c_n * n_min + c_m * M
+                if lower >= _cutoff(incumbent[0], slack):
+                    continue
+                if n_rows and not _rows_ok(
+                    rowsum[lvl + 1, kept], a_m, a_n, a_lo, a_hi, add_min[g + 1],
+                    add_max[g + 1], M, n_min, desc_hi,
+                ):  # fmt: skip
+                    continue
+                if has_errors and not _errors_ok(
+                    errc, errneg, errpos, errconst, errlo, errhi, fixed_counts[i],
+                    free_counts[i], False,
+                ):  # fmt: skip
+                    continue
+                alive[lvl + 1, kept, M] = 1
+                any_alive = True
+                if lower < best_bound:
+                    best_bound = lower
+            bound[lvl + 1, kept] = best_bound
+            if any_alive and to_frontier:
+                f = counters[N_FRONTIER]
+                for k in range(1, lvl + 1):
+                    f_path[f, k - 1] = item_of[k, order[k, cursor[k] - 1]]
+                f_path[f, lvl] = pos
+                f_bound[f] = best_bound
+                for M in range(min_m, max_m + 1):
+                    f_alive[f, M] = alive[lvl + 1, kept, M]
+                counters[N_FRONTIER] = f + 1
+            elif any_alive:
+                item_of[lvl + 1, kept] = pos
+                kept += 1
+        if kept:
+            ranked = np.argsort(bound[lvl + 1, :kept], kind="mergesort")
+            for i in range(kept):
+                order[lvl + 1, i] = ranked[i]
+            n_children[lvl + 1] = kept
+            cursor[lvl + 1] = 0
+            lvl += 1
+    counters[LEVEL] = lvl
+    return open_bound(bound, order, n_children, cursor, lvl)
+
+
+@njit(cache=True)
+def valid_plane(T):
+    """Plane 0 of a thermometer: every row."""
+    return T[0, 0, 0]
+
+
+@njit(cache=True)
+def _load_frontier(
+    X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, incumbent,
+    counters, slack, depth, f_path, f_bound, f_alive,
+):  # fmt: skip
+    """Put the next frontier node that can still beat the incumbent at level ``depth``
+    (its ancestors above it, as if just expanded); False when none is left."""
+    f = counters[NEXT_FRONTIER]
+    if f >= counters[N_FRONTIER] or f_bound[f] >= _cutoff(incumbent[0], slack):
+        counters[NEXT_FRONTIER] = counters[N_FRONTIER]
+        return False
+    counters[NEXT_FRONTIER] = f + 1
+    n_planes = T.shape[2] - 1
+    node = T[depth, 0]
+    for v in range(1, n_planes + 1):
+        node[v, :] = 0
+    node[0, :] = valid
+    for r in range(A.shape[0]):
+        rowsum[depth, 0, r] = 0.0
+    for k in range(depth):
+        pos = f_path[f, k]
+        for v in range(min(k + 1, n_planes), 0, -1):
+            for w in range(valid.shape[0]):
+                node[v, w] |= node[v - 1, w] & X[pos, w]
+        for r in range(A.shape[0]):
+            rowsum[depth, 0, r] += A[r, pos]
+        item_of[k + 1, 0] = pos
+        order[k + 1, 0] = 0
+        n_children[k + 1] = 1
+        cursor[k + 1] = 1
+    cursor[depth] = 0
+    bound[depth, 0] = f_bound[f]
+    alive[depth, 0, :] = f_alive[f]
+    return True
+
+
+@njit(cache=True)
+def open_bound(bound, order, n_children, cursor, lvl):
+    """Least bound of the nodes not yet expanded (each bounds its whole subtree)."""
+    least = np.inf
+    for k in range(lvl + 1):
+        if cursor[k] < n_children[k]:
+            value = bound[k, order[k, cursor[k]]]
+            if value < least:
+                least = value
+    return least

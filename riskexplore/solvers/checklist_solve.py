@@ -1,0 +1,64 @@
+"""One entry point for the checklist engines: the exact search (default) and the MIP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from riskexplore.errors import InputError
+from riskexplore.solvers.events import SolveEvent
+from riskexplore.solvers.stopping import Limits
+
+__all__ = ["CHECKLIST_METHODS", "check_method", "check_feasible", "solve_with"]
+
+#: Checklist engines: ``"exact"``, the exact combinatorial search
+#: (:mod:`~riskexplore.solvers.checklist_search`), and ``"mip"``, the paper's integer
+#: program on HiGHS (:mod:`~riskexplore.solvers.checklist_ip`), kept for cross-checks.
+CHECKLIST_METHODS = ("exact", "mip")
+
+
+def check_method(method) -> str:
+    """``method`` if it names a checklist engine, else a one-line :class:`InputError`."""
+    if method not in CHECKLIST_METHODS:
+        raise InputError(
+            f"method must be one of {', '.join(repr(m) for m in CHECKLIST_METHODS)}, got {method!r}"
+        )
+    return method
+
+
+def solve_with(
+    problem,
+    method: str = "exact",
+    *,
+    limits: Limits | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    warm_starts: Iterable[tuple[Sequence[str], int]] = (),
+    settings=None,
+):
+    """Solve a :class:`~riskexplore.problem.checklist_problem.ChecklistProblem` with the
+    engine ``method``; both return a
+    :class:`~riskexplore.solvers.checklist_ip.ChecklistSolveResult`."""
+    if check_method(method) == "mip":
+        from riskexplore.solvers.checklist_ip import solve_checklist
+
+        return solve_checklist(
+            problem, limits=limits, listeners=listeners, warm_starts=warm_starts,
+            settings=settings,
+        )  # fmt: skip
+    from riskexplore.solvers.checklist_search import solve_checklist_exact
+
+    return solve_checklist_exact(
+        problem, limits=limits, listeners=listeners, warm_starts=warm_starts, settings=settings
+    )
+
+
+def check_feasible(problem, method: str = "exact"):
+    """Raise :class:`~riskexplore.errors.InfeasibleError` naming an irreducible set of
+    conflicting constraints when no checklist satisfies ``problem``; otherwise return a
+    feasible ``(items, M)`` (``None`` when the engine cannot decide in time)."""
+    if check_method(method) == "mip":
+        from riskexplore.solvers.checklist_ip import check_checklist_feasible
+
+        return check_checklist_feasible(problem)
+    from riskexplore.solvers.checklist_search import check_feasible_exact
+
+    return check_feasible_exact(problem)

@@ -1,0 +1,375 @@
+"""The exact checklist search against brute force: optima, infeasibility, bound soundness."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+from _checklist_reference import brute_force, lexicographic, score_all, subset_masks
+
+from riskexplore.errors import InfeasibleError
+from riskexplore.problem.checklist_constraints import (
+    AtMostKItems,
+    ChecklistRow,
+    ExcludeItem,
+    FNRLimit,
+    FPRLimit,
+    GroupRateGap,
+    Implies,
+    IncludeItem,
+    MaxItems,
+    MinItems,
+    MRange,
+    OneItemPerGroup,
+    PredictNegativeWhen,
+    PredictPositiveWhen,
+    WorstGroupRate,
+)
+from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.solvers.checklist_ip import solve_checklist
+from riskexplore.solvers.checklist_search import (
+    ExactSearch,
+    ExactSearchSettings,
+    check_feasible_exact,
+    solve_checklist_exact,
+)
+from riskexplore.solvers.events import Trace
+from riskexplore.solvers.stopping import Limits
+
+TOL = 1e-9
+
+
+# ------------------------------------------------------------------ random instances
+def _random_problem(seed: int) -> ChecklistProblem:
+    """5-60 rows, 3-15 items in 1-5 feature groups (with complements), duplicate rows
+    with opposite labels, weights and a random mix of every kind of constraint."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 61))
+    n_groups = int(rng.integers(1, 6))
+    d_target = int(rng.integers(3, 16))
+    columns: dict[str, np.ndarray] = {}
+    item_groups: dict[str, str] = {}
+    k = 0
+    while len(columns) < d_target:
+        g = f"f{k % n_groups}"
+        col = (rng.random(n) < rng.uniform(0.15, 0.85)).astype(int)
+        columns[f"x{k}"] = col
+        item_groups[f"x{k}"] = g
+        if len(columns) < d_target and rng.random() < 0.3:  # its complement, same group
+            columns[f"not x{k}"] = 1 - col
+            item_groups[f"not x{k}"] = g
+        k += 1
+    X = pd.DataFrame(columns)
+    names = list(X.columns)
+    d = len(names)
+    score = X.to_numpy() @ rng.normal(0.3, 1.0, size=d) + rng.normal(scale=1.0, size=n)
+    y = (score > np.median(score)).astype(int)
+    if y.min() == y.max():
+        y[0] = 1 - y[0]
+    if n > 6 and rng.random() < 0.5:  # duplicate rows with the opposite label
+        dup = rng.choice(n, size=min(5, n // 3), replace=False)
+        X = pd.concat([X, X.iloc[dup]], ignore_index=True)
+        y = np.concatenate([y, 1 - y[dup]])
+    n = len(y)
+    kwargs: dict = {}
+    weights = rng.random()
+    if weights < 0.25:
+        kwargs["sample_weight"] = rng.integers(1, 4, size=n).astype(float)
+    elif weights < 0.4:
+        kwargs["sample_weight"] = rng.uniform(0.5, 2.0, size=n)
+    if rng.random() < 0.3:
+        kwargs["fp_weight"] = float(rng.choice([0.5, 2.0, 3.0, 1.7]))
+    groups = pd.DataFrame(
+        {"sex": rng.choice(["F", "M"], size=n), "age": rng.choice(["young", "old"], size=n)}
+    )
+    constraints: list = []
+    if rng.random() < 0.6:
+        constraints.append(OneItemPerGroup())
+    pool = [
+        lambda: FNRLimit(float(rng.uniform(0.1, 0.6))),
+        lambda: FPRLimit(float(rng.uniform(0.1, 0.6))),
+        lambda: GroupRateGap(str(rng.choice(["fnr", "fpr"])), float(rng.uniform(0.1, 0.5))),
+        lambda: GroupRateGap("fpr", float(rng.uniform(0.1, 0.5)), by="sex"),
+        lambda: WorstGroupRate(str(rng.choice(["fnr", "fpr"])), float(rng.uniform(0.3, 0.8))),
+        lambda: IncludeItem(str(rng.choice(names))),
+        lambda: ExcludeItem(str(rng.choice(names))),
+        lambda: AtMostKItems(list(rng.choice(names, size=3, replace=False)), k=1),
+        lambda: AtMostKItems(list(rng.choice(names, size=3, replace=False)), k=2),
+        lambda: Implies(str(names[0]), then_any=[str(names[-1])]),
+        lambda: PredictPositiveWhen(list(rng.choice(names, size=2, replace=False))),
+        lambda: PredictNegativeWhen([str(rng.choice(names))]),
+        lambda: MRange(1, int(rng.integers(1, 4))),
+        lambda: MRange(int(rng.integers(1, 3)), None),
+        lambda: MaxItems(int(rng.integers(1, 6))),
+        lambda: MinItems(int(rng.integers(1, 4))),
+        lambda: ChecklistRow("row on N and M", N=1.0, M=-2.0, lower=0.0),
+        lambda: ChecklistRow("weighted items", {names[0]: 2.0, names[1]: -1.0}, N=0.5, upper=2.0),
+    ]
+    for _ in range(int(rng.integers(0, 4))):
+        constraints.append(pool[int(rng.integers(len(pool)))]())
+    sizes = {}
+    if rng.random() < 0.4:
+        sizes["max_items"] = int(rng.integers(1, d + 1))
+    if rng.random() < 0.2:
+        sizes["min_items"] = min(int(rng.integers(1, 3)), sizes.get("max_items", d))
+    if rng.random() < 0.2:
+        sizes["max_m"] = int(rng.integers(1, 4))
+    return ChecklistProblem(
+        X,
+        y,
+        item_groups=item_groups,
+        groups=groups,
+        constraints=constraints,
+        **kwargs,
+        **sizes,
+    )
+
+
+def _assert_optimal(problem, result, optimum, items, M):
+    if not math.isfinite(optimum):
+        assert result.status == "infeasible"
+        assert not result.has_model
+        return
+    assert result.status == "optimal", result.status
+    assert problem.violations(result.items, result.M) == []
+    assert result.upper_bound == problem.objective(result.items, result.M)
+    # same weighted errors, number of items and threshold as brute force
+    got = lexicographic(problem, result.items, result.M)
+    want = lexicographic(problem, items, M)
+    assert got[0] == pytest.approx(want[0], rel=1e-12, abs=1e-12)
+    assert got[1:] == want[1:]
+    assert result.upper_bound == pytest.approx(optimum, rel=1e-12)
+    assert result.lower_bound <= optimum * (1 + TOL)
+    assert result.gap <= 1e-9
+
+
+@pytest.mark.parametrize("seed", range(160))
+def test_random_instances_match_brute_force(seed):
+    problem = _random_problem(seed)
+    optimum, items, M = brute_force(problem)
+    trace = Trace()
+    result = solve_checklist_exact(problem, listeners=[trace])
+    _assert_optimal(problem, result, optimum, items, M)
+    lower = [e.lower_bound for e in trace.events]
+    assert all(b <= optimum * (1 + TOL) for b in lower if math.isfinite(optimum))
+    assert lower == sorted(lower)  # the bound only rises
+    for event in trace.events:
+        if event.incumbent is not None:
+            assert problem.violations(event.incumbent["items"], event.incumbent["M"]) == []
+    assert trace.events[-1].kind == "final"
+
+
+@pytest.mark.parametrize("order", ["strong_first", "weak_first", "large_first", "small_first"])
+def test_group_orders_give_the_same_optimum(order):
+    for seed in range(10):
+        problem = _random_problem(1000 + seed)
+        optimum, items, M = brute_force(problem)
+        result = solve_checklist_exact(problem, settings=ExactSearchSettings(group_order=order))
+        _assert_optimal(problem, result, optimum, items, M)
+
+
+def test_infeasibility_verdicts_agree_with_brute_force():
+    verdicts = []
+    for seed in range(60):
+        problem = _random_problem(2000 + seed)
+        optimum, _, _ = brute_force(problem)
+        result = solve_checklist_exact(problem)
+        assert (result.status == "infeasible") == (not math.isfinite(optimum))
+        verdicts.append(math.isfinite(optimum))
+    assert not all(verdicts) and any(verdicts)  # both kinds were tried
+
+
+# ------------------------------------------------------------------ bound soundness
+def _check_open_nodes(problem, search):
+    """Every open node's bound is below each feasible checklist of its subtree, and a
+    threshold pruned there has no feasible checklist below the node beating the
+    incumbent."""
+    names = problem.item_names
+    index = {n: j for j, n in enumerate(names)}
+    incumbent = search.incumbent_objective
+    checked = 0
+    for node in search.open_nodes():
+        base = [index[i] for i in node.items]
+        later = [index[i] for i in node.later_items]
+        if len(later) > 12:
+            continue
+        masks = subset_masks(problem.n_items, later, base)
+        masks = masks[masks.sum(axis=1) > len(base)]  # strict descendants
+        if not len(masks):
+            continue
+        objective, feasible = score_all(problem, masks)
+        values = np.where(feasible, objective, math.inf)
+        best = values.min()
+        assert min(node.lower_bound, incumbent) <= best * (1 + TOL) + 1e-12
+        for M in range(1, problem.n_items + 1):
+            if M not in node.alive:
+                assert values[:, M].min() >= incumbent * (1 - TOL) - 1e-12
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bounds_of_open_nodes_are_sound(seed):
+    problem = _random_problem(3000 + seed)
+    rng = np.random.default_rng(seed)
+    search = ExactSearch(problem)
+    search.start()
+    checked = 0
+    for _ in range(30):
+        done = search.step(int(rng.integers(1, 40)))
+        checked += _check_open_nodes(problem, search)
+        optimum, _, _ = brute_force(problem)
+        assert search.lower_bound <= optimum * (1 + TOL) + 1e-12
+        if done:
+            break
+
+
+def test_bound_soundness_reaches_many_nodes():
+    problem = ChecklistProblem(*_separable(seed=7, n=50, d=11))
+    search = ExactSearch(problem)
+    search.start()
+    checked = 0
+    while not search.step(5):
+        checked += _check_open_nodes(problem, search)
+    assert checked > 100
+
+
+def _separable(seed: int, n: int, d: int):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < 0.45).astype(int)
+    y = ((X[:, :4].sum(axis=1) + rng.normal(scale=0.7, size=n)) >= 2).astype(int)
+    return pd.DataFrame(X, columns=[f"i{j}" for j in range(d)]), y
+
+
+# ----------------------------------------------------------------- events and limits
+def test_lower_bound_rises_through_the_search():
+    problem = ChecklistProblem(*_separable(seed=1, n=400, d=24), max_items=6)
+    trace = Trace()
+    result = solve_checklist_exact(
+        problem,
+        listeners=[trace],
+        settings=ExactSearchSettings(progress_interval=0.0, slice_seconds=0.001),
+    )
+    assert result.status == "optimal"
+    lower = [e.lower_bound for e in trace.events]
+    assert lower == sorted(lower)
+    first, last = lower[0], result.upper_bound
+    between = [b for b in lower if first < b < last]
+    assert len(set(between)) >= 3  # it climbs, not one jump at the end
+
+
+def test_stop_and_time_limit_return_best_with_valid_bound():
+    rng = np.random.default_rng(5)
+    X = (rng.random((3000, 60)) < 0.4).astype(int)
+    y = ((X @ rng.normal(0.2, 1.0, 60) + rng.normal(scale=2.0, size=3000)) > 0).astype(int)
+    problem = ChecklistProblem(X, y, max_items=12)
+    result = solve_checklist_exact(problem, limits=Limits(time_limit=0.7))
+    assert result.status == "time_limit"
+    assert result.time < 1.5
+    assert result.has_model and problem.violations(result.items, result.M) == []
+    assert 0 <= result.lower_bound <= result.upper_bound
+    stop = threading.Event()
+    timer = threading.Timer(0.5, stop.set)
+    timer.start()
+    result = solve_checklist_exact(problem, limits=Limits(time_limit=60.0, stop=stop))
+    assert result.status == "stopped"
+    assert result.time < 1.2
+    assert result.lower_bound <= result.upper_bound
+
+
+def test_node_limit():
+    problem = ChecklistProblem(*_separable(seed=2, n=200, d=20), max_items=6)
+    result = solve_checklist_exact(problem, limits=Limits(node_limit=500))
+    assert result.status == "node_limit"
+    assert 500 <= result.nodes < 500 + 40
+
+
+def test_warm_starts_are_checked_and_used():
+    problem = ChecklistProblem(*_separable(seed=3, n=120, d=8))
+    optimum, items, M = brute_force(problem)
+    trace = Trace()
+    result = solve_checklist_exact(
+        problem,
+        warm_starts=[(["i0"], 3), (["nope"], 1), (items, M), (["i0", "i1"], 1)],
+        listeners=[trace],
+    )
+    first = next(e for e in trace.events if e.kind == "incumbent")
+    assert first.upper_bound == pytest.approx(optimum)
+    assert result.stats["warm_starts_feasible"] == 1
+    assert result.upper_bound == pytest.approx(optimum)
+
+
+def test_tie_breaks_exactly_towards_fewer_items_then_smaller_m():
+    X = pd.DataFrame({"a": [1, 1, 0, 0, 1, 0], "b": [1, 1, 0, 0, 1, 0], "c": [0, 1, 0, 1, 0, 0]})
+    result = solve_checklist_exact(ChecklistProblem(X, [1, 1, 0, 0, 1, 0]))
+    assert result.stats["train_errors"] == 0
+    assert len(result.items) == 1 and result.M == 1
+
+
+# -------------------------------------------------------------------- infeasibility
+def test_culprits_of_an_impossible_constraint_set():
+    X, y = _separable(seed=4, n=80, d=6)
+    problem = ChecklistProblem(
+        X, y, constraints=[MRange(3, 4), MaxItems(2), Implies("i0", then_any=["i1"])]
+    )
+    assert solve_checklist_exact(problem).status == "infeasible"
+    with pytest.raises(InfeasibleError) as info:
+        check_feasible_exact(problem)
+    culprits = info.value.culprits
+    assert "Threshold M between 3 and 4" in culprits
+    assert "Use at most 2 items" in culprits
+    assert not any("If i0" in c for c in culprits)
+    feasible = ChecklistProblem(X, y, constraints=[MaxItems(2)])
+    items, M = check_feasible_exact(feasible)
+    assert feasible.violations(items, M) == []
+
+
+# ------------------------------------------------------------- cross-check with the MIP
+@pytest.mark.parametrize("seed", range(12))
+def test_agrees_with_the_mip_where_it_certifies(seed):
+    problem = _random_problem(4000 + seed)
+    mip = solve_checklist(problem, limits=Limits(time_limit=20.0))
+    exact = solve_checklist_exact(problem)
+    if mip.status == "optimal":
+        assert exact.status == "optimal"
+        assert exact.upper_bound == pytest.approx(mip.upper_bound, rel=1e-9)
+    elif mip.status == "infeasible":
+        assert exact.status == "infeasible"
+
+
+# ---------------------------------------------------------------------------- heart
+@pytest.fixture(scope="module")
+def heart_items():
+    from riskexplore.data.binarize import Binarizer
+    from riskexplore.datasets import load_dataset
+
+    data = load_dataset("heart")
+    binarizer = Binarizer(method="adaptive", categorical=["cp", "thal", "ca", "slope", "restecg"])
+    return binarizer.fit_transform(data.X), np.asarray(data.y), binarizer.item_groups_
+
+
+def test_heart_matches_enumeration_and_never_worsens_with_more_items(heart_items):
+    from _checklist_reference import best_by_size
+
+    items, y, groups = heart_items
+    problem = ChecklistProblem(
+        items, y, item_groups=groups, constraints=[OneItemPerGroup()], max_items=5
+    )
+    group_ids = np.unique([groups[n] for n in problem.item_names], return_inverse=True)[1]
+    by_size = best_by_size(problem, group_ids, 5)
+    errors = []
+    for n in range(1, 7):
+        p = ChecklistProblem(
+            items, y, item_groups=groups, constraints=[OneItemPerGroup()], max_items=n
+        )
+        result = solve_checklist_exact(p)
+        assert result.status == "optimal" and result.gap == 0
+        errors.append(result.stats["train_errors"])
+        if n <= 5:
+            assert result.stats["train_errors"] == np.min(by_size[1 : n + 1])
+            assert result.stats["N"] == 1 + int(np.argmin(by_size[1 : n + 1]))
+    assert errors == sorted(errors, reverse=True)  # never worse with more items allowed
+    assert errors[4] == 43  # the N <= 5 optimum the MIP could not certify
