@@ -58,6 +58,7 @@ _EXPORTS: dict[str, str] = {
     "RiskScoreProblem": "riskexplore.problem.risk_problem",
     "load_dataset": "riskexplore.datasets",
     "list_datasets": "riskexplore.datasets",
+    "read_csv_table": "riskexplore.data.tables",
     "Limits": "riskexplore.solvers.stopping",
     "SolveEvent": "riskexplore.solvers.events",
     "Trace": "riskexplore.solvers.events",
@@ -127,6 +128,7 @@ __all__ = [
     "iter_fit_risk_score",
     "list_datasets",
     "load_dataset",
+    "read_csv_table",
 ]
 
 
@@ -147,6 +149,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.checklist_estimator import ChecklistClassifier
     from riskexplore.checklist_fit import fit_checklist, iter_fit_checklist
     from riskexplore.data.binarize import Binarizer
+    from riskexplore.data.tables import read_csv_table
     from riskexplore.datasets import list_datasets, load_dataset
     from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
     from riskexplore.estimator import RiskSlimClassifier

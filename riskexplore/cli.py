@@ -141,14 +141,13 @@ def build_parser() -> argparse.ArgumentParser:
 # --- fit -----------------------------------------------------------------------------
 def load_table(data: str, target: str | None):
     """``(X, y, dataset name)`` from a CSV path or a bundled dataset name."""
-    import pandas as pd
-
+    from riskexplore.data.tables import read_csv_table
     from riskexplore.data.validation import split_outcome
     from riskexplore.datasets import list_datasets, load_dataset
 
     path = Path(data)
     if path.is_file():
-        frame = pd.read_csv(path)
+        frame = read_csv_table(path, data)
         name = path.stem
     elif path.is_dir():
         raise CLIError(f"{data} is a directory, not a CSV file")

@@ -11,6 +11,7 @@ started and stopped with :mod:`riskexplore.dashboard_cli` (``start_voila``,
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -54,3 +55,15 @@ def block_outside(context) -> list[str]:
 
     context.route("**/*", only_local)
     return outside
+
+
+def button(page, text: str):
+    """The button whose text is exactly ``text`` (icons ignored)."""
+    return page.locator("button", has_text=re.compile(rf"^\W*{re.escape(text)}\s*$")).first
+
+
+def upload_csv(page, name: str, content: bytes) -> None:
+    """Choose a CSV file in a dashboard's "Upload a CSV file" button."""
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        page.locator("button", has_text="Upload a CSV file").first.click()
+    chooser.value.set_files(files=[{"name": name, "mimeType": "text/csv", "buffer": content}])

@@ -151,10 +151,12 @@ BAD_CSVS = {
     "constant.csv": "y,a,b\n1,0,1\n1,1,0\n1,1,1\n",
     "broken.csv": 'y,a\n1,"0\n',
     "empty.csv": "",
+    "repeated_header.csv": "y,a,a,b\n1,0,1,0\n0,1,0,0\n1,1,1,1\n0,0,0,1\n",
 }
 
 BAD_ARGS = {
     "missing file": ["{tmp}/does_not_exist.csv"],
+    "repeated column name": ["{tmp}/repeated_header.csv"],
     "unknown column": ["heart", "--target", "NoSuchColumn"],
     "non-binary outcome": ["{tmp}/three_classes.csv"],
     "constant outcome": ["{tmp}/constant.csv"],
@@ -207,6 +209,9 @@ def test_bad_input_messages_are_specific(bad_runs):
     assert "--min-m 3 exceeds --max-m 2" in bad_runs["m range crossed"].stderr
     assert "--min-m 4 exceeds --max-items 3" in bad_runs["m above items"].stderr
     assert "0/1" in bad_runs["items not binary"].stderr
+    assert (
+        "repeats the column name 'a' (columns 2 and 3)" in bad_runs["repeated column name"].stderr
+    )
 
 
 def test_ctrl_c_prints_best_checklist(runs):

@@ -102,10 +102,12 @@ BAD_CSVS = {
     "constant.csv": "y,a,b\n1,0,1\n1,1,0\n1,1,1\n",
     "broken.csv": 'y,a\n1,"0\n',
     "empty.csv": "",
+    "repeated_header.csv": "y,a,b,a\n1,0,1,0\n0,1,0,0\n1,1,1,1\n0,0,0,1\n",
 }
 
 BAD_ARGS = {
     "missing file": ["fit", "{tmp}/does_not_exist.csv"],
+    "repeated column name": ["fit", "{tmp}/repeated_header.csv"],
     "unknown column": ["fit", "breastcancer", "--target", "NoSuchColumn"],
     "non-binary outcome": ["fit", "{tmp}/three_classes.csv"],
     "NaN feature": ["fit", "{tmp}/nan.csv"],
@@ -162,6 +164,12 @@ def test_bad_input_messages_are_specific(bad_runs):
     assert "--coef-min 3 exceeds --coef-max 1" in bad_runs["coef bounds crossed"].stderr
     assert "'a'" in bad_runs["NaN feature"].stderr
     assert "'a'" in bad_runs["string feature"].stderr
+    # pandas would have read the second "a" as "a.1", a feature that is not in the file
+    stderr = bad_runs["repeated column name"].stderr  # "error: <the path as typed> repeats..."
+    assert stderr.startswith("error: /") and stderr.endswith(
+        "/repeated_header.csv repeats the column name 'a' (columns 2 and 4); rename the "
+        "repeated columns so that each column has a unique name\n"
+    )
 
 
 def test_ctrl_c_prints_best_model():

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside
+from _browser import block_outside, button, upload_csv
 from playwright.sync_api import expect
 
 from riskexplore.dashboard_cli import start_voila, stop_process
@@ -54,11 +54,6 @@ CASES = {
         "card_text": "items",
     },
 }
-
-
-def _button(page, text: str):
-    """The button whose text is exactly ``text`` (icons ignored)."""
-    return page.locator("button", has_text=re.compile(rf"^\W*{re.escape(text)}\s*$")).first
 
 
 @pytest.fixture
@@ -163,7 +158,7 @@ def test_dashboard_solves_in_browser(served, browser):
     ARTIFACTS.mkdir(exist_ok=True)
     try:
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
-        solve = _button(page, f"Find the best {word}")
+        solve = button(page, f"Find the best {word}")
         solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
         for run in ("unconstrained", "constrained"):  # one live plot per search
             _plot(page, f"rx-search-{run}").wait_for(timeout=60_000)
@@ -213,9 +208,9 @@ def test_dashboard_solves_in_browser(served, browser):
 
         # add a rule with the constraint builder, solve with it, compare
         page.get_by_label("constraint", exact=True).select_option(label=case["rule"])
-        _button(page, "Add").click()
+        button(page, "Add").click()
         expect(page.locator(".rx-message", has_text="Added")).to_be_visible(timeout=60_000)
-        _button(page, f"Find the best {word} with my rules").click()
+        button(page, f"Find the best {word} with my rules").click()
         samples = _watch_solve(page, "constrained", SOLVE_SECONDS)
         assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
         lengths = [n for t, n in samples if t.startswith("running")]
@@ -253,7 +248,7 @@ def test_dashboard_solves_in_browser(served, browser):
         assert shown["points"] >= sum(reliability)
 
         # the size path: its own button, sizes drawn as they finish, Stop ends it
-        _button(page, "Compare the sizes").click()
+        button(page, "Compare the sizes").click()
         first = "training loss" if which == "risk" else "objective (mistakes)"
         shown = _wait_drawn(page, "rx-path", lambda d: _has(d, first), timeout=120)
         assert _has(shown, first), shown
@@ -272,11 +267,7 @@ def test_dashboard_solves_in_browser(served, browser):
         assert links.nth(1).get_attribute("href").startswith("data:application/json")
 
         # an unusable upload gives a message on the page; the data stay
-        with page.expect_file_chooser(timeout=30_000) as chooser:
-            page.locator("button", has_text="Upload a CSV file").first.click()
-        chooser.value.set_files(
-            files=[{"name": "notes.csv", "mimeType": "text/csv", "buffer": b"only one\n1\n2\n"}]
-        )
+        upload_csv(page, "notes.csv", b"only one\n1\n2\n")
         expect(page.locator(".rx-message", has_text="notes.csv has 1 column").first).to_be_visible(
             timeout=30_000
         )

@@ -27,6 +27,19 @@ def level(ex):
     return ex.last_message[0]
 
 
+def _upload(ex, name: str, content: bytes) -> None:
+    """Choose a file in the Explorer's upload button, as the FileUpload widget does."""
+    ex.upload.value = (
+        {
+            "name": name,
+            "type": "text/csv",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2026, 1, 1),
+        },
+    )
+
+
 @pytest.fixture(scope="module")
 def solved():
     """mammo risk scores: unconstrained and constrained runs (max_size 3, 3 s each)."""
@@ -182,15 +195,7 @@ def test_uploaded_csv_outcome_choice():
         }
     )
     ex = Explorer(time_limit=2, max_size=2, auto_refresh=False)
-    content = frame.to_csv(index=False).encode()
-    upload = {
-        "name": "clinic.csv",
-        "type": "text/csv",
-        "size": len(content),
-        "content": memoryview(content),
-        "last_modified": datetime.datetime(2026, 1, 1),
-    }
-    ex.upload.value = (upload,)  # what the FileUpload widget does
+    _upload(ex, "clinic.csv", frame.to_csv(index=False).encode())
     assert ex.state.dataset == "clinic.csv" and ex.state.source == "upload"
     assert ex.upload.value == ()  # reset: the same file can be chosen again
     assert ex.state.outcome is None and "Choose the outcome" in ex.last_message[1]
@@ -208,6 +213,28 @@ def test_uploaded_csv_outcome_choice():
     assert monitor.status in ("optimal", "time_limit")
     assert set(ex.results) == {"unconstrained"}
     assert ex.comparison is None and "solve without and with" in ex.compare.figure.layout.title.text
+
+
+def test_upload_with_a_repeated_column_name_is_refused_by_name():
+    """The dashboard's upload path (the FileUpload widget's value): pandas would read the
+    second "age" as "age.1", and the model would then speak of a feature the file does
+    not have; instead the page says which name is repeated and the data stay."""
+    ex = Explorer("mammo", time_limit=2, max_size=2, auto_refresh=False)
+    content = b"sick,age,smoker,age\n" + b"1,70,1,1\n0,40,0,0\n" * 10
+    _upload(ex, "clinic.csv", content)
+    assert level(ex) == "error"
+    assert ex.last_message[1] == (
+        "clinic.csv repeats the column name 'age' (columns 2 and 4); rename the repeated "
+        "columns so that each column has a unique name"
+    )
+    assert "rx-error" in ex.message.value  # shown on the page (HTML-escaped)
+    assert "clinic.csv repeats the column name &#x27;age&#x27; (columns 2 and 4)" in (
+        ex.message.value
+    )
+    assert ex.state.dataset == "mammo" and "age.1" not in ex.state.columns  # data stay
+    _upload(ex, "clinic.csv", content.replace(b"age\n", b"age2\n"))
+    assert ex.state.dataset == "clinic.csv"
+    assert ex.state.columns == ["sick", "age", "smoker", "age2"]
 
 
 def test_checklist_runs_and_path():

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from riskexplore.data.validation import check_unique_names
 from riskexplore.errors import InputError
 
 __all__ = ["Binarizer", "Item"]
@@ -298,9 +299,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _as_frame(X) -> pd.DataFrame:
         if isinstance(X, pd.DataFrame):
             names = [str(c) for c in X.columns]
-            if len(set(names)) != len(names):
-                dup = sorted({n for n in names if names.count(n) > 1})
-                raise InputError(f"duplicate column names: {_listing(dup)}; rename them")
+            check_unique_names(names)
             if names != list(X.columns):
                 X = X.set_axis(names, axis=1)
             return X

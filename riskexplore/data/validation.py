@@ -6,6 +6,7 @@ names what is wrong (column, count, value) and how to fix it, before any solver 
 - :func:`check_training_data` -- features, binary outcome and sample weights for fitting.
 - :func:`check_features` -- features at prediction time, matched to the training names.
 - :func:`split_outcome` -- split a table into features and an outcome column.
+- :func:`check_unique_names` -- refuse repeated column names (DataFrames, CSV headers).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 
-__all__ = ["check_features", "check_training_data", "split_outcome"]
+__all__ = ["check_features", "check_training_data", "check_unique_names", "split_outcome"]
 
 _SHOW = 5  # how many names or values an error message lists before "..."
 
@@ -33,7 +34,35 @@ def _count(k: int, noun: str) -> str:
 
 
 # --- features --------------------------------------------------------------------------
-def _check_names(names) -> list[str]:
+def _numbers(positions: list[int]) -> str:
+    """``[1, 3, 5]`` -> ``"1, 3 and 5"``."""
+    shown = [str(p) for p in positions]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def check_unique_names(names, where: str = "X") -> None:
+    """Refuse repeated column names, naming each one and its columns (counted from 1).
+
+    ``where`` is what holds the columns, for the message (``"X"``, a file name). Used
+    for DataFrames (features, tables to binarize) and for a CSV file's header row, which
+    pandas would otherwise silently rename (the second ``a`` becomes ``a.1``).
+    """
+    columns: dict[str, list[int]] = {}
+    for j, name in enumerate(names):
+        if str(name).strip():  # blank names are reported where they matter
+            columns.setdefault(str(name), []).append(j + 1)
+    repeated = [f"{n!r} (columns {_numbers(p)})" for n, p in columns.items() if len(p) > 1]
+    if repeated:
+        more = len(repeated) - _SHOW
+        listed = ", ".join(repeated[:_SHOW]) + (f", ... ({more} more)" if more > 0 else "")
+        noun = "name" if len(repeated) == 1 else "names"
+        raise InputError(
+            f"{where} repeats the column {noun} {listed}; rename the repeated columns so "
+            "that each column has a unique name"
+        )
+
+
+def _check_names(names, where: str = "X") -> list[str]:
     out = []
     for j, name in enumerate(names):
         text = "" if name is None else str(name)
@@ -42,16 +71,7 @@ def _check_names(names) -> list[str]:
                 f"feature name at position {j} is empty; give every feature a non-blank name"
             )
         out.append(text)
-    seen, duplicates = set(), []
-    for name in out:
-        if name in seen and name not in duplicates:
-            duplicates.append(name)
-        seen.add(name)
-    if duplicates:
-        raise InputError(
-            f"duplicate feature names: {_listing(duplicates)}; rename or drop the repeated "
-            "columns so that each feature has a unique name"
-        )
+    check_unique_names(out, where)
     return out
 
 
@@ -155,7 +175,8 @@ def _features(X, feature_names) -> tuple[np.ndarray, list[str]]:
     """Training features as a float array and their names."""
     if isinstance(X, pd.DataFrame):
         if feature_names is not None:
-            X = _select_columns(X, _check_names(feature_names), "selected by feature_names")
+            names = _check_names(feature_names, "feature_names")
+            X = _select_columns(X, names, "selected by feature_names")
         names = _check_names(X.columns)
         _check_not_empty(*X.shape)
         return _frame_to_array(X, names), names
@@ -165,7 +186,7 @@ def _features(X, feature_names) -> tuple[np.ndarray, list[str]]:
     if feature_names is None:
         names = [f"x{j}" for j in range(d)]
     else:
-        names = _check_names(list(feature_names))
+        names = _check_names(list(feature_names), "feature_names")
         if len(names) != d:
             raise InputError(
                 f"got {len(names)} feature names for {d} columns of X; give one name per column"
@@ -339,7 +360,7 @@ def check_features(X, feature_names) -> np.ndarray:
     must have one column per feature, in training order; a 1-D array of length ``d`` is
     taken as a single row. Returns a float ndarray of shape (n, d).
     """
-    names = _check_names(list(feature_names))
+    names = _check_names(list(feature_names), "feature_names")
     if isinstance(X, pd.DataFrame):
         X = _select_columns(X, names, "used in training")
         if X.shape[0] == 0:

@@ -31,7 +31,6 @@ Driving it from code (tests, dashboards)::
 from __future__ import annotations
 
 import html
-import io
 import logging
 import math
 import threading
@@ -41,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.data.tables import read_csv_table
 from riskexplore.errors import InputError
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
@@ -159,15 +159,7 @@ class ExplorerState:
                 f"{name} is {len(content) / 2**20:.1f} MB; files up to "
                 f"{MAX_UPLOAD_BYTES // 2**20} MB are accepted"
             )
-        if not content.strip():
-            raise InputError(f"{name} is empty")
-        try:
-            frame = pd.read_csv(io.BytesIO(bytes(content)))
-        except UnicodeDecodeError:
-            raise InputError(f"{name} is not a text CSV file (UTF-8)") from None
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"could not read {name} as CSV: {first}") from None
+        frame = read_csv_table(content, name)  # refuses a repeated column name
         if frame.shape[1] < 2:
             raise InputError(
                 f"{name} has {frame.shape[1]} column; need an outcome column and at least one "
@@ -175,10 +167,7 @@ class ExplorerState:
             )
         if len(frame) < 4:
             raise InputError(f"{name} has {len(frame)} rows; need more data to fit a model")
-        columns = [str(c) for c in frame.columns]
-        if len(set(columns)) != len(columns):
-            raise InputError(f"{name} has duplicate column names")
-        frame.columns = columns
+        frame.columns = [str(c) for c in frame.columns]
         self._set_frame(frame, name, "upload")
 
     def _set_frame(self, frame: pd.DataFrame, name: str, source: str) -> None:
