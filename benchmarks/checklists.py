@@ -17,6 +17,8 @@ import time
 import numpy as np
 from _common import banners_to_stderr, emit
 
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 from riskexplore.data.binarize import Binarizer
 from riskexplore.datasets import load_dataset
 from riskexplore.problem.checklist_constraints import FNRLimit, OneItemPerGroup
@@ -27,8 +29,6 @@ from riskexplore.solvers.checklist_heuristics import (
 )
 from riskexplore.solvers.checklist_ip import solve_checklist
 from riskexplore.solvers.checklist_paths import sequential_training
-from riskexplore.solvers.events import Trace
-from riskexplore.solvers.stopping import Limits
 
 CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
 FNR_LIMIT = 0.10

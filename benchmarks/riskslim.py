@@ -16,9 +16,9 @@ import time
 import numpy as np
 from _common import banners_to_stderr, emit
 
+from riskexplore.core.limits import Limits
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.lcpa import solve_lcpa
-from riskexplore.solvers.stopping import Limits
 
 DATASETS = ("mammo", "breastcancer", "income")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)

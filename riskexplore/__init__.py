@@ -51,7 +51,7 @@ _CHECKLIST_CONSTRAINTS = (
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "RiskScore": "riskexplore.models.risk_score",
-    "Certificate": "riskexplore.models.certificate",
+    "Certificate": "riskexplore.core.certificate",
     "fit_risk_score": "riskexplore.fit",
     "iter_fit_risk_score": "riskexplore.fit",
     "RiskSlimClassifier": "riskexplore.estimator",
@@ -59,9 +59,9 @@ _EXPORTS: dict[str, str] = {
     "load_dataset": "riskexplore.datasets",
     "list_datasets": "riskexplore.datasets",
     "read_csv_table": "riskexplore.data.tables",
-    "Limits": "riskexplore.solvers.stopping",
-    "SolveEvent": "riskexplore.solvers.events",
-    "Trace": "riskexplore.solvers.events",
+    "Limits": "riskexplore.core.limits",
+    "SolveEvent": "riskexplore.core.events",
+    "Trace": "riskexplore.core.events",
     "RiskExploreError": "riskexplore.errors",
     "InputError": "riskexplore.errors",
     "ConstraintError": "riskexplore.errors",
@@ -148,13 +148,15 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.checklist_estimator import ChecklistClassifier
     from riskexplore.checklist_fit import fit_checklist, iter_fit_checklist
+    from riskexplore.core.certificate import Certificate
+    from riskexplore.core.events import SolveEvent, Trace
+    from riskexplore.core.limits import Limits
     from riskexplore.data.binarize import Binarizer
     from riskexplore.data.tables import read_csv_table
     from riskexplore.datasets import list_datasets, load_dataset
     from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
     from riskexplore.estimator import RiskSlimClassifier
     from riskexplore.fit import fit_risk_score, iter_fit_risk_score
-    from riskexplore.models.certificate import Certificate
     from riskexplore.models.checklist import Checklist
     from riskexplore.models.risk_score import RiskScore
     from riskexplore.problem.checklist_constraints import (
@@ -189,5 +191,3 @@ if TYPE_CHECKING:  # pragma: no cover
         Sign,
     )
     from riskexplore.problem.risk_problem import RiskScoreProblem
-    from riskexplore.solvers.events import SolveEvent, Trace
-    from riskexplore.solvers.stopping import Limits

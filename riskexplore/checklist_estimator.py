@@ -7,8 +7,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from riskexplore._classifier import binary_classes
 from riskexplore.checklist_fit import DEFAULT_GAP_TOLERANCE, fit_checklist
+from riskexplore.core.classifier import binary_classes
 from riskexplore.errors import InputError
 
 __all__ = ["ChecklistClassifier"]

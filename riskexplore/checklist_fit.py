@@ -11,15 +11,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.errors import InputError
-from riskexplore.models.checklist import Checklist
-from riskexplore.solvers.events import Listener, SolveEvent, iterate_solve
-from riskexplore.solvers.stopping import (
+from riskexplore.core.events import Listener, SolveEvent, iterate_solve
+from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
     Limits,
     StopRequest,
     checked_limits,
 )
+from riskexplore.errors import InputError
+from riskexplore.models.checklist import Checklist
 
 __all__ = [
     "fit_checklist",
@@ -480,7 +480,7 @@ def iter_fit_checklist(
 
     The data are binarized and the problem is built (and the inputs validated) before
     this function returns, so bad input raises here. The generator yields
-    :class:`~riskexplore.solvers.events.SolveEvent` objects and *returns* the fitted
+    :class:`~riskexplore.core.events.SolveEvent` objects and *returns* the fitted
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
     from riskexplore.solvers.checklist_solve import check_method

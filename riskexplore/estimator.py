@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from riskexplore._classifier import binary_classes
+from riskexplore.core.classifier import binary_classes
 from riskexplore.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
 
 __all__ = ["RiskSlimClassifier"]

@@ -8,15 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.errors import InputError
-from riskexplore.models.risk_score import RiskScore
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.events import Listener, SolveEvent, iterate_solve
-from riskexplore.solvers.stopping import (
+from riskexplore.core.events import Listener, SolveEvent, iterate_solve
+from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
     StopRequest,
     checked_limits,
 )
+from riskexplore.errors import InputError
+from riskexplore.models.risk_score import RiskScore
+from riskexplore.problem.risk_problem import RiskScoreProblem
 
 __all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
 
@@ -129,7 +129,7 @@ def fit_risk_score(
     stop : threading.Event or callable, optional
         Set (or return True) to end the solve early; the best model is returned.
     callbacks : sequence of callables
-        Called with every :class:`~riskexplore.solvers.events.SolveEvent`.
+        Called with every :class:`~riskexplore.core.events.SolveEvent`.
     warm_start : RiskScore or integer vector ``[intercept, points_1..d]``, optional
         A feasible model to start from.
     settings : LCPASettings, optional
@@ -207,7 +207,7 @@ def iter_fit_risk_score(
 
     The solve runs in a background thread. The problem is built (and the inputs
     validated) before this function returns, so bad input raises here. The generator
-    yields :class:`~riskexplore.solvers.events.SolveEvent` objects and *returns* the
+    yields :class:`~riskexplore.core.events.SolveEvent` objects and *returns* the
     fitted :class:`RiskScore` (the ``value`` of ``StopIteration``; use
     ``model = yield from iter_fit_risk_score(...)`` or see the example).
 

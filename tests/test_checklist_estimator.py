@@ -13,10 +13,10 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 import riskexplore
 from riskexplore import ChecklistClassifier, fit_checklist, iter_fit_checklist
+from riskexplore.core.events import SolveEvent
 from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError
 from riskexplore.models.checklist import Checklist
-from riskexplore.solvers.events import SolveEvent
 
 CATEGORICAL = ["cp", "restecg", "slope", "ca", "thal"]
 

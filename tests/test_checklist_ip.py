@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_constraints import (
     FNRLimit,
@@ -24,8 +26,6 @@ from riskexplore.problem.checklist_constraints import (
 )
 from riskexplore.problem.checklist_problem import ChecklistProblem, check_checklist_feasible
 from riskexplore.solvers.checklist_ip import solve_checklist
-from riskexplore.solvers.events import Trace
-from riskexplore.solvers.stopping import Limits
 
 
 def _data(seed: int, n: int, d: int):

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models.certificate import Certificate
 from riskexplore.models.checklist import Checklist
-from riskexplore.solvers.events import SolveEvent, Trace
 
 NAMES = ["age \u2265 54", "cp = 2", "stroke <b>", "unused"]
 

@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 from riskexplore.problem.checklist_constraints import FNRLimit, OneItemPerGroup
 from riskexplore.problem.checklist_problem import ChecklistProblem
 from riskexplore.solvers.checklist_ip import solve_checklist
@@ -19,8 +21,6 @@ from riskexplore.solvers.checklist_paths import (
     fnr_error_path,
     sequential_training,
 )
-from riskexplore.solvers.events import Trace
-from riskexplore.solvers.stopping import Limits
 
 
 def random_problem(seed, n=70, d=7, groups=True, **kw):

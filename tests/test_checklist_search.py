@@ -10,6 +10,8 @@ import pandas as pd
 import pytest
 from _checklist_reference import brute_force, lexicographic, score_all, subset_masks
 
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_constraints import (
     AtMostKItems,
@@ -36,8 +38,6 @@ from riskexplore.solvers.checklist_search import (
     check_feasible_exact,
     solve_checklist_exact,
 )
-from riskexplore.solvers.events import Trace
-from riskexplore.solvers.stopping import Limits
 
 TOL = 1e-9
 

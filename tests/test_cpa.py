@@ -9,11 +9,11 @@ import threading
 import numpy as np
 import pytest
 
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.cpa import solve_cpa
-from riskexplore.solvers.events import Trace
 from riskexplore.solvers.lcpa import solve_lcpa
-from riskexplore.solvers.stopping import Limits
 
 
 def _problem(seed: int, n: int, d: int, **kwargs) -> RiskScoreProblem:

@@ -9,6 +9,8 @@ import threading
 import numpy as np
 import pytest
 
+from riskexplore.core.events import Trace, iterate_events
+from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.problem.constraints import (
     AtMostKOf,
@@ -20,9 +22,7 @@ from riskexplore.problem.constraints import (
     Sign,
 )
 from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.events import Trace, iterate_events
 from riskexplore.solvers.lcpa import LCPASettings, solve_lcpa
-from riskexplore.solvers.stopping import Limits
 
 ALL_OFF = LCPASettings(
     initialization=False,

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import log_loss, roc_auc_score
 
+from riskexplore.core.certificate import Certificate
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import (
     as_binary_outcome,
@@ -23,7 +24,6 @@ from riskexplore.evaluation.metrics import (
     reliability_table,
     risk_score_metrics,
 )
-from riskexplore.models.certificate import Certificate
 from riskexplore.models.risk_score import RiskScore
 
 

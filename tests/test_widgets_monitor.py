@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 
-from riskexplore.models.certificate import Certificate  # noqa: E402
+from riskexplore.core.certificate import Certificate  # noqa: E402
+from riskexplore.core.events import SolveEvent  # noqa: E402
 from riskexplore.models.risk_score import RiskScore  # noqa: E402
 from riskexplore.problem.constraints import AtLeastKOf, Include, MaxFeatures  # noqa: E402
-from riskexplore.solvers.events import SolveEvent  # noqa: E402
 from riskexplore.widgets.monitor import SolveMonitor  # noqa: E402
 from riskexplore.widgets.runner import solve_function  # noqa: E402
 
@@ -244,9 +244,9 @@ def test_refresh_task_in_a_real_kernel():
     pytest.importorskip("ipykernel")
     setup = (
         "import asyncio, math, time\n"
-        "from riskexplore.models.certificate import Certificate\n"
+        "from riskexplore.core.certificate import Certificate\n"
         "from riskexplore.models.risk_score import RiskScore\n"
-        "from riskexplore.solvers.events import SolveEvent\n"
+        "from riskexplore.core.events import SolveEvent\n"
         "from riskexplore.widgets import SolveMonitor\n"
         "def solve(*, callbacks=(), stop=None):\n"
         "    for i in range(40):\n"

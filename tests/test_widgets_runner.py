@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.errors import InfeasibleError, RiskExploreError
-from riskexplore.models.certificate import Certificate
 from riskexplore.models.risk_score import RiskScore
-from riskexplore.solvers.events import SolveEvent, Trace
 from riskexplore.widgets.runner import ProgressSeries, SolveRunner, describe_error, solve_function
 
 

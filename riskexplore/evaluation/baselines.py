@@ -55,7 +55,7 @@ Pooled methods (``pooled_rd``, ``pooled_rd_star``, ``pooled_seqrd_star``)
     * PooledSeqRD*: SequentialRounding (Algorithm 4) of the clipped real coefficients,
       then the same polishing.
 
-Baseline models carry a :class:`~riskexplore.models.certificate.Certificate` with
+Baseline models carry a :class:`~riskexplore.core.certificate.Certificate` with
 status ``"heuristic"``, ``upper_bound`` = the model's objective and ``lower_bound`` =
 ``-inf``: no optimality certificate (``gap`` is ``inf``, ``is_optimal`` is False).
 ``stats["method"]`` names the method and ``stats["solver"]`` holds the pool details.
@@ -72,11 +72,11 @@ from typing import Any
 
 import numpy as np
 
+from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.models.risk_score import RiskScore
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
-from riskexplore.solvers.result import SolveResult
 
 __all__ = [
     "BASELINES",

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.events import Trace
+from riskexplore.core.jsonio import JsonDocument, decode_trace
+from riskexplore.core.jsonio import decode as _decode
+from riskexplore.core.jsonio import encode as _encode
+from riskexplore.core.jsonio import plain as _plain
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models._io import JsonDocument, decode_trace
-from riskexplore.models._io import decode as _decode
-from riskexplore.models._io import encode as _encode
-from riskexplore.models._io import plain as _plain
-from riskexplore.models.certificate import Certificate
-from riskexplore.solvers.events import Trace
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.data.binarize import Binarizer

@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.events import Trace
+from riskexplore.core.jsonio import JsonDocument, decode_trace
+from riskexplore.core.jsonio import decode as _decode
+from riskexplore.core.jsonio import encode as _encode
+from riskexplore.core.jsonio import plain as _plain
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models._io import JsonDocument, decode_trace
-from riskexplore.models._io import decode as _decode
-from riskexplore.models._io import encode as _encode
-from riskexplore.models._io import plain as _plain
-from riskexplore.models.certificate import Certificate
-from riskexplore.solvers.events import Trace
 
 if TYPE_CHECKING:  # pragma: no cover
+    from riskexplore.core.result import SolveResult
     from riskexplore.problem.risk_problem import RiskScoreProblem
-    from riskexplore.solvers.result import SolveResult
 
 #: Identifies the JSON documents written by :meth:`RiskScore.to_json`.
 FORMAT = "riskexplore.RiskScore"

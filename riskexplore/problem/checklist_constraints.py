@@ -32,15 +32,15 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from riskexplore.errors import ConstraintError
-from riskexplore.problem._common import (
+from riskexplore.core.constraints import (
     Described,
     check_bounds,
     check_name,
     check_names,
     close_matches_hint,
 )
-from riskexplore.problem._common import listing as _listing
+from riskexplore.core.constraints import listing as _listing
+from riskexplore.errors import ConstraintError
 
 __all__ = [
     "ALL",

@@ -28,9 +28,9 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from riskexplore.core.constraints import Described, check_name, check_names
+from riskexplore.core.constraints import listing as _listing
 from riskexplore.errors import ConstraintError
-from riskexplore.problem._common import Described, check_name, check_names
-from riskexplore.problem._common import listing as _listing
 from riskexplore.problem.rows import INTERCEPT, LinearRow
 
 __all__ = [

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore._highs import add_dense_rows, new_highs
+from riskexplore.core.highs import add_dense_rows, new_highs
 from riskexplore.errors import InfeasibleError
 
 __all__ = ["check_feasible", "conflicting_constraints", "find_feasible"]

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from riskexplore.core.constraints import check_bounds
 from riskexplore.errors import ConstraintError
-from riskexplore.problem._common import check_bounds
 
 #: Key used for the intercept in ``LinearRow.points``.
 INTERCEPT = "(Intercept)"

@@ -51,12 +51,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from riskexplore._highs import new_highs
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.highs import new_highs
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import BoundsMixin, final_status
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import BoundsMixin, final_status
-from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = [
     "ChecklistIPSettings",

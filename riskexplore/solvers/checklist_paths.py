@@ -50,6 +50,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import BoundsMixin
 from riskexplore.problem.checklist_constraints import ALL, ErrorRow, FNRLimit
 from riskexplore.solvers.checklist_heuristics import (
     item_group_ids,
@@ -58,9 +61,6 @@ from riskexplore.solvers.checklist_heuristics import (
     unit_weighting_checklists,
 )
 from riskexplore.solvers.checklist_solve import check_method, solve_with
-from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import BoundsMixin
-from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = [
     "ErrorPathPoint",

@@ -59,14 +59,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import final_status
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_constraints import ALL
 from riskexplore.problem.checklist_problem import ChecklistProblem, grid_of, violation_slack
 from riskexplore.solvers import checklist_search_kernel as kernel
 from riskexplore.solvers.checklist_ip import ChecklistSolveResult, constraint_groups
-from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import final_status
-from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = [
     "ExactSearch",

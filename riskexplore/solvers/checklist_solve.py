@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from riskexplore.core.events import SolveEvent
+from riskexplore.core.limits import Limits
 from riskexplore.errors import InputError
-from riskexplore.solvers.events import SolveEvent
-from riskexplore.solvers.stopping import Limits
 
 __all__ = ["CHECKLIST_METHODS", "check_method", "check_feasible", "solve_with"]
 

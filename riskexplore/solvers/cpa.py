@@ -26,12 +26,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from riskexplore._highs import add_dense_rows, new_highs
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.highs import add_dense_rows, new_highs
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.problem.feasibility import _Model as _FeasibilityModel
 from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.solvers.result import SolveResult, finish_solve
-from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = ["solve_cpa"]
 

@@ -23,14 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.errors import InputError
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
 from riskexplore.solvers.cut_pool import CutPool
-from riskexplore.solvers.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
-from riskexplore.solvers.result import SolveResult, finish_solve
-from riskexplore.solvers.stopping import Clock, Limits
 from riskexplore.solvers.surrogate_lp import BasisSnapshot, SurrogateLP
 
 _INT_TOL = 1e-6

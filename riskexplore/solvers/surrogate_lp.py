@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from riskexplore._highs import new_highs
+from riskexplore.core.highs import new_highs
 from riskexplore.problem.risk_problem import RiskScoreProblem
 
 _INF = highspy.kHighsInf

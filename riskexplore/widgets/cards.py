@@ -120,7 +120,7 @@ def incumbent_model(
     The certificate has status ``"solving"`` with the bounds at that moment. ``template``
     (an earlier model of the same problem) supplies feature ranges and names.
     """
-    from riskexplore.models.certificate import Certificate
+    from riskexplore.core.certificate import Certificate
 
     cert = Certificate.from_bounds("solving", upper_bound, lower_bound)
     stats = {"time": float(time)} if time is not None else {}

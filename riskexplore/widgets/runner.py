@@ -279,7 +279,7 @@ class ProgressSeries:
 
     @classmethod
     def from_trace(cls, trace) -> ProgressSeries:
-        """Series of a :class:`~riskexplore.solvers.events.Trace` or a list of events."""
+        """Series of a :class:`~riskexplore.core.events.Trace` or a list of events."""
         events = getattr(trace, "events", trace)
         return cls(events or (), capacity=len(events or ()) + 16)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from riskexplore.solvers.events import Trace, relative_gap
+from riskexplore.core.events import Trace, relative_gap
 
 #: Final statuses, as the CLI and JSON report them.
 STATUSES = ("optimal", "time_limit", "node_limit", "stopped", "infeasible")
@@ -95,7 +95,7 @@ def finish_solve(
     stats: dict,
 ) -> SolveResult:
     """Build the :class:`SolveResult` of a risk-score solve and emit its final event."""
-    from riskexplore.solvers.events import SolveEvent
+    from riskexplore.core.events import SolveEvent
 
     gap = relative_gap(upper_bound, lower_bound)
     status = final_status(best is not None, complete, gap, gap_tolerance, stop_reason)

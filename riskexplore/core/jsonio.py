@@ -14,8 +14,8 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.errors import InputError
-from riskexplore.solvers.events import SolveEvent, Trace
 
 __all__ = [
     "JsonDocument",

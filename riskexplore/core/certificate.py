@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from riskexplore.solvers.events import relative_gap
+from riskexplore.core.events import relative_gap
 
 #: Human-readable reasons a solve stopped before proving optimality.
 _REASONS = {
