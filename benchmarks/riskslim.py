@@ -57,7 +57,7 @@ def run_lcpa(name: str, time_limit: float) -> dict:
         "time_limit": time_limit,
         "status": result.status,
         "objective": result.objective,
-        "loss": result.loss,
+        "loss": problem.loss_of(result.solution) if result.has_model else None,
         "lower_bound": result.lower_bound,
         "gap": result.gap,
         "time": result.time,
@@ -68,7 +68,7 @@ def run_lcpa(name: str, time_limit: float) -> dict:
         "nodes_per_s": result.nodes / max(result.time, 1e-9),
         "cuts": result.cuts,
         "lp_solves": result.stats.get("lp_solves"),
-        "model": problem.as_dict(result.coefficients) if result.has_model else None,
+        "model": problem.as_dict(result.solution) if result.has_model else None,
     }
 
 
@@ -87,7 +87,7 @@ def run_cpa(name: str, time_limit: float) -> dict:
         "time_limit": time_limit,
         "status": result.status,
         "objective": result.objective,
-        "loss": result.loss,
+        "loss": problem.loss_of(result.solution) if result.has_model else None,
         "lower_bound": result.lower_bound,
         "gap": result.gap,
         "time": result.time,

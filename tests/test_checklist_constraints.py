@@ -164,7 +164,7 @@ def test_group_gap_is_exact_in_the_ip():
     p = ChecklistProblem(Xr, yr, groups=groups, constraints=[GroupRateGap("fnr", 0.05)])
     result = solve_checklist(p)
     if result.has_model:
-        assert p.violations(result.items, result.M) == []
+        assert p.violations(*result.solution) == []
 
 
 def test_weights_and_fp_weight_objective():
@@ -192,7 +192,7 @@ def test_pyomo_bridge():
     assert p.violations(["cough"], 1) and not p.violations(["fever", "cough"], 2)
     result = solve_checklist(p)
     assert result.status == "optimal"
-    assert p.violations(result.items, result.M) == []
+    assert p.violations(*result.solution) == []
 
     other = checklist_model(["fever", "nope"])
     with pytest.raises(ConstraintError, match="nope"):
@@ -211,6 +211,6 @@ def test_raw_rows_accepted():
     p = ChecklistProblem(X, Y, constraints=rows)
     assert len(p.rows) == 1 and len(p.error_rows) == 1
     result = solve_checklist(p)
-    assert result.has_model and p.violations(result.items, result.M) == []
+    assert result.has_model and p.violations(*result.solution) == []
     assert result.stats["train_fn"] <= 1
     assert math.isfinite(result.lower_bound)

@@ -86,8 +86,8 @@ def test_matches_brute_force(seed, n, d, kwargs):
         return
     assert result.status == "optimal"
     assert result.objective == pytest.approx(optimum, rel=1e-9)
-    assert problem.objective(result.items, result.M) == result.objective
-    assert problem.violations(result.items, result.M) == []
+    assert problem.objective(*result.solution) == result.objective
+    assert problem.violations(*result.solution) == []
     assert result.lower_bound <= optimum * (1 + 1e-9)
     assert result.gap <= 1e-9
     for event in trace.events:
@@ -109,7 +109,7 @@ def test_lexicographic_tie_breaking():
     result = solve_checklist(problem)
     assert result.status == "optimal"
     assert result.stats["train_errors"] == 0
-    assert len(result.items) == 1 and result.M == 1
+    assert len(result.solution.items) == 1 and result.solution.M == 1
 
 
 def _hard_problem(seed=0, n=3000, d=40, **kwargs):
@@ -136,9 +136,9 @@ def test_stop_from_listener_returns_incumbent_and_valid_bounds():
     assert result.status in ("stopped", "optimal")
     assert result.has_model
     assert result.time < 20.0
-    assert problem.violations(result.items, result.M) == []
+    assert problem.violations(*result.solution) == []
     assert result.lower_bound <= result.upper_bound
-    assert result.objective == problem.objective(result.items, result.M)
+    assert result.objective == problem.objective(*result.solution)
 
 
 def test_stop_honoured_quickly():
@@ -160,7 +160,7 @@ def test_time_limit_returns_incumbent_with_valid_bounds():
     assert result.status in ("time_limit", "optimal")
     assert result.has_model
     assert result.lower_bound <= result.upper_bound
-    assert problem.violations(result.items, result.M) == []
+    assert problem.violations(*result.solution) == []
 
 
 def test_warm_start_is_first_incumbent():

@@ -13,8 +13,10 @@ import pytest
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import SolveEvent, Trace
+from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.models.checklist import Checklist
+from riskexplore.problem.checklist_problem import ChecklistSolution
 
 NAMES = ["age \u2265 54", "cp = 2", "stroke <b>", "unused"]
 
@@ -209,10 +211,9 @@ def _problem():
 def _result(items, M=2, status="optimal", upper=3.0, lower=3.0):
     trace = Trace()
     trace(SolveEvent(0.1, "search", upper, lower, 0.0, 5, 0, None, "final"))
-    return SimpleNamespace(
+    return SolveResult(
         status=status,
-        items=items,
-        M=M,
+        solution=None if items is None else ChecklistSolution(items, M),
         upper_bound=upper,
         lower_bound=lower,
         nodes=7,

@@ -69,8 +69,8 @@ def test_sequential_training_matches_brute_force(seed, kwargs, use_heuristics):
     assert result.status == "optimal"
     assert result.upper_bound == pytest.approx(value, abs=1e-9)
     assert result.lower_bound == pytest.approx(value, abs=1e-9)
-    assert problem.violations(result.items, result.M) == []
-    assert problem.objective(result.items, result.M) == pytest.approx(value, abs=1e-9)
+    assert problem.violations(*result.solution) == []
+    assert problem.objective(*result.solution) == pytest.approx(value, abs=1e-9)
     direct = solve_checklist(problem)
     assert direct.status == "optimal"
     assert result.upper_bound == pytest.approx(direct.upper_bound, abs=1e-9)

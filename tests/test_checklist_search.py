@@ -134,10 +134,10 @@ def _assert_optimal(problem, result, optimum, items, M):
         assert not result.has_model
         return
     assert result.status == "optimal", result.status
-    assert problem.violations(result.items, result.M) == []
-    assert result.upper_bound == problem.objective(result.items, result.M)
+    assert problem.violations(*result.solution) == []
+    assert result.upper_bound == problem.objective(*result.solution)
     # same weighted errors, number of items and threshold as brute force
-    got = lexicographic(problem, result.items, result.M)
+    got = lexicographic(problem, *result.solution)
     want = lexicographic(problem, items, M)
     assert got[0] == pytest.approx(want[0], rel=1e-12, abs=1e-12)
     assert got[1:] == want[1:]
@@ -269,7 +269,7 @@ def test_stop_and_time_limit_return_best_with_valid_bound():
     result = solve_checklist_exact(problem, limits=Limits(time_limit=0.7))
     assert result.status == "time_limit"
     assert result.time < 1.5
-    assert result.has_model and problem.violations(result.items, result.M) == []
+    assert result.has_model and problem.violations(*result.solution) == []
     assert 0 <= result.lower_bound <= result.upper_bound
     stop = threading.Event()
     timer = threading.Timer(0.5, stop.set)
@@ -306,7 +306,7 @@ def test_tie_breaks_exactly_towards_fewer_items_then_smaller_m():
     X = pd.DataFrame({"a": [1, 1, 0, 0, 1, 0], "b": [1, 1, 0, 0, 1, 0], "c": [0, 1, 0, 1, 0, 0]})
     result = solve_checklist_exact(ChecklistProblem(X, [1, 1, 0, 0, 1, 0]))
     assert result.stats["train_errors"] == 0
-    assert len(result.items) == 1 and result.M == 1
+    assert len(result.solution.items) == 1 and result.solution.M == 1
 
 
 # -------------------------------------------------------------------- infeasibility

@@ -49,8 +49,8 @@ def test_cpa_matches_brute_force_and_lcpa(seed, n, d, kwargs):
     optimum = _brute_force(problem)
     assert result.status == "optimal"
     assert result.objective == pytest.approx(optimum, rel=1e-9)
-    assert problem.objective(result.coefficients) == pytest.approx(result.objective, rel=1e-12)
-    assert not problem.violations(result.coefficients)
+    assert problem.objective(result.solution) == pytest.approx(result.objective, rel=1e-12)
+    assert not problem.violations(result.solution)
     assert result.lower_bound <= optimum + 1e-12
     assert result.gap <= 1e-9
 
@@ -78,7 +78,7 @@ def test_cpa_time_limit_keeps_valid_bounds():
     assert result.lower_bound <= exact.objective + 1e-12
     if result.has_model:
         assert result.upper_bound >= exact.objective - 1e-12
-        assert not problem.violations(result.coefficients)
+        assert not problem.violations(result.solution)
 
 
 def test_cpa_max_iterations_and_stop():

@@ -101,8 +101,8 @@ def check_certified(problem: RiskScoreProblem, settings: LCPASettings) -> None:
     )
     assert result.status == "optimal"
     assert result.upper_bound == pytest.approx(optimum, rel=1e-9, abs=0)
-    assert problem.violations(result.coefficients) == []
-    assert problem.objective(result.coefficients) == pytest.approx(result.upper_bound, 1e-12)
+    assert problem.violations(result.solution) == []
+    assert problem.objective(result.solution) == pytest.approx(result.upper_bound, 1e-12)
     assert result.lower_bound <= optimum
     assert all(e.lower_bound <= optimum for e in trace.events)
     assert all(e.upper_bound >= optimum * (1 - 1e-12) for e in trace.events)
@@ -139,7 +139,7 @@ def test_include_forces_nonzero_points_even_for_noise():
         constraints=[Include("noise")],
     )
     result = solve_lcpa(problem)
-    assert result.coefficients[3] != 0
+    assert result.solution[3] != 0
     assert result.upper_bound == pytest.approx(enumerate_optimum(problem), rel=1e-9)
 
 
@@ -169,9 +169,9 @@ def test_time_limit_returns_best_model_and_valid_bounds():
     problem = income_like()
     result = solve_lcpa(problem, limits=Limits(time_limit=1.0))
     assert result.status == "time_limit"
-    assert result.has_model and problem.violations(result.coefficients) == []
+    assert result.has_model and problem.violations(result.solution) == []
     assert result.lower_bound <= result.upper_bound
-    assert result.upper_bound == pytest.approx(problem.objective(result.coefficients))
+    assert result.upper_bound == pytest.approx(problem.objective(result.solution))
     # a longer solve can only confirm the bound: it never ends below the earlier lower bound
     longer = solve_lcpa(problem, limits=Limits(time_limit=4.0))
     assert result.lower_bound <= longer.upper_bound + 1e-12

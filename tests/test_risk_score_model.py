@@ -40,10 +40,9 @@ def _result(coefficients, status="optimal", upper=0.4, lower=0.4) -> SolveResult
     trace(SolveEvent(0.1, "search", upper, lower, 0.0, 5, 2, {"intercept": -1}, "incumbent"))
     return SolveResult(
         status=status,
-        coefficients=None if coefficients is None else np.array(coefficients),
+        solution=None if coefficients is None else np.array(coefficients),
         upper_bound=upper,
         lower_bound=lower,
-        loss=0.399,
         nodes=7,
         cuts=4,
         time=1.25,
@@ -174,7 +173,8 @@ def test_from_result_stats_and_ranges():
     assert m.intercept == -2 and m.points == {"a": 3, "c": 1}
     assert m.certificate == Certificate("optimal", 0.4, 0.4, 0.0)
     s = m.stats
-    assert (s["nodes"], s["cuts"], s["time"], s["loss"]) == (7, 4, 1.25, 0.399)
+    assert (s["nodes"], s["cuts"], s["time"]) == (7, 4, 1.25)
+    assert s["loss"] == problem.loss_of(np.array([-2, 3, 0, 1]))  # the loss of the solution
     assert s["c0"] == 1e-3 and s["coef_min"] == -4 and s["coef_max"] == 4
     assert s["max_size"] == 2 and s["size"] == 2 and s["n_samples"] == 40
     assert s["intercept_min"] == -100 and s["coef_bounds"]["b"] == [-4, 4]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from riskexplore.core.events import relative_gap
+from riskexplore.core.jsonio import decode_float, encode_float
 
 #: Human-readable reasons a solve stopped before proving optimality.
 _REASONS = {
@@ -62,18 +63,18 @@ class Certificate:
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status,
-            "upper_bound": _encode(self.upper_bound),
-            "lower_bound": _encode(self.lower_bound),
-            "gap": _encode(self.gap),
+            "upper_bound": encode_float(self.upper_bound),
+            "lower_bound": encode_float(self.lower_bound),
+            "gap": encode_float(self.gap),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Certificate:
         return cls(
             str(data["status"]),
-            _decode(data["upper_bound"]),
-            _decode(data["lower_bound"]),
-            _decode(data["gap"]),
+            decode_float(data["upper_bound"]),
+            decode_float(data["lower_bound"]),
+            decode_float(data["gap"]),
         )
 
 
@@ -85,13 +86,3 @@ def _percent(gap: float) -> str:
 
 def _seconds(time: float) -> str:
     return f"{time:.0f} s" if time >= 10 else f"{time:.1f} s"
-
-
-def _encode(value: float) -> float | str:
-    """Floats as themselves (JSON keeps them exactly); non-finite values as strings."""
-    value = float(value)
-    return value if math.isfinite(value) else str(value)
-
-
-def _decode(value: float | str) -> float:
-    return float(value)

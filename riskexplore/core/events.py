@@ -14,10 +14,12 @@ import json
 import math
 import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from riskexplore.core.jsonio import decode_float, encode_float
 
 #: Phases a solve passes through, in order.
 PHASES = ("setup", "initialization", "search", "done")
@@ -61,7 +63,41 @@ class SolveEvent:
     kind: str = "progress"
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: _json_number(v) for k, v in asdict(self).items()}
+        """The event as a strict-JSON record (non-finite bounds as strings).
+
+        Returns
+        -------
+        dict
+            One entry per field; ``time``, the bounds and ``gap`` encoded with
+            :func:`~riskexplore.core.jsonio.encode_float`.
+        """
+        out = asdict(self)
+        for key in _FLOAT_FIELDS:
+            out[key] = encode_float(out[key])
+        return out
+
+    @classmethod
+    def from_dict(cls, record: Mapping[str, Any]) -> SolveEvent:
+        """The inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        record : mapping
+            A record of :meth:`to_dict` (or read back from JSON).
+
+        Returns
+        -------
+        SolveEvent
+            The event.
+        """
+        data = dict(record)
+        for key in _FLOAT_FIELDS:
+            data[key] = decode_float(data[key])
+        return cls(**data)
+
+
+#: Fields of :class:`SolveEvent` that hold floats (non-finite ones are strings in JSON).
+_FLOAT_FIELDS = ("time", "upper_bound", "lower_bound", "gap")
 
 
 def relative_gap(upper: float, lower: float) -> float:
@@ -112,13 +148,39 @@ class Trace:
                 f.write(json.dumps(record) + "\n")
 
     @classmethod
-    def load(cls, path: str | Path) -> Trace:
+    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> Trace:
+        """A trace from the records of :meth:`to_records`.
+
+        Parameters
+        ----------
+        records : iterable of mapping
+            Event records (see :meth:`SolveEvent.to_dict`).
+
+        Returns
+        -------
+        Trace
+            The trace.
+        """
         trace = cls()
-        with open(path) as f:
-            for line in f:
-                data = {k: _from_json_number(v) for k, v in json.loads(line).items()}
-                trace.events.append(SolveEvent(**data))
+        trace.events.extend(SolveEvent.from_dict(record) for record in records)
         return trace
+
+    @classmethod
+    def load(cls, path: str | Path) -> Trace:
+        """A trace saved by :meth:`save` (JSON lines).
+
+        Parameters
+        ----------
+        path : str or Path
+            The file.
+
+        Returns
+        -------
+        Trace
+            The trace.
+        """
+        with open(path) as f:
+            return cls.from_records(json.loads(line) for line in f if line.strip())
 
     def to_frame(self):
         import pandas as pd
@@ -185,15 +247,3 @@ def iterate_solve(
         return solve(target, callbacks=(*tuple(callbacks or ()), listener), **solve_kw)
 
     return iterate_events(run)
-
-
-def _json_number(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)  # "inf", "-inf", "nan": strict JSON has no infinities
-    return value
-
-
-def _from_json_number(value: Any) -> Any:
-    if value in ("inf", "-inf", "nan"):
-        return float(value)
-    return value

@@ -1,28 +1,31 @@
-"""JSON helpers shared by the model documents (:class:`RiskScore`, :class:`Checklist`).
+"""JSON helpers: the one place where non-finite floats are encoded for strict JSON.
 
 Floats are kept exactly by JSON; non-finite ones are written as the strings ``"inf"``,
-``"-inf"`` and ``"nan"`` (:func:`encode`) and read back as floats (:func:`decode`).
+``"-inf"`` and ``"nan"`` (:func:`encode_float`, and :func:`encode` for nested values)
+and read back as floats (:func:`decode_float`, :func:`decode`). Solve events, traces,
+certificates and the model documents (:class:`RiskScore`, :class:`Checklist`) all use
+these functions.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.errors import InputError
 
 __all__ = [
     "JsonDocument",
     "decode",
-    "decode_trace",
+    "decode_float",
     "dump_json",
     "encode",
+    "encode_float",
     "load_json",
     "plain",
 ]
@@ -59,6 +62,39 @@ def plain(value: Any) -> Any:
     return repr(value)
 
 
+def encode_float(value: float) -> float | str:
+    """A float for strict JSON: itself when finite, else ``"inf"``, ``"-inf"`` or ``"nan"``.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+
+    Returns
+    -------
+    float or str
+        ``float(value)``, or its string when it is not finite.
+    """
+    value = float(value)
+    return value if math.isfinite(value) else str(value)
+
+
+def decode_float(value: float | str) -> float:
+    """The inverse of :func:`encode_float`.
+
+    Parameters
+    ----------
+    value : float or str
+        A number, or ``"inf"``, ``"-inf"`` or ``"nan"``.
+
+    Returns
+    -------
+    float
+        The number.
+    """
+    return float(value)
+
+
 def encode(value: Any) -> Any:
     """Non-finite floats (nested in dicts and lists) as strings, for strict JSON.
 
@@ -76,8 +112,8 @@ def encode(value: Any) -> Any:
         return {k: encode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [encode(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
+    if isinstance(value, float):
+        return encode_float(value)
     return value
 
 
@@ -99,29 +135,8 @@ def decode(value: Any) -> Any:
     if isinstance(value, list):
         return [decode(v) for v in value]
     if isinstance(value, str) and value in _NONFINITE:
-        return float(value)
+        return decode_float(value)
     return value
-
-
-def decode_trace(records: Iterable[Mapping[str, Any]] | None) -> Trace | None:
-    """A solver trace from the records of ``Trace.to_records``.
-
-    Parameters
-    ----------
-    records : iterable of dict or None
-        The ``"trace"`` entry of a model document.
-
-    Returns
-    -------
-    Trace or None
-        ``None`` when ``records`` is ``None``.
-    """
-    if records is None:
-        return None
-    trace = Trace()
-    for record in records:
-        trace.events.append(SolveEvent(**decode(record)))
-    return trace
 
 
 def dump_json(data: Mapping[str, Any], path: str | Path | None, indent: int | None) -> str:

@@ -1,13 +1,12 @@
-"""What a risk-score solver returns."""
+"""What every solver returns: one :class:`SolveResult` for both model families."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
-import numpy as np
-
-from riskexplore.core.events import Trace, relative_gap
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 
 #: Final statuses, as the CLI and JSON report them.
 STATUSES = ("optimal", "time_limit", "node_limit", "stopped", "infeasible")
@@ -36,19 +35,35 @@ class BoundsMixin:
 
 @dataclass
 class SolveResult(BoundsMixin):
-    """Best model, certificate and statistics of one solve.
+    """Best solution, certificate and statistics of one solve, for either model family.
 
-    ``coefficients`` is the integer vector ``[intercept, points_1..points_d]`` of the
-    best model found (``None`` when no feasible model exists). ``lower_bound`` is a
-    proven lower bound on the optimal objective; ``upper_bound`` is the objective of
-    ``coefficients``.
+    Attributes
+    ----------
+    status : str
+        One of :data:`STATUSES` (a baseline heuristic reports ``"heuristic"``).
+    solution : Any or None
+        The family's form of the best model found, ``None`` when no feasible model
+        exists: the integer vector ``[intercept, points_1..points_d]`` of a risk score;
+        a :class:`~riskexplore.checklist.problem.ChecklistSolution` ``(items, M)`` of a
+        checklist.
+    upper_bound : float
+        Objective of ``solution`` (``inf`` without one).
+    lower_bound : float
+        Proven lower bound on the optimal objective.
+    nodes, cuts : int
+        Search nodes explored and loss cuts computed.
+    time : float
+        Wall-clock seconds.
+    trace : Trace
+        Every event of the solve.
+    stats : dict
+        Solver-specific statistics.
     """
 
     status: str
-    coefficients: np.ndarray | None
+    solution: Any
     upper_bound: float
     lower_bound: float
-    loss: float
     nodes: int = 0
     cuts: int = 0
     time: float = 0.0
@@ -57,7 +72,8 @@ class SolveResult(BoundsMixin):
 
     @property
     def has_model(self) -> bool:
-        return self.coefficients is not None and math.isfinite(self.upper_bound)
+        """Whether the solve found a feasible model."""
+        return self.solution is not None and math.isfinite(self.upper_bound)
 
 
 def final_status(
@@ -79,10 +95,10 @@ def final_status(
 
 
 def finish_solve(
-    problem,
-    emitter,
+    emitter: EventEmitter,
     *,
-    best,
+    solution: Any,
+    incumbent: dict[str, Any] | None,
     upper_bound: float,
     lower_bound: float,
     complete: bool,
@@ -94,18 +110,45 @@ def finish_solve(
     trace: Trace,
     stats: dict,
 ) -> SolveResult:
-    """Build the :class:`SolveResult` of a risk-score solve and emit its final event."""
-    from riskexplore.core.events import SolveEvent
+    """Build the :class:`SolveResult` of a solve and emit its final event.
 
+    Parameters
+    ----------
+    emitter : EventEmitter
+        The solve's listeners (they receive the ``"final"`` event).
+    solution : Any or None
+        The best solution found (see :attr:`SolveResult.solution`).
+    incumbent : dict or None
+        ``solution`` in the form of :attr:`SolveEvent.incumbent`.
+    upper_bound, lower_bound : float
+        Final bounds.
+    complete : bool
+        Whether the search proved its answer (see :func:`final_status`).
+    gap_tolerance : float
+        The gap at which the solve counts as optimal.
+    stop_reason : str or None
+        Why the search ended early (see :func:`final_status`).
+    nodes, cuts : int
+        Work done.
+    elapsed : float
+        Seconds.
+    trace : Trace
+        The solve's trace.
+    stats : dict
+        Solver statistics.
+
+    Returns
+    -------
+    SolveResult
+        The result.
+    """
     gap = relative_gap(upper_bound, lower_bound)
-    status = final_status(best is not None, complete, gap, gap_tolerance, stop_reason)
-    loss = math.nan if best is None else problem.loss.value(best.astype(float), integral=True)
+    status = final_status(solution is not None, complete, gap, gap_tolerance, stop_reason)
     result = SolveResult(
         status=status,
-        coefficients=None if best is None else best.copy(),
+        solution=solution,
         upper_bound=upper_bound,
         lower_bound=lower_bound,
-        loss=loss,
         nodes=nodes,
         cuts=cuts,
         time=elapsed,
@@ -122,7 +165,7 @@ def finish_solve(
                 gap=gap,
                 nodes=nodes,
                 cuts=cuts,
-                incumbent=None if best is None else problem.as_dict(best),
+                incumbent=incumbent,
                 kind="final",
             )
         )

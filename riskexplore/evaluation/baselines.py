@@ -522,10 +522,9 @@ def _model(
     violations = problem.violations(lam)
     result = SolveResult(
         status=HEURISTIC_STATUS,
-        coefficients=lam,
+        solution=lam,
         upper_bound=float(objective),
         lower_bound=-math.inf,
-        loss=float(problem.loss.value(lam.astype(float), integral=True)),
         time=float(elapsed),
         stats={"method": method, **details},
     )

@@ -18,7 +18,7 @@ import pandas as pd
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import Trace
-from riskexplore.core.jsonio import JsonDocument, decode_trace
+from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
@@ -119,11 +119,10 @@ class Checklist(JsonDocument):
         """The checklist, certificate and statistics of ``result``, a solve of ``problem``.
 
         ``problem`` is a :class:`~riskexplore.problem.checklist_problem.ChecklistProblem`
-        and ``result`` a :class:`~riskexplore.solvers.checklist_ip.ChecklistSolveResult`.
+        and ``result`` its :class:`~riskexplore.core.result.SolveResult`.
         Raises :class:`InfeasibleError` if the solve found no feasible checklist.
         """
-        items = getattr(result, "items", None)
-        M = getattr(result, "M", None)
+        items, M = result.solution if result.solution is not None else (None, None)
         upper = float(getattr(result, "upper_bound", math.inf))
         if items is None or M is None or not math.isfinite(upper):
             raise InfeasibleError(
@@ -408,7 +407,8 @@ class Checklist(JsonDocument):
         missing = [k for k in ("items", "M") if k not in data]
         if missing:
             raise InputError(f"checklist document lacks {', '.join(missing)}")
-        trace = decode_trace(data.get("trace"))
+        records = data.get("trace")
+        trace = None if records is None else Trace.from_records(records)
         cert = data.get("certificate")
         binarizer = data.get("binarizer")
         return cls(

@@ -18,7 +18,7 @@ import pandas as pd
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import Trace
-from riskexplore.core.jsonio import JsonDocument, decode_trace
+from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
@@ -126,7 +126,7 @@ class RiskScore(JsonDocument):
             raise InfeasibleError(
                 f"no risk score satisfies the bounds and constraints (status {result.status})"
             )
-        lam = np.rint(np.asarray(result.coefficients, dtype=float)).astype(np.int64)
+        lam = np.rint(np.asarray(result.solution, dtype=float)).astype(np.int64)
         names = list(problem.feature_names)
         X = np.asarray(problem.X, dtype=float)
         info = {}
@@ -144,7 +144,7 @@ class RiskScore(JsonDocument):
         lower, upper = np.asarray(cset.lower), np.asarray(cset.upper)
         stats: dict[str, Any] = {
             "objective": float(result.upper_bound),
-            "loss": float(result.loss),
+            "loss": float(problem.loss_of(lam)),
             "nodes": int(result.nodes),
             "cuts": int(result.cuts),
             "time": float(result.time),
@@ -430,7 +430,8 @@ class RiskScore(JsonDocument):
     def from_dict(cls, data: Mapping[str, Any]) -> RiskScore:
         if data.get("format", FORMAT) != FORMAT:
             raise InputError(f"not a risk score document (format {data.get('format')!r})")
-        trace = decode_trace(data.get("trace"))
+        records = data.get("trace")
+        trace = None if records is None else Trace.from_records(records)
         cert = data.get("certificate")
         return cls(
             data["feature_names"],

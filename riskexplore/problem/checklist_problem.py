@@ -40,6 +40,7 @@ import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -56,6 +57,7 @@ from riskexplore.problem.checklist_constraints import (
 
 __all__ = [
     "ChecklistProblem",
+    "ChecklistSolution",
     "check_checklist_feasible",
     "checklist_model",
     "rows_from_pyomo",
@@ -70,6 +72,21 @@ _REL_TOL = 1e-9
 def violation_slack(bound: float) -> float:
     """Tolerance of a check against ``bound`` (relative for large bounds)."""
     return _ABS_TOL + _REL_TOL * abs(bound) if math.isfinite(bound) else 0.0
+
+
+class ChecklistSolution(NamedTuple):
+    """A checklist as the solvers return it (:attr:`SolveResult.solution`).
+
+    Attributes
+    ----------
+    items : list of str
+        The items on the checklist.
+    M : int
+        The threshold: predict positive when at least ``M`` items are checked.
+    """
+
+    items: list[str]
+    M: int
 
 
 class ChecklistProblem:

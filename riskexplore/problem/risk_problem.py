@@ -120,8 +120,13 @@ class RiskScoreProblem:
         return np.concatenate([lam, (lam[1:] != 0).astype(float)])
 
     def objective(self, lam: np.ndarray) -> float:
+        """``loss + sum_j c0_j 1[lam_j != 0]`` of the integer model ``lam``."""
         lam = np.asarray(lam, dtype=float)
         return self.loss.value(lam, integral=True) + float(self.c0 @ (lam[1:] != 0))
+
+    def loss_of(self, lam: np.ndarray) -> float:
+        """The normalised logistic loss of the integer model ``lam`` (no penalty)."""
+        return self.loss.value(np.asarray(lam, dtype=float), integral=True)
 
     def violations(self, lam: np.ndarray, tol: float = 1e-7) -> list[str]:
         """Names of every bound and constraint that the integer model ``lam`` breaks."""

@@ -54,13 +54,12 @@ import numpy as np
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.highs import new_highs
 from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.result import BoundsMixin, final_status
+from riskexplore.core.result import SolveResult, final_status
 from riskexplore.errors import InfeasibleError
-from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.problem.checklist_problem import ChecklistProblem, ChecklistSolution
 
 __all__ = [
     "ChecklistIPSettings",
-    "ChecklistSolveResult",
     "check_checklist_feasible",
     "solve_checklist",
 ]
@@ -124,30 +123,6 @@ class ChecklistIPSettings:
     threads: int | None = None
     random_seed: int = 0
     highs_options: dict = field(default_factory=dict)
-
-
-@dataclass
-class ChecklistSolveResult(BoundsMixin):
-    """Best checklist, certificate and statistics of one solve.
-
-    ``items`` and ``M`` describe the best checklist (``None`` without one);
-    ``upper_bound`` is its objective (exactly ``problem.objective(items, M)``) and
-    ``lower_bound`` a proven lower bound on the optimal objective.
-    """
-
-    status: str
-    items: list[str] | None
-    M: int | None
-    upper_bound: float
-    lower_bound: float
-    nodes: int = 0
-    time: float = 0.0
-    trace: Trace = field(default_factory=Trace)
-    stats: dict = field(default_factory=dict)
-
-    @property
-    def has_model(self) -> bool:
-        return self.items is not None and math.isfinite(self.upper_bound)
 
 
 # --- the IP ----------------------------------------------------------------------------
@@ -404,7 +379,7 @@ def solve_checklist(
     listeners: Sequence[Callable[[SolveEvent], None]] = (),
     warm_starts: Sequence[tuple[Sequence[str], int]] = (),
     settings: ChecklistIPSettings | None = None,
-) -> ChecklistSolveResult:
+) -> SolveResult:
     """Solve IP (2) for ``problem`` with HiGHS and return the best checklist.
 
     Parameters
@@ -421,7 +396,7 @@ def solve_checklist(
 
     Returns
     -------
-    ChecklistSolveResult
+    SolveResult
         Status ``"optimal"``, ``"time_limit"``, ``"node_limit"``, ``"stopped"`` or
         ``"infeasible"``; ``stats`` has the training mistakes of the checklist
         (``train_fp``, ``train_fn``, ``train_errors`` = weighted mistakes, ``loss`` =
@@ -629,7 +604,7 @@ class _Solve:
         h.cbMipInterrupt.unsubscribe(self._on_interrupt)
         return True
 
-    def run(self) -> ChecklistSolveResult:
+    def run(self) -> SolveResult:
         highspy = __import__("highspy")
         self.clock = Clock(self.limits)
         self.halt_time = math.inf
@@ -788,10 +763,9 @@ class _Solve:
                 loss=err["loss"],
                 N=len(items),
             )
-        result = ChecklistSolveResult(
+        result = SolveResult(
             status=status,
-            items=items,
-            M=M,
+            solution=None if items is None else ChecklistSolution(items, M),
             upper_bound=self.ub,
             lower_bound=lb,
             nodes=self.nodes,

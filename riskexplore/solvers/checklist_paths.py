@@ -54,6 +54,7 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import BoundsMixin
 from riskexplore.problem.checklist_constraints import ALL, ErrorRow, FNRLimit
+from riskexplore.problem.checklist_problem import ChecklistSolution
 from riskexplore.solvers.checklist_heuristics import (
     item_group_ids,
     size_bounds,
@@ -130,7 +131,13 @@ class PathResult(BoundsMixin):
 
     @property
     def has_model(self) -> bool:
+        """Whether a checklist was found."""
         return self.items is not None
+
+    @property
+    def solution(self) -> ChecklistSolution | None:
+        """The best checklist as ``(items, M)``, as :attr:`SolveResult.solution`."""
+        return None if self.items is None else ChecklistSolution(self.items, self.M)
 
     def to_frame(self):
         """One row per sub-solve: the cell, its best checklist (``N, M, items``, training
@@ -526,10 +533,11 @@ def sequential_training(
         r = solve_with(sub, method, limits=sub_limits, warm_starts=starts, settings=settings)
         nodes += int(r.nodes)
         found = None
-        if r.items is not None:
-            value = pool.add(r.items, r.M)
+        if r.solution is not None:
+            items, M = r.solution
+            value = pool.add(items, M)
             if value is not None:
-                found = (sorted(r.items), int(r.M), value)
+                found = (sorted(items), int(M), value)
         # lower bound of the cell (see the module docstring)
         if r.status == "infeasible":
             lb = before  # no checklist of the cell beats the incumbent (or none exists)
@@ -740,9 +748,10 @@ def fnr_error_path(
                 sub, method, limits=sub_limits, warm_starts=feasible[:50], settings=settings
             )
         nodes += int(r.nodes)
-        if r.items is not None:
-            pool.append((list(r.items), int(r.M)))
-            e = sub.errors(r.items, r.M)
+        items, M = r.solution if r.solution is not None else (None, None)
+        if items is not None:
+            pool.append((list(items), int(M)))
+            e = sub.errors(items, M)
             fnr, fpr, err = e["fnr"], e["fpr"], e["error"]
         else:
             fnr = fpr = err = math.nan
@@ -750,8 +759,8 @@ def fnr_error_path(
             ErrorPathPoint(
                 fnr_limit=gamma,
                 status=r.status,
-                items=list(r.items) if r.items is not None else None,
-                M=int(r.M) if r.M is not None else None,
+                items=list(items) if items is not None else None,
+                M=int(M) if M is not None else None,
                 fnr=fnr,
                 fpr=fpr,
                 error=err,
@@ -767,8 +776,8 @@ def fnr_error_path(
             r.upper_bound,
             r.lower_bound,
             nodes,
-            incumbent=sub.as_dict(r.items, r.M) if r.items is not None else None,
-            kind="incumbent" if r.items is not None else "progress",
+            incumbent=sub.as_dict(items, M) if items is not None else None,
+            kind="incumbent" if items is not None else "progress",
         )
     _emit(emitter, clock, math.inf, 0.0, nodes, phase="done", kind="final")
     return ErrorPathResult(

@@ -61,12 +61,17 @@ import numpy as np
 
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.result import final_status
+from riskexplore.core.result import SolveResult, final_status
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_constraints import ALL
-from riskexplore.problem.checklist_problem import ChecklistProblem, grid_of, violation_slack
+from riskexplore.problem.checklist_problem import (
+    ChecklistProblem,
+    ChecklistSolution,
+    grid_of,
+    violation_slack,
+)
 from riskexplore.solvers import checklist_search_kernel as kernel
-from riskexplore.solvers.checklist_ip import ChecklistSolveResult, constraint_groups
+from riskexplore.solvers.checklist_ip import constraint_groups
 
 __all__ = [
     "ExactSearch",
@@ -527,7 +532,7 @@ def solve_checklist_exact(
     listeners: Sequence[Callable[[SolveEvent], None]] = (),
     warm_starts: Iterable[tuple[Sequence[str], int]] = (),
     settings: ExactSearchSettings | None = None,
-) -> ChecklistSolveResult:
+) -> SolveResult:
     """Find and certify the best checklist of ``problem`` by exact search.
 
     Parameters
@@ -546,7 +551,7 @@ def solve_checklist_exact(
 
     Returns
     -------
-    ChecklistSolveResult
+    SolveResult
         As :func:`~riskexplore.solvers.checklist_ip.solve_checklist` returns; ``nodes``
         counts the subsets evaluated.
     """
@@ -798,7 +803,7 @@ class ExactSearch:
             )
         return out
 
-    def run(self) -> ChecklistSolveResult:
+    def run(self) -> SolveResult:
         """Search until complete or a limit ends it; the result carries a valid bound."""
         self.start()
         complete, stop_reason = self._loop() if not self.data.empty else (True, None)
@@ -837,7 +842,7 @@ class ExactSearch:
             rate = step / max(spent, 1e-4)
             budget = int(min(max(rate * target, 200), 4 * budget + 1000))
 
-    def _finish(self, complete: bool, stop_reason: str | None, n_ok: int) -> ChecklistSolveResult:
+    def _finish(self, complete: bool, stop_reason: str | None, n_ok: int) -> SolveResult:
         p, s = self.problem, self.data
         if stop_reason == "gap":
             stop_reason = None
@@ -879,10 +884,9 @@ class ExactSearch:
                 N=len(items),
             )
         nodes = int(self.counters[kernel.NODES]) if hasattr(self, "counters") else 0
-        result = ChecklistSolveResult(
+        result = SolveResult(
             status="infeasible" if infeasible else status,
-            items=items,
-            M=M,
+            solution=None if items is None else ChecklistSolution(items, M),
             upper_bound=self.ub,
             lower_bound=lb,
             nodes=nodes,
@@ -905,8 +909,8 @@ def _feasible(problem, active, time_limit: float) -> tuple[str, tuple[list[str],
     search = ExactSearch(problem, Limits(time_limit=time_limit), data=data)
     search.problem = _Relaxed(problem, set(active))
     result = search.run()
-    if result.items is not None:
-        return "feasible", (result.items, result.M)
+    if result.solution is not None:
+        return "feasible", tuple(result.solution)
     if result.status == "infeasible":
         return "infeasible", None
     return "unknown", None

@@ -36,7 +36,7 @@ def solve_with(
 ):
     """Solve a :class:`~riskexplore.problem.checklist_problem.ChecklistProblem` with the
     engine ``method``; both return a
-    :class:`~riskexplore.solvers.checklist_ip.ChecklistSolveResult`."""
+    :class:`~riskexplore.core.result.SolveResult`."""
     if check_method(method) == "mip":
         from riskexplore.solvers.checklist_ip import solve_checklist
 

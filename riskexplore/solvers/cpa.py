@@ -286,10 +286,11 @@ class _CPA:
         )
 
     def _finish(self, complete: bool, infeasible: bool) -> SolveResult:
+        best = None if self.best is None else self.best.copy()
         return finish_solve(
-            self.problem,
             self.emitter,
-            best=self.best,
+            solution=best,
+            incumbent=None if best is None else self.problem.as_dict(best),
             upper_bound=self.ub,
             lower_bound=self._lower(),
             complete=complete or infeasible,

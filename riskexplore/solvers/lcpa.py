@@ -614,10 +614,11 @@ class _LCPA:
         self.current = None
         if complete:
             self.heap = []
+        best = None if self.best is None else self.best.copy()
         return finish_solve(
-            self.problem,
             self.emitter,
-            best=self.best,
+            solution=best,
+            incumbent=None if best is None else self.problem.as_dict(best),
             upper_bound=self.ub,
             lower_bound=lb,
             complete=complete,
