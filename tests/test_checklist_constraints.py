@@ -10,10 +10,7 @@ import pytest
 
 from riskexplore.errors import ConstraintError, InputError
 from riskexplore.problem.checklist_constraints import (
-    ALL,
     AtMostKItems,
-    ChecklistRow,
-    ErrorRow,
     ExcludeItem,
     FNRLimit,
     FPRLimit,
@@ -28,11 +25,9 @@ from riskexplore.problem.checklist_constraints import (
     PredictPositiveWhen,
     WorstGroupRate,
 )
-from riskexplore.problem.checklist_problem import (
-    ChecklistProblem,
-    checklist_model,
-    rows_from_pyomo,
-)
+from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.problem.checklist_pyomo import checklist_model, rows_from_pyomo
+from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.solvers.checklist_ip import solve_checklist
 
 X = pd.DataFrame(

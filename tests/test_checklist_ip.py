@@ -24,8 +24,8 @@ from riskexplore.problem.checklist_constraints import (
     PredictPositiveWhen,
     WorstGroupRate,
 )
-from riskexplore.problem.checklist_problem import ChecklistProblem, check_checklist_feasible
-from riskexplore.solvers.checklist_ip import solve_checklist
+from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.solvers.checklist_ip import check_checklist_feasible, solve_checklist
 
 
 def _data(seed: int, n: int, d: int):

@@ -15,7 +15,6 @@ from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError
 from riskexplore.problem.checklist_constraints import (
     AtMostKItems,
-    ChecklistRow,
     ExcludeItem,
     FNRLimit,
     FPRLimit,
@@ -31,6 +30,7 @@ from riskexplore.problem.checklist_constraints import (
     WorstGroupRate,
 )
 from riskexplore.problem.checklist_problem import ChecklistProblem
+from riskexplore.problem.checklist_rows import ChecklistRow
 from riskexplore.solvers.checklist_ip import solve_checklist
 from riskexplore.solvers.checklist_search import (
     ExactSearch,

@@ -28,25 +28,27 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from riskexplore.core.constraints import (
-    Described,
-    check_bounds,
+    ReadableConstraint,
     check_name,
     check_names,
     close_matches_hint,
+    compile_constraints,
+    fraction,
+    listing,
+    name_tuple,
+    one_or_more_names,
+    whole_number,
 )
-from riskexplore.core.constraints import listing as _listing
 from riskexplore.errors import ConstraintError
+from riskexplore.problem.checklist_pyomo import rows_from_pyomo
+from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
 
 __all__ = [
-    "ALL",
     "AtMostKItems",
-    "ChecklistRow",
-    "ErrorRow",
     "ExcludeItem",
     "FNRLimit",
     "FPRLimit",
@@ -63,90 +65,10 @@ __all__ = [
     "checklist_constraints_to_rows",
 ]
 
-#: Key of :class:`ErrorRow` coefficients that refers to the whole training set.
-ALL = "(all examples)"
-
 _RATES = ("fnr", "fpr")
 
 
-# --- rows ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ChecklistRow:
-    """``lower <= sum_j items[j]*use_j + M*M + N*N <= upper``.
-
-    ``items`` maps item names to coefficients; ``M`` and ``N`` are the coefficients of
-    the threshold and of the number of items.
-    """
-
-    name: str
-    items: Mapping[str, float] = field(default_factory=dict)
-    M: float = 0.0
-    N: float = 0.0
-    lower: float = -math.inf
-    upper: float = math.inf
-
-    def __post_init__(self) -> None:
-        check_bounds(self.name, self.lower, self.upper)
-
-
-@dataclass(frozen=True)
-class ErrorRow:
-    """``lower <= sum_g fn[g]*FN_g + fp[g]*FP_g <= upper`` on weighted training mistakes.
-
-    ``FN_g`` (``FP_g``) is the sample-weighted number of false negatives (positives)
-    among the examples of group ``g``; the key :data:`ALL` is the whole training set.
-    Group keys are the labels of :meth:`ChecklistProblem.group_labels`.
-    """
-
-    name: str
-    fn: Mapping[str, float] = field(default_factory=dict)
-    fp: Mapping[str, float] = field(default_factory=dict)
-    lower: float = -math.inf
-    upper: float = math.inf
-
-    def __post_init__(self) -> None:
-        check_bounds(self.name, self.lower, self.upper)
-
-
 # --- helpers ---------------------------------------------------------------------------
-def check_item(label: str, name, item_names: Sequence[str]) -> str:
-    """Return ``name`` if it is a known item, else raise a helpful ConstraintError."""
-    return check_name(label, name, item_names, "item")
-
-
-def _check_items(label: str, names: Iterable, item_names: Sequence[str]) -> None:
-    check_names(label, names, item_names, "item")
-
-
-def _name_tuple(items, what: str) -> tuple[str, ...]:
-    if isinstance(items, str):
-        return (items,)
-    try:
-        out = list(items)
-    except TypeError:
-        raise ConstraintError(f"{what}: expected a list of item names, got {items!r}") from None
-    if not out:
-        raise ConstraintError(f"{what}: the list of items is empty")
-    return tuple(dict.fromkeys(out))
-
-
-def _count(k, what: str, minimum: int = 0) -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Real) or not float(k).is_integer():
-        raise ConstraintError(f"{what}: expected a whole number, got {k!r}")
-    if k < minimum:
-        raise ConstraintError(f"{what}: must be >= {minimum}, got {k}")
-    return int(k)
-
-
-def _fraction(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value):
-        raise ConstraintError(f"{what} must be a number between 0 and 1, got {value!r}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
-        raise ConstraintError(f"{what} must be between 0 and 1, got {value:g}")
-    return value
-
-
 def _rate(rate, what: str) -> str:
     text = str(rate).lower()
     if text not in _RATES:
@@ -157,10 +79,7 @@ def _rate(rate, what: str) -> str:
 def _by_tuple(by, what: str) -> tuple[str, ...] | None:
     if by is None:
         return None
-    names = (by,) if isinstance(by, str) else tuple(by)
-    if not names:
-        raise ConstraintError(f"{what}: by= is empty; give group columns or None for all")
-    return tuple(str(n) for n in names)
+    return tuple(str(n) for n in one_or_more_names(by, f"{what}: by", "group column"))
 
 
 def _pct(x: float) -> str:
@@ -179,11 +98,13 @@ def _need_problem(constraint, problem) -> None:
         )
 
 
-class ChecklistConstraint(Described):
-    """Base class: ``to_rows(item_names, problem=None)`` and ``describe()``."""
+class ChecklistConstraint(ReadableConstraint):
+    """Base class of the readable checklist constraints.
 
-    def to_rows(self, item_names: Sequence[str], problem=None) -> list:  # pragma: no cover
-        raise NotImplementedError
+    ``to_rows(item_names, problem=None)`` compiles the constraint to
+    :class:`ChecklistRow` and :class:`ErrorRow` objects (constraints on the data need the
+    problem); ``describe()`` names them.
+    """
 
 
 # --- model size and threshold ------------------------------------------------------------
@@ -194,7 +115,7 @@ class MaxItems(ChecklistConstraint):
     n: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n", _count(self.n, "MaxItems"))
+        object.__setattr__(self, "n", whole_number(self.n, "MaxItems: n"))
 
     def describe(self) -> str:
         return f"Use at most {_plural(self.n, 'item')}"
@@ -210,7 +131,7 @@ class MinItems(ChecklistConstraint):
     n: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n", _count(self.n, "MinItems"))
+        object.__setattr__(self, "n", whole_number(self.n, "MinItems: n"))
 
     def describe(self) -> str:
         return f"Use at least {_plural(self.n, 'item')}"
@@ -230,9 +151,9 @@ class MRange(ChecklistConstraint):
         if self.lo is None and self.hi is None:
             raise ConstraintError("MRange: give lo and/or hi")
         if self.lo is not None:
-            object.__setattr__(self, "lo", _count(self.lo, "MRange lo"))
+            object.__setattr__(self, "lo", whole_number(self.lo, "MRange: lo"))
         if self.hi is not None:
-            object.__setattr__(self, "hi", _count(self.hi, "MRange hi"))
+            object.__setattr__(self, "hi", whole_number(self.hi, "MRange: hi"))
         if self.lo is not None and self.hi is not None and self.lo > self.hi:
             raise ConstraintError(f"MRange: lo={self.lo} exceeds hi={self.hi}")
 
@@ -260,14 +181,14 @@ class AtMostKItems(ChecklistConstraint):
     k: int = 1
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "items", _name_tuple(self.items, "AtMostKItems"))
-        object.__setattr__(self, "k", _count(self.k, "AtMostKItems k"))
+        object.__setattr__(self, "items", name_tuple(self.items, "AtMostKItems", "item"))
+        object.__setattr__(self, "k", whole_number(self.k, "AtMostKItems: k"))
 
     def describe(self) -> str:
-        return f"Use at most {self.k} of: {_listing(self.items)}"
+        return f"Use at most {self.k} of: {listing(self.items)}"
 
     def to_rows(self, item_names, problem=None):
-        _check_items(self.describe(), self.items, item_names)
+        check_names(self.describe(), self.items, item_names, "item")
         return [ChecklistRow(self.describe(), {i: 1.0 for i in self.items}, upper=float(self.k))]
 
 
@@ -284,12 +205,12 @@ class OneItemPerGroup(ChecklistConstraint):
 
     def __post_init__(self) -> None:
         if self.groups is not None:
-            object.__setattr__(self, "groups", _name_tuple(self.groups, "OneItemPerGroup"))
+            object.__setattr__(self, "groups", name_tuple(self.groups, "OneItemPerGroup", "group"))
 
     def describe(self) -> str:
         if self.groups is None:
             return "Use at most one item per feature group"
-        return f"Use at most one item of each of the groups {_listing(self.groups)}"
+        return f"Use at most one item of each of the groups {listing(self.groups)}"
 
     def to_rows(self, item_names, problem=None):
         item_groups = getattr(problem, "item_groups", None)
@@ -330,7 +251,7 @@ class Implies(ChecklistConstraint):
     def __post_init__(self) -> None:
         if not isinstance(self.if_item, str):
             raise ConstraintError(f"Implies: if_item must be an item name, got {self.if_item!r}")
-        then = _name_tuple(self.then_any, f"Implies({self.if_item!r}, then_any=...)")
+        then = one_or_more_names(self.then_any, f"Implies({self.if_item!r}, then_any=...)", "item")
         if self.if_item in then:
             raise ConstraintError(
                 f"Implies: {self.if_item!r} cannot imply itself; remove it from then_any"
@@ -338,11 +259,11 @@ class Implies(ChecklistConstraint):
         object.__setattr__(self, "then_any", then)
 
     def describe(self) -> str:
-        return f"If {self.if_item} is used then {_listing(self.then_any, ' or ')} is used"
+        return f"If {self.if_item} is used then {listing(self.then_any, ' or ')} is used"
 
     def to_rows(self, item_names, problem=None):
         label = self.describe()
-        _check_items(label, (self.if_item, *self.then_any), item_names)
+        check_names(label, (self.if_item, *self.then_any), item_names, "item")
         coefs = {self.if_item: 1.0}
         coefs.update({i: -1.0 for i in self.then_any})
         return [ChecklistRow(label, coefs, upper=0.0)]
@@ -358,7 +279,7 @@ class IncludeItem(ChecklistConstraint):
         return f"Use {self.item}"
 
     def to_rows(self, item_names, problem=None):
-        check_item(self.describe(), self.item, item_names)
+        check_name(self.describe(), self.item, item_names, "item")
         return [ChecklistRow(self.describe(), {self.item: 1.0}, lower=1.0)]
 
 
@@ -372,7 +293,7 @@ class ExcludeItem(ChecklistConstraint):
         return f"Do not use {self.item}"
 
     def to_rows(self, item_names, problem=None):
-        check_item(self.describe(), self.item, item_names)
+        check_name(self.describe(), self.item, item_names, "item")
         return [ChecklistRow(self.describe(), {self.item: 1.0}, upper=0.0)]
 
 
@@ -385,13 +306,13 @@ class PredictPositiveWhen(ChecklistConstraint):
     items: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "items", _name_tuple(self.items, "PredictPositiveWhen"))
+        object.__setattr__(self, "items", name_tuple(self.items, "PredictPositiveWhen", "item"))
 
     def describe(self) -> str:
-        return f"Predict positive when {_listing(self.items, ' and ')} are checked"
+        return f"Predict positive when {listing(self.items, ' and ')} are checked"
 
     def to_rows(self, item_names, problem=None):
-        _check_items(self.describe(), self.items, item_names)
+        check_names(self.describe(), self.items, item_names, "item")
         return [ChecklistRow(self.describe(), {i: 1.0 for i in self.items}, M=-1.0, lower=0.0)]
 
 
@@ -403,13 +324,13 @@ class PredictNegativeWhen(ChecklistConstraint):
     items: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "items", _name_tuple(self.items, "PredictNegativeWhen"))
+        object.__setattr__(self, "items", name_tuple(self.items, "PredictNegativeWhen", "item"))
 
     def describe(self) -> str:
-        return f"Predict negative when only {_listing(self.items, ' and ')} are checked"
+        return f"Predict negative when only {listing(self.items, ' and ')} are checked"
 
     def to_rows(self, item_names, problem=None):
-        _check_items(self.describe(), self.items, item_names)
+        check_names(self.describe(), self.items, item_names, "item")
         return [ChecklistRow(self.describe(), {i: 1.0 for i in self.items}, M=-1.0, upper=-1.0)]
 
 
@@ -422,7 +343,7 @@ class FNRLimit(ChecklistConstraint):
     gamma: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "gamma", _fraction(self.gamma, "FNRLimit gamma"))
+        object.__setattr__(self, "gamma", fraction(self.gamma, "FNRLimit: gamma"))
 
     def describe(self) -> str:
         return f"False negative rate at most {_pct(self.gamma)}"
@@ -441,7 +362,7 @@ class FPRLimit(ChecklistConstraint):
     gamma: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "gamma", _fraction(self.gamma, "FPRLimit gamma"))
+        object.__setattr__(self, "gamma", fraction(self.gamma, "FPRLimit: gamma"))
 
     def describe(self) -> str:
         return f"False positive rate at most {_pct(self.gamma)}"
@@ -491,11 +412,11 @@ class GroupRateGap(ChecklistConstraint):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rate", _rate(self.rate, "GroupRateGap"))
-        object.__setattr__(self, "max_gap", _fraction(self.max_gap, "GroupRateGap max_gap"))
+        object.__setattr__(self, "max_gap", fraction(self.max_gap, "GroupRateGap: max_gap"))
         object.__setattr__(self, "by", _by_tuple(self.by, "GroupRateGap"))
 
     def describe(self) -> str:
-        over = "" if self.by is None else f" by {_listing(self.by)}"
+        over = "" if self.by is None else f" by {listing(self.by)}"
         return f"{self.rate.upper()} gap between groups{over} at most {_pct(self.max_gap)}"
 
     def to_rows(self, item_names, problem=None):
@@ -523,11 +444,11 @@ class WorstGroupRate(ChecklistConstraint):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rate", _rate(self.rate, "WorstGroupRate"))
-        object.__setattr__(self, "cap", _fraction(self.cap, "WorstGroupRate cap"))
+        object.__setattr__(self, "cap", fraction(self.cap, "WorstGroupRate: cap"))
         object.__setattr__(self, "by", _by_tuple(self.by, "WorstGroupRate"))
 
     def describe(self) -> str:
-        over = "" if self.by is None else f" (groups by {_listing(self.by)})"
+        over = "" if self.by is None else f" (groups by {listing(self.by)})"
         return f"{self.rate.upper()} of every group at most {_pct(self.cap)}{over}"
 
     def to_rows(self, item_names, problem=None):
@@ -543,55 +464,37 @@ class WorstGroupRate(ChecklistConstraint):
 def checklist_constraints_to_rows(
     constraints: Iterable, item_names: Sequence[str], problem=None
 ) -> list[ChecklistRow | ErrorRow]:
-    """Compile readable constraints, rows and Pyomo models (from
-    :func:`~riskexplore.problem.checklist_problem.checklist_model`) to rows."""
-    item_names = list(item_names)
-    rows: list = []
-    _collect(constraints, item_names, problem, rows, top=True)
-    return rows
+    """Compile readable constraints, rows and Pyomo models to checklist rows.
 
+    Parameters
+    ----------
+    constraints : iterable
+        Readable checklist constraints, :class:`ChecklistRow` and :class:`ErrorRow`
+        objects, Pyomo models from
+        :func:`~riskexplore.problem.checklist_pyomo.checklist_model`, and (nested) lists
+        or tuples of these.
+    item_names : sequence of str
+        The items of the problem.
+    problem : ChecklistProblem, optional
+        The problem being built (constraints on the data need it).
 
-def _accepts_problem(method) -> bool:
-    import inspect
+    Returns
+    -------
+    list of ChecklistRow and ErrorRow
+        The rows.
 
-    try:
-        params = inspect.signature(method).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins
-        return False
-    return "problem" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-def _collect(item, item_names, problem, rows, top: bool = False) -> None:
-    if isinstance(item, (ChecklistRow, ErrorRow)):
-        rows.append(item)
-        return
-    if hasattr(item, "to_rows") and not isinstance(item, type):
-        if _accepts_problem(item.to_rows):
-            out = item.to_rows(item_names, problem=problem)
-        else:
-            out = item.to_rows(item_names)
-        for row in out:
-            if not isinstance(row, (ChecklistRow, ErrorRow)):
-                raise ConstraintError(
-                    f"{type(item).__name__}.to_rows returned {row!r}, which is not a "
-                    "checklist row; risk-score constraints cannot be used for checklists"
-                )
-        rows.extend(out)
-        return
-    module = type(item).__module__ or ""
-    if module.startswith("pyomo.") and hasattr(item, "component_data_objects"):
-        from riskexplore.problem.checklist_problem import rows_from_pyomo
-
-        rows.extend(rows_from_pyomo(item, item_names))
-        return
-    if isinstance(item, (list, tuple)) or (
-        top and isinstance(item, Iterable) and not isinstance(item, (str, bytes, Mapping))
-    ):
-        for sub in item:
-            _collect(sub, item_names, problem, rows)
-        return
-    raise ConstraintError(
-        f"cannot use {item!r} as a checklist constraint; use e.g. MaxItems, OneItemPerGroup, "
-        "Implies, FNRLimit, GroupRateGap, a ChecklistRow, a Pyomo model from checklist_model, "
-        "or a list of these"
+    Raises
+    ------
+    ConstraintError
+        For anything else, malformed constraints and unknown items.
+    """
+    return compile_constraints(
+        constraints,
+        item_names,
+        row_types=(ChecklistRow, ErrorRow),
+        read_pyomo=rows_from_pyomo,
+        problem=problem,
+        family="checklist",
+        examples="e.g. MaxItems, OneItemPerGroup, Implies, FNRLimit, GroupRateGap, a "
+        "ChecklistRow, a Pyomo model from checklist_model, or a list of these",
     )

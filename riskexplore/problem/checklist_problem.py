@@ -45,22 +45,15 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.constraints import check_name
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import ConstraintError, InputError
-from riskexplore.problem.checklist_constraints import (
-    ALL,
-    ChecklistRow,
-    ErrorRow,
-    check_item,
-    checklist_constraints_to_rows,
-)
+from riskexplore.problem.checklist_constraints import checklist_constraints_to_rows
+from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
 
 __all__ = [
     "ChecklistProblem",
     "ChecklistSolution",
-    "check_checklist_feasible",
-    "checklist_model",
-    "rows_from_pyomo",
 ]
 
 #: Tolerances of constraint checks on weighted mistakes (HiGHS' feasibility tolerance
@@ -235,7 +228,7 @@ class ChecklistProblem:
         A = np.zeros((len(self.rows), d + 2))  # [use_1..d, M, N]
         for i, row in enumerate(self.rows):
             for name, c in row.items.items():
-                A[i, index[check_item(row.name, name, self.item_names)]] += c
+                A[i, index[check_name(row.name, name, self.item_names, "item")]] += c
             A[i, d] += row.M
             A[i, d + 1] += row.N
         self.row_A = A
@@ -326,7 +319,7 @@ class ChecklistProblem:
             index = {n: j for j, n in enumerate(self.item_names)}
             out = np.zeros(d, dtype=bool)
             for name in values:
-                out[index[check_item("checklist", name, self.item_names)]] = True
+                out[index[check_name("checklist", name, self.item_names, "item")]] = True
             return out
         if len(values) == 0:
             return np.zeros(d, dtype=bool)
@@ -519,127 +512,3 @@ def grid_of(coefs: np.ndarray) -> float | None:
     if q <= 1e-9 * float(coefs.max()):
         return None
     return q
-
-
-# --- Pyomo bridge ----------------------------------------------------------------------
-_MARK = "_riskexplore_checklist_items"
-
-
-def checklist_model(item_names: Sequence[str]):
-    """A Pyomo ``ConcreteModel`` with the variables of a checklist.
-
-    ``m.use[item]`` (binary: the item is on the checklist), ``m.M`` (integer threshold)
-    and ``m.N`` (integer number of items). Add linear constraints over them and pass the
-    model in ``constraints=[m]``; only the expressions are read (no Pyomo solver).
-
-    >>> from pyomo.environ import Constraint
-    >>> m = checklist_model(["cough", "fever", "age>=60"])
-    >>> m.c = Constraint(expr=m.use["cough"] <= m.use["fever"])   # doctest: +SKIP
-    """
-    from pyomo.environ import Binary, ConcreteModel, NonNegativeIntegers, Set, Var
-
-    names = [str(n) for n in item_names]
-    if len(set(names)) != len(names):
-        raise ConstraintError("checklist_model: item names must be unique")
-    m = ConcreteModel(name="checklist")
-    m.item_set = Set(initialize=names, ordered=True)
-    m.use = Var(m.item_set, domain=Binary)
-    m.M = Var(domain=NonNegativeIntegers)
-    m.N = Var(domain=NonNegativeIntegers)
-    setattr(m, _MARK, tuple(names))
-    return m
-
-
-def rows_from_pyomo(model, item_names: Sequence[str] | None = None) -> list[ChecklistRow]:
-    """Every active linear constraint of a :func:`checklist_model` as a
-    :class:`ChecklistRow`; raises :class:`ConstraintError` otherwise."""
-    from pyomo.core.expr.visitor import identify_variables
-    from pyomo.environ import Constraint
-    from pyomo.repn import generate_standard_repn
-
-    from riskexplore.problem.pyomo_bridge import _no_variables, _row_bounds, _short
-
-    model_names = getattr(model, _MARK, None)
-    if model_names is None:
-        raise ConstraintError(
-            "this Pyomo model was not built by checklist_model(); build it with "
-            "checklist_model(item_names) and add constraints over m.use, m.M and m.N"
-        )
-    if item_names is not None:
-        known = set(item_names)
-        for name in model_names:
-            if name not in known:
-                check_item(f"Pyomo model {model.name}", name, list(item_names))
-
-    def key(var, where):
-        parent = var.parent_component()
-        if parent is model.use:
-            return "use", str(var.index())
-        if parent is model.M:
-            return "M", None
-        if parent is model.N:
-            return "N", None
-        raise ConstraintError(
-            f"Pyomo constraint {where!r} uses variable {var.name!r}, which is not one of the "
-            "model's m.use, m.M or m.N; only those can be used"
-        )
-
-    for var in (model.M, model.N, *model.use.values()):
-        if var.fixed:
-            raise ConstraintError(
-                f"Pyomo variable {var.name} is fixed; instead of fixing it, add a constraint "
-                f"such as {var.name} == value"
-            )
-    rows = []
-    for con in model.component_data_objects(Constraint, active=True, descend_into=True):
-        where = con.name
-        for var in identify_variables(con.body, include_fixed=True):
-            key(var, where)
-        repn = generate_standard_repn(con.body, quadratic=False, compute_values=True)
-        if not repn.is_linear():
-            raise ConstraintError(
-                f"Pyomo constraint {where!r} is not linear ({_short(con.expr)}); only linear "
-                "constraints over use, M and N are supported"
-            )
-        items: dict[str, float] = {}
-        coef_m = coef_n = 0.0
-        for var, coef in zip(repn.linear_vars, repn.linear_coefs, strict=True):
-            kind, name = key(var, where)
-            if kind == "use":
-                items[name] = items.get(name, 0.0) + float(coef)
-            elif kind == "M":
-                coef_m += float(coef)
-            else:
-                coef_n += float(coef)
-        items = {k: v for k, v in items.items() if v != 0}
-        if not items and coef_m == 0 and coef_n == 0:
-            raise _no_variables(where, con)
-        bounds = _row_bounds(con, repn)
-        if bounds is None:
-            continue
-        lower, upper = bounds
-        rows.append(
-            ChecklistRow(
-                f"{where}: {_short(con.expr)}", items, M=coef_m, N=coef_n, lower=lower, upper=upper
-            )
-        )
-    for var, kind in ((model.M, "M"), (model.N, "N")):
-        if var.lb not in (None, 0) or var.ub is not None:
-            lo = -math.inf if var.lb is None else float(var.lb)
-            hi = math.inf if var.ub is None else float(var.ub)
-            rows.append(
-                ChecklistRow(
-                    f"bounds of {var.name} set in Pyomo", **{kind: 1.0}, lower=lo, upper=hi
-                )
-            )
-    return rows
-
-
-def check_checklist_feasible(problem: ChecklistProblem, method: str = "exact"):
-    """Raise :class:`~riskexplore.errors.InfeasibleError` naming an irreducible set of
-    conflicting constraints when no checklist satisfies the problem; otherwise return a
-    feasible ``(items, M)`` (or ``None`` when the engine cannot decide in time).
-    ``method`` is ``"exact"`` (the exact search) or ``"mip"`` (HiGHS)."""
-    from riskexplore.solvers.checklist_solve import check_feasible
-
-    return check_feasible(problem, method)

@@ -24,13 +24,23 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from riskexplore.core.constraints import Described, check_name, check_names
-from riskexplore.core.constraints import listing as _listing
+from riskexplore.core.constraints import (
+    ReadableConstraint,
+    check_name,
+    check_names,
+    compile_constraints,
+    format_number,
+    listing,
+    name_tuple,
+    one_or_more_names,
+    real_number,
+    whole_number,
+)
 from riskexplore.errors import ConstraintError
+from riskexplore.problem.pyomo_bridge import rows_from_pyomo
 from riskexplore.problem.rows import INTERCEPT, LinearRow
 
 __all__ = [
@@ -46,7 +56,7 @@ __all__ = [
     "NotTogether",
     "PointsBetween",
     "PredictedRisk",
-    "ReadableConstraint",
+    "RiskScoreConstraint",
     "Sign",
     "constraints_to_rows",
 ]
@@ -56,70 +66,23 @@ __all__ = [
 _ROUND_TOL = 1e-9
 
 
-# --- helpers ---------------------------------------------------------------------------
-def _check_feature(label: str, name, feature_names: Sequence[str]) -> str:
-    """Return ``name`` if it is a known feature, else raise a helpful ConstraintError."""
-    return check_name(label, name, feature_names, "feature")
+class RiskScoreConstraint(ReadableConstraint):
+    """Base class of the readable risk-score constraints.
 
-
-def _check_features(label: str, names: Iterable, feature_names: Sequence[str]) -> None:
-    check_names(label, names, feature_names, "feature")
-
-
-def _name_tuple(features, what: str) -> tuple[str, ...]:
-    """Normalise a group of feature names to a tuple without duplicates (order kept)."""
-    if isinstance(features, str):
-        raise ConstraintError(
-            f"{what}: pass a list of feature names, not the single string {features!r}"
-        )
-    try:
-        items = list(features)
-    except TypeError:
-        raise ConstraintError(
-            f"{what}: expected a list of feature names, got {features!r}"
-        ) from None
-    if not items:
-        raise ConstraintError(f"{what}: the list of features is empty")
-    return tuple(dict.fromkeys(items))
-
-
-def _count(k, what: str) -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Real) or not float(k).is_integer():
-        raise ConstraintError(f"{what}: k must be a whole number, got {k!r}")
-    if k < 0:
-        raise ConstraintError(f"{what}: k must be >= 0, got {k}")
-    return int(k)
-
-
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ConstraintError(f"{what} must be a number, got {value!r}")
-    value = float(value)
-    if math.isnan(value):
-        raise ConstraintError(f"{what} is NaN")
-    return value
-
-
-def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
-
-
-class ReadableConstraint(Described):
-    """Base class of readable constraints: ``to_rows`` and ``describe``."""
-
-    def to_rows(self, feature_names: Sequence[str]) -> list[LinearRow]:  # pragma: no cover
-        raise NotImplementedError
+    ``to_rows(feature_names)`` compiles the constraint to :class:`LinearRow` objects over
+    the points and inclusion indicators; ``describe()`` names them.
+    """
 
 
 # --- model size ------------------------------------------------------------------------
 @dataclass(frozen=True)
-class MaxFeatures(ReadableConstraint):
+class MaxFeatures(RiskScoreConstraint):
     """Use at most ``k`` features: ``sum_j alpha_j <= k``."""
 
     k: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", _count(self.k, "MaxFeatures"))
+        object.__setattr__(self, "k", whole_number(self.k, "MaxFeatures: k"))
 
     def describe(self) -> str:
         return f"Use at most {self.k} feature{'s' if self.k != 1 else ''}"
@@ -133,13 +96,13 @@ class MaxFeatures(ReadableConstraint):
 
 
 @dataclass(frozen=True)
-class MinFeatures(ReadableConstraint):
+class MinFeatures(RiskScoreConstraint):
     """Use at least ``k`` features: ``sum_j alpha_j >= k``."""
 
     k: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", _count(self.k, "MinFeatures"))
+        object.__setattr__(self, "k", whole_number(self.k, "MinFeatures: k"))
 
     def describe(self) -> str:
         return f"Use at least {self.k} feature{'s' if self.k != 1 else ''}"
@@ -154,7 +117,7 @@ class MinFeatures(ReadableConstraint):
 
 # --- groups ----------------------------------------------------------------------------
 @dataclass(frozen=True)
-class AtMostKOf(ReadableConstraint):
+class AtMostKOf(RiskScoreConstraint):
     """Group sparsity: use at most ``k`` of ``features`` (``sum_{j in G} alpha_j <= k``).
 
     Typical use: at most one of several thresholds of the same variable,
@@ -165,14 +128,15 @@ class AtMostKOf(ReadableConstraint):
     k: int = 1
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "features", _name_tuple(self.features, type(self).__name__))
-        object.__setattr__(self, "k", _count(self.k, type(self).__name__))
+        features = name_tuple(self.features, type(self).__name__, "feature")
+        object.__setattr__(self, "features", features)
+        object.__setattr__(self, "k", whole_number(self.k, f"{type(self).__name__}: k"))
 
     def describe(self) -> str:
-        return f"Use at most {self.k} of: {_listing(self.features)}"
+        return f"Use at most {self.k} of: {listing(self.features)}"
 
     def to_rows(self, feature_names):
-        _check_features(self.describe(), self.features, feature_names)
+        check_names(self.describe(), self.features, feature_names, "feature")
         return [
             LinearRow(
                 self.describe(), included={f: 1.0 for f in self.features}, upper=float(self.k)
@@ -181,7 +145,7 @@ class AtMostKOf(ReadableConstraint):
 
 
 @dataclass(frozen=True)
-class AtLeastKOf(ReadableConstraint):
+class AtLeastKOf(RiskScoreConstraint):
     """Use at least ``k`` of ``features`` (``sum_{j in G} alpha_j >= k``).
 
     ``k`` larger than the group is accepted here and reported by the feasibility check.
@@ -191,14 +155,15 @@ class AtLeastKOf(ReadableConstraint):
     k: int = 1
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "features", _name_tuple(self.features, type(self).__name__))
-        object.__setattr__(self, "k", _count(self.k, type(self).__name__))
+        features = name_tuple(self.features, type(self).__name__, "feature")
+        object.__setattr__(self, "features", features)
+        object.__setattr__(self, "k", whole_number(self.k, f"{type(self).__name__}: k"))
 
     def describe(self) -> str:
-        return f"Use at least {self.k} of: {_listing(self.features)}"
+        return f"Use at least {self.k} of: {listing(self.features)}"
 
     def to_rows(self, feature_names):
-        _check_features(self.describe(), self.features, feature_names)
+        check_names(self.describe(), self.features, feature_names, "feature")
         return [
             LinearRow(
                 self.describe(), included={f: 1.0 for f in self.features}, lower=float(self.k)
@@ -207,7 +172,7 @@ class AtLeastKOf(ReadableConstraint):
 
 
 @dataclass(frozen=True)
-class Implies(ReadableConstraint):
+class Implies(RiskScoreConstraint):
     """If ``if_feature`` is used then at least one of ``then_any`` is used.
 
     ``alpha_if <= sum_{j in then_any} alpha_j``. ``then_any`` may be a single name.
@@ -221,8 +186,9 @@ class Implies(ReadableConstraint):
             raise ConstraintError(
                 f"Implies: if_feature must be a feature name, got {self.if_feature!r}"
             )
-        then = (self.then_any,) if isinstance(self.then_any, str) else self.then_any
-        then = _name_tuple(then, f"Implies({self.if_feature!r}, then_any=...)")
+        then = one_or_more_names(
+            self.then_any, f"Implies({self.if_feature!r}, then_any=...)", "feature"
+        )
         if self.if_feature in then:
             raise ConstraintError(
                 f"Implies: {self.if_feature!r} cannot imply itself; remove it from then_any"
@@ -230,18 +196,18 @@ class Implies(ReadableConstraint):
         object.__setattr__(self, "then_any", then)
 
     def describe(self) -> str:
-        return f"If {self.if_feature} is used then {_listing(self.then_any, ' or ')} is used"
+        return f"If {self.if_feature} is used then {listing(self.then_any, ' or ')} is used"
 
     def to_rows(self, feature_names):
         label = self.describe()
-        _check_features(label, (self.if_feature, *self.then_any), feature_names)
+        check_names(label, (self.if_feature, *self.then_any), feature_names, "feature")
         included = {self.if_feature: 1.0}
         included.update({f: -1.0 for f in self.then_any})
         return [LinearRow(label, included=included, upper=0.0)]
 
 
 @dataclass(frozen=True)
-class NotTogether(ReadableConstraint):
+class NotTogether(RiskScoreConstraint):
     """Features ``a`` and ``b`` are not both used: ``alpha_a + alpha_b <= 1``."""
 
     a: str
@@ -255,7 +221,7 @@ class NotTogether(ReadableConstraint):
         return f"Do not use both {self.a} and {self.b}"
 
     def to_rows(self, feature_names):
-        _check_features(self.describe(), (self.a, self.b), feature_names)
+        check_names(self.describe(), (self.a, self.b), feature_names, "feature")
         return [LinearRow(self.describe(), included={self.a: 1.0, self.b: 1.0}, upper=1.0)]
 
 
@@ -265,7 +231,7 @@ Exclusive = NotTogether
 
 # --- predicted risk --------------------------------------------------------------------
 @dataclass(frozen=True)
-class PredictedRisk(ReadableConstraint):
+class PredictedRisk(RiskScoreConstraint):
     """Bound the predicted risk of one given example.
 
     ``PredictedRisk(when={"male": 1, "hypertension": 1}, at_least=0.9)`` reads "predicted
@@ -309,16 +275,16 @@ class PredictedRisk(ReadableConstraint):
         names = [n for n, _ in pairs]
         if len(set(names)) != len(names):
             raise ConstraintError("PredictedRisk: a feature appears twice in when")
-        pairs = tuple((n, _number(v, f"PredictedRisk: value of {n!r}")) for n, v in pairs)
+        pairs = tuple((n, real_number(v, f"PredictedRisk: value of {n!r}")) for n, v in pairs)
         object.__setattr__(self, "when", pairs)
-        object.__setattr__(self, "others", _number(self.others, "PredictedRisk: others"))
+        object.__setattr__(self, "others", real_number(self.others, "PredictedRisk: others"))
         if self.at_least is None and self.at_most is None:
             raise ConstraintError("PredictedRisk: give at_least=p and/or at_most=p")
         for attr in ("at_least", "at_most"):
             p = getattr(self, attr)
             if p is None:
                 continue
-            p = _number(p, f"PredictedRisk: {attr}")
+            p = real_number(p, f"PredictedRisk: {attr}")
             if not 0.0 < p < 1.0:
                 raise ConstraintError(
                     f"PredictedRisk: {attr} must be a probability strictly between 0 and 1, got {p}"
@@ -335,9 +301,9 @@ class PredictedRisk(ReadableConstraint):
 
     def _example_text(self) -> str:
         if self.when:
-            given = " and ".join(f"{n}={_fmt(v)}" for n, v in self.when)
-            return f"when {given} (all other features {_fmt(self.others)})"
-        return f"when all features are {_fmt(self.others)}"
+            given = " and ".join(f"{n}={format_number(v)}" for n, v in self.when)
+            return f"when {given} (all other features {format_number(self.others)})"
+        return f"when all features are {format_number(self.others)}"
 
     def _describe_bound(self, attr: str) -> str:
         op = ">=" if attr == "at_least" else "<="
@@ -353,7 +319,7 @@ class PredictedRisk(ReadableConstraint):
 
     def to_rows(self, feature_names):
         label = self.describe()
-        _check_features(label, self.example, feature_names)
+        check_names(label, self.example, feature_names, "feature")
         points: dict[str, float] = {INTERCEPT: 1.0}
         if self.others != 0:
             points.update({f: self.others for f in feature_names})
@@ -382,7 +348,7 @@ def _logit(p: float) -> float:
 
 # --- single features -------------------------------------------------------------------
 @dataclass(frozen=True)
-class Sign(ReadableConstraint):
+class Sign(RiskScoreConstraint):
     """Points of ``feature`` are >= 0 (``sign=+1``) or <= 0 (``sign=-1``).
 
     The same restriction can be given as coefficient bounds (``signs=`` of the problem);
@@ -403,14 +369,14 @@ class Sign(ReadableConstraint):
         return f"Points of {self.feature} are {word}"
 
     def to_rows(self, feature_names):
-        _check_feature(self.describe(), self.feature, feature_names)
+        check_name(self.describe(), self.feature, feature_names, "feature")
         if self.sign > 0:
             return [LinearRow(self.describe(), {self.feature: 1.0}, lower=0.0)]
         return [LinearRow(self.describe(), {self.feature: 1.0}, upper=0.0)]
 
 
 @dataclass(frozen=True)
-class Include(ReadableConstraint):
+class Include(RiskScoreConstraint):
     """Always use ``feature``: ``alpha_j >= 1``.
 
     Solvers also enforce ``lambda_j != 0`` whenever ``alpha_j = 1``.
@@ -422,12 +388,12 @@ class Include(ReadableConstraint):
         return f"Use {self.feature}"
 
     def to_rows(self, feature_names):
-        _check_feature(self.describe(), self.feature, feature_names)
+        check_name(self.describe(), self.feature, feature_names, "feature")
         return [LinearRow(self.describe(), included={self.feature: 1.0}, lower=1.0)]
 
 
 @dataclass(frozen=True)
-class Exclude(ReadableConstraint):
+class Exclude(RiskScoreConstraint):
     """Never use ``feature``: ``alpha_j <= 0`` and ``lambda_j = 0`` (two rows)."""
 
     feature: str
@@ -437,7 +403,7 @@ class Exclude(ReadableConstraint):
 
     def to_rows(self, feature_names):
         label = self.describe()
-        _check_feature(label, self.feature, feature_names)
+        check_name(label, self.feature, feature_names, "feature")
         return [
             LinearRow(label, included={self.feature: 1.0}, upper=0.0),
             LinearRow(label, points={self.feature: 1.0}, lower=0.0, upper=0.0),
@@ -445,7 +411,7 @@ class Exclude(ReadableConstraint):
 
 
 @dataclass(frozen=True)
-class PointsBetween(ReadableConstraint):
+class PointsBetween(RiskScoreConstraint):
     """``lo <= lambda_j <= hi``; use ``None`` for an open side."""
 
     feature: str
@@ -455,22 +421,24 @@ class PointsBetween(ReadableConstraint):
     def __post_init__(self) -> None:
         if self.lo is None and self.hi is None:
             raise ConstraintError(f"PointsBetween({self.feature!r}): give lo and/or hi")
-        lo = -math.inf if self.lo is None else _number(self.lo, "PointsBetween: lo")
-        hi = math.inf if self.hi is None else _number(self.hi, "PointsBetween: hi")
+        lo = -math.inf if self.lo is None else real_number(self.lo, "PointsBetween: lo")
+        hi = math.inf if self.hi is None else real_number(self.hi, "PointsBetween: hi")
         if lo > hi:
             raise ConstraintError(
-                f"PointsBetween({self.feature!r}): lo={_fmt(lo)} exceeds hi={_fmt(hi)}"
+                f"PointsBetween({self.feature!r}): lo={format_number(lo)} exceeds "
+                f"hi={format_number(hi)}"
             )
 
     def describe(self) -> str:
         if self.lo is None:
-            return f"Points of {self.feature} at most {_fmt(self.hi)}"
+            return f"Points of {self.feature} at most {format_number(self.hi)}"
         if self.hi is None:
-            return f"Points of {self.feature} at least {_fmt(self.lo)}"
-        return f"Points of {self.feature} between {_fmt(self.lo)} and {_fmt(self.hi)}"
+            return f"Points of {self.feature} at least {format_number(self.lo)}"
+        lo, hi = format_number(self.lo), format_number(self.hi)
+        return f"Points of {self.feature} between {lo} and {hi}"
 
     def to_rows(self, feature_names):
-        _check_feature(self.describe(), self.feature, feature_names)
+        check_name(self.describe(), self.feature, feature_names, "feature")
         lo = -math.inf if self.lo is None else float(self.lo)
         hi = math.inf if self.hi is None else float(self.hi)
         return [LinearRow(self.describe(), {self.feature: 1.0}, lower=lo, upper=hi)]
@@ -478,7 +446,7 @@ class PointsBetween(ReadableConstraint):
 
 # --- general ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class LinearConstraint(ReadableConstraint):
+class LinearConstraint(RiskScoreConstraint):
     """Any linear constraint: ``lower <= sum points[f]*lambda_f + sum included[f]*alpha_f
     <= upper``. Use ``INTERCEPT`` (``"(Intercept)"``) as a key of ``points`` for
     ``lambda_0``.
@@ -497,7 +465,7 @@ class LinearConstraint(ReadableConstraint):
                 value = tuple(value.items())
             try:
                 pairs = tuple(
-                    (n, _number(c, f"LinearConstraint: coefficient of {n!r}")) for n, c in value
+                    (n, real_number(c, f"LinearConstraint: coefficient of {n!r}")) for n, c in value
                 )
             except (TypeError, ValueError) as exc:
                 if isinstance(exc, ConstraintError):
@@ -508,8 +476,12 @@ class LinearConstraint(ReadableConstraint):
             object.__setattr__(self, attr, pairs)
         if not self.points and not self.included:
             raise ConstraintError("LinearConstraint: needs at least one variable")
-        lower = -math.inf if self.lower is None else _number(self.lower, "LinearConstraint lower")
-        upper = math.inf if self.upper is None else _number(self.upper, "LinearConstraint upper")
+        lower = (
+            -math.inf if self.lower is None else real_number(self.lower, "LinearConstraint: lower")
+        )
+        upper = (
+            math.inf if self.upper is None else real_number(self.upper, "LinearConstraint: upper")
+        )
         if lower == -math.inf and upper == math.inf:
             raise ConstraintError("LinearConstraint: give lower and/or upper")
         if lower > upper:
@@ -522,22 +494,22 @@ class LinearConstraint(ReadableConstraint):
     def describe(self) -> str:
         if self.name:
             return self.name
-        terms = [f"{_fmt(c)}*points[{n}]" for n, c in self.points]
-        terms += [f"{_fmt(c)}*used[{n}]" for n, c in self.included]
+        terms = [f"{format_number(c)}*points[{n}]" for n, c in self.points]
+        terms += [f"{format_number(c)}*used[{n}]" for n, c in self.included]
         body = " + ".join(terms)
         lower, upper = self.lower, self.upper
         if lower is not None and upper is not None and lower == upper:
-            return f"{body} == {_fmt(lower)}"
+            return f"{body} == {format_number(lower)}"
         if lower is not None and lower != -math.inf and upper is not None and upper != math.inf:
-            return f"{_fmt(lower)} <= {body} <= {_fmt(upper)}"
+            return f"{format_number(lower)} <= {body} <= {format_number(upper)}"
         if lower is not None and lower != -math.inf:
-            return f"{body} >= {_fmt(lower)}"
-        return f"{body} <= {_fmt(upper)}"
+            return f"{body} >= {format_number(lower)}"
+        return f"{body} <= {format_number(upper)}"
 
     def to_rows(self, feature_names):
         label = self.describe()
-        _check_features(label, (n for n, _ in self.points if n != INTERCEPT), feature_names)
-        _check_features(label, (n for n, _ in self.included), feature_names)
+        check_names(label, (n for n, _ in self.points if n != INTERCEPT), feature_names, "feature")
+        check_names(label, (n for n, _ in self.included), feature_names, "feature")
         points: dict[str, float] = {}
         for n, c in self.points:
             points[n] = points.get(n, 0.0) + c
@@ -551,48 +523,32 @@ class LinearConstraint(ReadableConstraint):
 def constraints_to_rows(constraints: Iterable, feature_names: Sequence[str]) -> list[LinearRow]:
     """Compile readable constraints, Pyomo models and raw rows to :class:`LinearRow`.
 
-    Accepts :class:`LinearRow` objects, objects with ``to_rows(feature_names)`` (the
-    readable constraints above), Pyomo models built by
-    :func:`riskexplore.problem.pyomo_bridge.risk_score_model`, and (nested) lists or tuples
-    of these. Anything else raises :class:`ConstraintError`.
+    Parameters
+    ----------
+    constraints : iterable
+        :class:`LinearRow` objects, readable constraints (objects with
+        ``to_rows(feature_names)``, such as the classes above), Pyomo models built by
+        :func:`riskexplore.problem.pyomo_bridge.risk_score_model`, and (nested) lists or
+        tuples of these.
+    feature_names : sequence of str
+        The features of the problem.
+
+    Returns
+    -------
+    list of LinearRow
+        The rows.
+
+    Raises
+    ------
+    ConstraintError
+        For anything else, malformed constraints and unknown features.
     """
-    feature_names = list(feature_names)
-    rows: list[LinearRow] = []
-    _collect(constraints, feature_names, rows, top=True)
-    return rows
-
-
-def _collect(item, feature_names: list[str], rows: list[LinearRow], top: bool = False) -> None:
-    if isinstance(item, LinearRow):
-        rows.append(item)
-        return
-    if hasattr(item, "to_rows") and not isinstance(item, type):
-        out = item.to_rows(feature_names)
-        for row in out:
-            if not isinstance(row, LinearRow):
-                raise ConstraintError(
-                    f"{type(item).__name__}.to_rows returned {row!r}, not a LinearRow"
-                )
-        rows.extend(out)
-        return
-    if _is_pyomo_model(item):
-        from riskexplore.problem.pyomo_bridge import rows_from_pyomo
-
-        rows.extend(rows_from_pyomo(item, feature_names))
-        return
-    if isinstance(item, (list, tuple)) or (
-        top and isinstance(item, Iterable) and not isinstance(item, (str, bytes, Mapping))
-    ):
-        for sub in item:
-            _collect(sub, feature_names, rows)
-        return
-    raise ConstraintError(
-        f"cannot use {item!r} as a constraint; use a readable constraint (e.g. MaxFeatures, "
-        "AtMostKOf, Implies), a LinearRow, a Pyomo model from risk_score_model, or a list "
-        "of these"
+    return compile_constraints(
+        constraints,
+        feature_names,
+        row_types=(LinearRow,),
+        read_pyomo=rows_from_pyomo,
+        family="risk score",
+        examples="a readable constraint (e.g. MaxFeatures, AtMostKOf, Implies), a LinearRow, "
+        "a Pyomo model from risk_score_model, or a list of these",
     )
-
-
-def _is_pyomo_model(item) -> bool:
-    module = type(item).__module__ or ""
-    return module.startswith("pyomo.") and hasattr(item, "component_data_objects")

@@ -16,8 +16,10 @@ and ``s-_j`` when ``lo_j > -1``, which covers every sign case (including feature
 cannot be zero because ``lo_j >= 1`` or ``hi_j <= -1``). ``alpha`` is substituted out:
 a row's coefficient on ``alpha_j`` goes on both ``s+_j`` and ``s-_j``.
 
-When the MIP is infeasible, a deletion filter over the constraints (rows grouped by name,
-plus the model size bounds) finds an irreducible conflicting set to report.
+When the MIP is infeasible, the culprit search of :mod:`riskexplore.core.culprits` (a
+deletion filter over the constraints: rows grouped by name, plus the model size bounds)
+finds an irreducible conflicting set to report. :class:`FeasibilityModel` is also the
+master problem of plain CPA (:mod:`riskexplore.solvers.cpa`).
 """
 
 from __future__ import annotations
@@ -27,10 +29,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.core import culprits
 from riskexplore.core.highs import add_dense_rows, new_highs
 from riskexplore.errors import InfeasibleError
 
-__all__ = ["check_feasible", "conflicting_constraints", "find_feasible"]
+__all__ = [
+    "ConstraintGroup",
+    "FeasibilityModel",
+    "check_feasible",
+    "conflicting_constraints",
+    "find_feasible",
+]
 
 #: Finite stand-in for unbounded coefficient bounds (bounds are small integers in practice).
 _BIG = 1e6
@@ -39,8 +48,18 @@ _TIME_LIMIT = 20.0
 
 
 @dataclass
-class _Group:
-    """Rows that stand or fall together: one user constraint, or one size bound."""
+class ConstraintGroup:
+    """Rows that stand or fall together: one user constraint, or one size bound.
+
+    Attributes
+    ----------
+    name : str
+        The constraint's description.
+    A : ndarray of shape (k, 2d+1)
+        Its rows over ``[lambda_0, lambda_1..d, alpha_1..d]``.
+    lower, upper : ndarray of shape (k,)
+        Row bounds.
+    """
 
     name: str
     A: np.ndarray  # (k, 2d+1) over [lambda_0, lambda_1..d, alpha_1..d]
@@ -48,8 +67,21 @@ class _Group:
     upper: np.ndarray
 
 
-class _Model:
-    """The feasibility MIP of a problem, solvable with any subset of its groups."""
+class FeasibilityModel:
+    """The feasibility MIP of a problem, solvable with any subset of its groups.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Attributes
+    ----------
+    lo, hi : ndarray of shape (d+1,)
+        Bounds of ``[lambda_0, lambda_1..d]``, clipped to a finite range.
+    groups : list of ConstraintGroup
+        The size bounds that restrict anything, then one group per constraint name.
+    """
 
     def __init__(self, problem) -> None:
         self.d = d = problem.n_features
@@ -60,12 +92,12 @@ class _Model:
         rm = problem.row_matrix
         for i, name in enumerate(rm.names):
             groups.setdefault(name, []).append(i)
-        self.groups: list[_Group] = []
+        self.groups: list[ConstraintGroup] = []
         size_row = np.zeros((1, 2 * d + 1))
         size_row[0, d + 1 :] = 1.0
         if problem.min_size > 0:
             self.groups.append(
-                _Group(
+                ConstraintGroup(
                     f"Model size at least {problem.min_size}",
                     size_row,
                     np.array([float(problem.min_size)]),
@@ -74,7 +106,7 @@ class _Model:
             )
         if problem.max_size < d:
             self.groups.append(
-                _Group(
+                ConstraintGroup(
                     f"Model size at most {problem.max_size}",
                     size_row,
                     np.array([-math.inf]),
@@ -82,7 +114,7 @@ class _Model:
                 )
             )
         for name, idx in groups.items():
-            self.groups.append(_Group(name, rm.A[idx], rm.lower[idx], rm.upper[idx]))
+            self.groups.append(ConstraintGroup(name, rm.A[idx], rm.lower[idx], rm.upper[idx]))
 
     # columns: [lambda_0..lambda_d (d+1), s+_1..d, s-_1..d]
     def solve(
@@ -152,80 +184,85 @@ class _Model:
 
 
 def find_feasible(problem) -> np.ndarray | None:
-    """A feasible integer model ``lambda`` (length d+1), or ``None`` if there is none."""
-    model = _Model(problem)
+    """A feasible integer model ``lambda`` (length d+1), or ``None`` if there is none.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Returns
+    -------
+    ndarray of shape (d+1,) or None
+        The model (as floats), or ``None`` (infeasible, or undecided in time).
+    """
+    model = FeasibilityModel(problem)
     status, lam = model.solve(list(range(len(model.groups))))
     return lam if status == "feasible" else None
 
 
-def conflicting_constraints(problem) -> tuple[list[str], bool] | None:
-    """Names of an irreducible set of conflicting constraints, and whether the coefficient
-    bounds take part in the conflict; ``None`` when the problem is feasible."""
-    model = _Model(problem)
-    active = list(range(len(model.groups)))
-    status, _ = model.solve(active)
-    if status != "infeasible":
-        return None
-    return _explain(model, active)
-
-
-def _explain(model: _Model, active: list[int]) -> tuple[list[str], bool]:
-    # deletion filter: drop each group whose removal keeps the rest infeasible
-    keep = list(active)
-    for g in list(active):
-        trial = [k for k in keep if k != g]
-        if model.solve(trial)[0] == "infeasible":
-            keep = trial
-    # do the coefficient bounds take part? relax them and re-solve the conflict
-    width = max(1000.0, 10.0 * float(np.max(np.abs(np.concatenate([model.lo, model.hi])))))
-    wide_lo = np.full(model.d + 1, -width)
-    wide_hi = np.full(model.d + 1, width)
-    wide_lo[0], wide_hi[0] = -_BIG, _BIG
-    bounds_matter = model.solve(keep, wide_lo, wide_hi)[0] == "feasible"
-    return [model.groups[k].name for k in keep], bounds_matter
-
-
-def _message(names: list[str], bounds_matter: bool) -> str:
-    quoted = [repr(n) for n in names]
-    with_bounds = " given the coefficient bounds" if bounds_matter else ""
-    if not names:
-        return "no risk score satisfies the coefficient bounds"
-    if len(names) == 1:
-        where = "within the coefficient bounds" if bounds_matter else "by any risk score"
-        return f"constraint {quoted[0]} cannot be satisfied {where}"
-    if len(names) == 2:
-        return (
-            f"constraints are infeasible together: {quoted[0]} conflicts with {quoted[1]}"
-            f"{with_bounds}"
-        )
-    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
-    return f"constraints are infeasible together: {listed} cannot all hold{with_bounds}"
-
-
-def check_feasible(problem) -> np.ndarray:
-    """Raise :class:`InfeasibleError` when no integer model satisfies the problem.
+def check_feasible(problem) -> np.ndarray | None:
+    """Raise :class:`~riskexplore.errors.InfeasibleError` when no integer model satisfies
+    the problem.
 
     Checks the coefficient bounds (``problem.lam_bounds()``), the model size bounds
     (``problem.min_size``, ``problem.max_size``), ``alpha_j = 1[lambda_j != 0]`` and all
     rows of ``problem.row_matrix``. The error message names an irreducible set of
-    conflicting constraints (also in ``error.culprits``).
+    conflicting constraints (also in ``error.culprits``) and says whether the
+    coefficient bounds take part (``error.bounds_involved``).
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
 
     Returns
     -------
-    numpy.ndarray of shape (d+1,)
+    ndarray of shape (d+1,) or None
         A feasible integer model ``[lambda_0, lambda_1..d]`` (as floats), useful as a
-        starting point. If HiGHS cannot decide within its time limit, returns ``None``
-        rather than raising.
+        starting point; ``None`` when HiGHS cannot decide within its time limit.
+
+    Raises
+    ------
+    InfeasibleError
+        When no model satisfies the problem.
     """
-    model = _Model(problem)
-    active = list(range(len(model.groups)))
-    status, lam = model.solve(active)
-    if status == "feasible":
-        return lam
-    if status == "unknown":
-        return None
-    names, bounds_matter = _explain(model, active)
-    err = InfeasibleError(_message(names, bounds_matter))
-    err.culprits = names
-    err.bounds_involved = bounds_matter
-    raise err
+    model = FeasibilityModel(problem)
+
+    def without_bounds(keep: list[int]) -> bool:
+        # relax the coefficient bounds (not the intercept's) and re-solve the conflict
+        width = max(1000.0, 10.0 * float(np.max(np.abs(np.concatenate([model.lo, model.hi])))))
+        wide_lo = np.full(model.d + 1, -width)
+        wide_hi = np.full(model.d + 1, width)
+        wide_lo[0], wide_hi[0] = -_BIG, _BIG
+        return model.solve(keep, wide_lo, wide_hi)[0] == "feasible"
+
+    return culprits.check_feasible(
+        range(len(model.groups)),
+        model.solve,
+        label=lambda g: model.groups[g].name,
+        model="risk score",
+        empty="no risk score satisfies the coefficient bounds",
+        bounds=("the coefficient bounds", without_bounds),
+    )
+
+
+def conflicting_constraints(problem) -> tuple[list[str], bool] | None:
+    """The culprits :func:`check_feasible` would name, without raising.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Returns
+    -------
+    tuple or None
+        ``(names, bounds_involved)`` of an irreducible conflicting set, or ``None`` when
+        the problem is feasible (or undecided in time).
+    """
+    try:
+        check_feasible(problem)
+    except InfeasibleError as err:
+        return err.culprits, err.bounds_involved
+    return None

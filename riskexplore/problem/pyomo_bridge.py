@@ -22,14 +22,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from riskexplore.core.pyomo import check_not_fixed, linear_rows, mark_model, marked_names
 from riskexplore.errors import ConstraintError
 from riskexplore.problem.rows import INTERCEPT, LinearRow
 
 __all__ = ["pyomo_model_for", "risk_score_model", "rows_from_pyomo"]
 
-_MARK = "_riskexplore_features"
 _BOUNDS = "_riskexplore_bounds"
-_MAX_NAME = 100
 
 
 def risk_score_model(
@@ -68,7 +67,7 @@ def risk_score_model(
     m.points = Var(m.features, domain=Integers, bounds=point_bounds)
     m.included = Var(m.features, domain=Binary)
     m.intercept = Var(domain=Integers, bounds=intercept_bounds or (None, None))
-    setattr(m, _MARK, tuple(names))
+    mark_model(m, "risk_score_model", names)
     original = {("points", n): (m.points[n].lb, m.points[n].ub) for n in names}
     original[("intercept", None)] = (m.intercept.lb, m.intercept.ub)
     setattr(m, _BOUNDS, original)
@@ -88,79 +87,53 @@ def pyomo_model_for(problem):
 def rows_from_pyomo(model, feature_names: Sequence[str] | None = None) -> list[LinearRow]:
     """Read every active constraint of ``model`` as a :class:`LinearRow`.
 
-    Raises :class:`ConstraintError` for a model not built by :func:`risk_score_model`,
-    non-linear constraints, constraints over other variables, constraints without any
-    variable, fixed variables, and features that are not in ``feature_names``.
+    Parameters
+    ----------
+    model : pyomo ConcreteModel
+        A model from :func:`risk_score_model` with constraints added.
+    feature_names : sequence of str, optional
+        The problem's features; the model's must be among them.
+
+    Returns
+    -------
+    list of LinearRow
+        One row per constraint, then one per bound tightened after the model was built.
+
+    Raises
+    ------
+    ConstraintError
+        For a model not built by :func:`risk_score_model`, non-linear constraints,
+        constraints over other variables, constraints without any variable, fixed
+        variables, and features that are not in ``feature_names``.
     """
-    from pyomo.core.expr.visitor import identify_variables
-    from pyomo.environ import Constraint
-    from pyomo.repn import generate_standard_repn
+    names = marked_names(
+        model,
+        "risk_score_model",
+        "build it with risk_score_model(feature_names) or pyomo_model_for(problem) and add "
+        "constraints over m.points, m.included and m.intercept",
+        feature_names,
+        "feature",
+    )
 
-    model_names = getattr(model, _MARK, None)
-    if model_names is None:
-        raise ConstraintError(
-            "this Pyomo model was not built by riskexplore's risk_score_model(); build it "
-            "with risk_score_model(feature_names) or pyomo_model_for(problem) and add "
-            "constraints over m.points, m.included and m.intercept"
-        )
-    if feature_names is not None:
-        known = set(feature_names)
-        missing = [n for n in model_names if n not in known]
-        if missing:
-            from riskexplore.problem.constraints import _check_feature
-
-            _check_feature(f"Pyomo model {model.name}", missing[0], list(feature_names))
-
-    def var_key(var, where: str) -> tuple[str, str]:
+    def classify(var, where: str) -> tuple[str, str]:
         parent = var.parent_component()
         if parent is model.points:
-            kind = "points"
-        elif parent is model.included:
-            kind = "included"
-        elif parent is model.intercept:
+            return "points", str(var.index())
+        if parent is model.included:
+            return "included", str(var.index())
+        if parent is model.intercept:
             return "points", INTERCEPT
-        else:
-            raise ConstraintError(
-                f"Pyomo constraint {where!r} uses variable {var.name!r}, which is not one of "
-                "the model's m.points, m.included or m.intercept; only those can be used"
-            )
-        return kind, str(var.index())
-
-    rows: list[LinearRow] = []
-    for con in model.component_data_objects(Constraint, active=True, descend_into=True):
-        where = con.name
-        body = con.body
-        for var in identify_variables(body, include_fixed=True):
-            var_key(var, where)
-            if var.fixed:
-                raise ConstraintError(
-                    f"Pyomo constraint {where!r}: variable {var.name} is fixed; instead of "
-                    f"fixing it, add a constraint such as {var.name} == value"
-                )
-        repn = generate_standard_repn(body, quadratic=False, compute_values=True)
-        if not repn.is_linear():
-            raise ConstraintError(
-                f"Pyomo constraint {where!r} is not linear ({_short(con.expr)}); only linear "
-                "constraints over points, included and intercept are supported"
-            )
-        points: dict[str, float] = {}
-        included: dict[str, float] = {}
-        for var, coef in zip(repn.linear_vars, repn.linear_coefs, strict=True):
-            kind, name = var_key(var, where)
-            target = points if kind == "points" else included
-            target[name] = target.get(name, 0.0) + float(coef)
-        points = {k: v for k, v in points.items() if v != 0}
-        included = {k: v for k, v in included.items() if v != 0}
-        if not points and not included:
-            raise _no_variables(where, con)
-        bounds = _row_bounds(con, repn)
-        if bounds is None:
-            continue
-        lower, upper = bounds
-        rows.append(
-            LinearRow(f"{where}: {_short(con.expr)}", points, included, lower=lower, upper=upper)
+        raise ConstraintError(
+            f"Pyomo constraint {where!r} uses variable {var.name!r}, which is not one of "
+            "the model's m.points, m.included or m.intercept; only those can be used"
         )
-    rows.extend(_bound_rows(model, model_names))
+
+    rows = []
+    for row in linear_rows(model, classify, "points, included and intercept"):
+        points = {name: c for (kind, name), c in row.coefs.items() if kind == "points"}
+        included = {name: c for (kind, name), c in row.coefs.items() if kind == "included"}
+        rows.append(LinearRow(row.name, points, included, lower=row.lower, upper=row.upper))
+    rows.extend(_bound_rows(model, names))
     return rows
 
 
@@ -171,11 +144,7 @@ def _bound_rows(model, names) -> list[LinearRow]:
     items = [(("points", n), model.points[n], n) for n in names]
     items.append((("intercept", None), model.intercept, INTERCEPT))
     for key, var, name in items:
-        if var.fixed:
-            raise ConstraintError(
-                f"Pyomo variable {var.name} is fixed; instead of fixing it, add a constraint "
-                f"such as {var.name} == value"
-            )
+        check_not_fixed(var)
         now = (var.lb, var.ub)
         if now == original.get(key, (None, None)):
             continue
@@ -184,11 +153,7 @@ def _bound_rows(model, names) -> list[LinearRow]:
         out.append(LinearRow(f"bounds of {var.name} set in Pyomo", {name: 1.0}, lower=lo, upper=hi))
     for n in names:
         var = model.included[n]
-        if var.fixed:
-            raise ConstraintError(
-                f"Pyomo variable {var.name} is fixed; instead of fixing it, add a constraint "
-                f"such as {var.name} == value"
-            )
+        check_not_fixed(var)
         lo, hi = var.lb, var.ub
         if (lo, hi) != (0, 1):
             out.append(
@@ -200,52 +165,3 @@ def _bound_rows(model, names) -> list[LinearRow]:
                 )
             )
     return out
-
-
-def _no_variables(where: str, con) -> ConstraintError:
-    """The error for a Pyomo constraint without variables (always true or always false).
-
-    Parameters
-    ----------
-    where : str
-        The constraint's name.
-    con : pyomo ConstraintData
-        The constraint.
-
-    Returns
-    -------
-    ConstraintError
-        The error to raise.
-    """
-    return ConstraintError(
-        f"Pyomo constraint {where!r} has no variables ({_short(con.expr)}); it is "
-        "either always true or always false, remove it"
-    )
-
-
-def _row_bounds(con, repn) -> tuple[float, float] | None:
-    """Bounds on the variable part of a linear Pyomo constraint (its constant moved over).
-
-    Parameters
-    ----------
-    con : pyomo ConstraintData
-        The constraint.
-    repn : pyomo StandardRepn
-        Its linear standard representation.
-
-    Returns
-    -------
-    tuple of float or None
-        ``(lower, upper)``, or ``None`` when the constraint bounds nothing.
-    """
-    constant = float(repn.constant)
-    lower = -math.inf if con.lb is None else float(con.lb) - constant
-    upper = math.inf if con.ub is None else float(con.ub) - constant
-    if lower == -math.inf and upper == math.inf:
-        return None
-    return lower, upper
-
-
-def _short(expr) -> str:
-    text = " ".join(str(expr).split())
-    return text if len(text) <= _MAX_NAME else text[: _MAX_NAME - 3] + "..."

@@ -55,7 +55,7 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.highs import new_highs
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, final_status
-from riskexplore.errors import InfeasibleError
+from riskexplore.problem.checklist_feasibility import check_feasible_with
 from riskexplore.problem.checklist_problem import ChecklistProblem, ChecklistSolution
 
 __all__ = [
@@ -126,29 +126,6 @@ class ChecklistIPSettings:
 
 
 # --- the IP ----------------------------------------------------------------------------
-def _size_groups(problem: ChecklistProblem) -> list[str]:
-    """Keys of the size bounds that restrict anything (relaxable in the feasibility check)."""
-    d = problem.n_items
-    out = []
-    if problem.max_items < d:
-        out.append("max_items")
-    if problem.min_items > 1:
-        out.append("min_items")
-    if problem.min_m > 1 or problem.max_m < problem.max_items:
-        out.append("m_range")
-    return out
-
-
-def constraint_groups(problem: ChecklistProblem) -> list[str]:
-    """Names of the relaxable parts of a problem: size bounds, then constraint names."""
-    names = problem.size_names()
-    out = [names[k] for k in _size_groups(problem)]
-    for row in (*problem.rows, *problem.error_rows):
-        if row.name not in out:
-            out.append(row.name)
-    return out
-
-
 class _IP:
     """The HiGHS model of a checklist problem (optionally with some parts relaxed)."""
 
@@ -807,36 +784,19 @@ def _feasibility_status(problem, active) -> tuple[str, tuple[list[str], int] | N
 
 
 def check_checklist_feasible(problem: ChecklistProblem):
-    """Raise :class:`InfeasibleError` when no checklist satisfies the size bounds and
-    constraints; the message names an irreducible set of conflicting constraints (also
-    in ``error.culprits``). Returns a feasible ``(items, M)``, or ``None`` when HiGHS
-    cannot decide within its time limit."""
-    groups = constraint_groups(problem)
-    status, found = _feasibility_status(problem, groups)
-    if status == "feasible":
-        return found
-    if status == "unknown":
-        return None
-    keep = list(groups)
-    for g in list(groups):  # deletion filter
-        trial = [k for k in keep if k != g]
-        if _feasibility_status(problem, trial)[0] == "infeasible":
-            keep = trial
-    err = InfeasibleError(infeasible_message(keep))
-    err.culprits = keep
-    raise err
+    """Raise :class:`~riskexplore.errors.InfeasibleError` when no checklist satisfies the
+    size bounds and constraints (the culprits decided by HiGHS MIPs; see
+    :func:`~riskexplore.problem.checklist_feasibility.check_feasible_with`).
 
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
 
-def infeasible_message(names: list[str]) -> str:
-    quoted = [repr(n) for n in names]
-    if not names:
-        return (
-            "no checklist exists: the threshold M must be between 1 and the number of items "
-            "N, and every example pattern is forced"
-        )
-    if len(names) == 1:
-        return f"constraint {quoted[0]} cannot be satisfied by any checklist"
-    if len(names) == 2:
-        return f"constraints are infeasible together: {quoted[0]} conflicts with {quoted[1]}"
-    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
-    return f"constraints are infeasible together: {listed} cannot all hold"
+    Returns
+    -------
+    tuple or None
+        A feasible ``(items, M)``, or ``None`` when HiGHS cannot decide within its time
+        limit.
+    """
+    return check_feasible_with(problem, lambda active: _feasibility_status(problem, active))

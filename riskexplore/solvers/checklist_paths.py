@@ -53,8 +53,9 @@ import numpy as np
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import BoundsMixin
-from riskexplore.problem.checklist_constraints import ALL, ErrorRow, FNRLimit
+from riskexplore.problem.checklist_constraints import FNRLimit
 from riskexplore.problem.checklist_problem import ChecklistSolution
+from riskexplore.problem.checklist_rows import ALL, ErrorRow
 from riskexplore.solvers.checklist_heuristics import (
     item_group_ids,
     size_bounds,

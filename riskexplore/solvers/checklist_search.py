@@ -62,16 +62,15 @@ import numpy as np
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, final_status
-from riskexplore.errors import InfeasibleError
-from riskexplore.problem.checklist_constraints import ALL
+from riskexplore.problem.checklist_feasibility import check_feasible_with
 from riskexplore.problem.checklist_problem import (
     ChecklistProblem,
     ChecklistSolution,
     grid_of,
     violation_slack,
 )
+from riskexplore.problem.checklist_rows import ALL
 from riskexplore.solvers import checklist_search_kernel as kernel
-from riskexplore.solvers.checklist_ip import constraint_groups
 
 __all__ = [
     "ExactSearch",
@@ -937,22 +936,7 @@ def check_feasible_exact(problem: ChecklistProblem, time_limit: float = _FEASIBI
     """Raise :class:`InfeasibleError` naming an irreducible set of conflicting constraints
     when no checklist satisfies ``problem``; otherwise return a feasible ``(items, M)``
     (``None`` when a search cannot decide within ``time_limit`` seconds)."""
-    from riskexplore.solvers.checklist_ip import infeasible_message
-
-    groups = constraint_groups(problem)
-    status, found = _feasible(problem, groups, time_limit)
-    if status == "feasible":
-        return found
-    if status == "unknown":
-        return None
-    keep = list(groups)
-    for g in list(groups):  # deletion filter
-        trial = [k for k in keep if k != g]
-        if _feasible(problem, trial, time_limit)[0] == "infeasible":
-            keep = trial
-    err = InfeasibleError(infeasible_message(keep))
-    err.culprits = keep
-    raise err
+    return check_feasible_with(problem, lambda active: _feasible(problem, active, time_limit))
 
 
 def warm_up() -> None:

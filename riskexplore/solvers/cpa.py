@@ -30,7 +30,7 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.highs import add_dense_rows, new_highs
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, finish_solve
-from riskexplore.problem.feasibility import _Model as _FeasibilityModel
+from riskexplore.problem.feasibility import FeasibilityModel
 from riskexplore.problem.risk_problem import RiskScoreProblem
 
 __all__ = ["solve_cpa"]
@@ -93,7 +93,7 @@ class _CPA:
         import highspy
 
         p, d = self.problem, self.d
-        fm = _FeasibilityModel(p)  # clipped bounds, size rows and user rows by group
+        fm = FeasibilityModel(p)  # clipped bounds, size rows and user rows by group
         lo, hi = fm.lo, fm.hi
         self.n_cols = n = 3 * d + 2
         self.L_col = 3 * d + 1

@@ -8,8 +8,8 @@ words; select entries and press Remove to drop them.
 
 Every constraint is checked before it becomes active: item and group names against the
 lists (``to_rows``), and — when a ``checker`` is given, e.g. one that builds the checklist
-problem on the data and runs :func:`~riskexplore.problem.checklist_problem.
-check_checklist_feasible` (see :func:`data_checker`) — against the data. A refused
+problem on the data and runs :func:`~riskexplore.solvers.checklist_solve.check_feasible`
+(see :func:`data_checker`) — against the data. A refused
 constraint is shown as a readable message and the active set stays as it was.
 """
 
@@ -61,13 +61,13 @@ def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: A
 
     def check(constraints) -> None:
         from riskexplore.checklist_fit import prepare_checklist
-        from riskexplore.problem.checklist_problem import check_checklist_feasible
+        from riskexplore.solvers.checklist_solve import check_feasible
 
         prepared = prepare_checklist(
             X, y, constraints=list(constraints), groups=groups, **prepare_kw
         )
         if feasibility:
-            check_checklist_feasible(prepared.problem)
+            check_feasible(prepared.problem)
 
     return check
 
