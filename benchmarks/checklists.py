@@ -17,18 +17,18 @@ import time
 import numpy as np
 from _common import banners_to_stderr, emit
 
-from riskexplore.core.events import Trace
-from riskexplore.core.limits import Limits
-from riskexplore.data.binarize import Binarizer
-from riskexplore.datasets import load_dataset
-from riskexplore.problem.checklist_constraints import FNRLimit, OneItemPerGroup
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.solvers.checklist_heuristics import (
+from riskexplore.checklist.binarize import Binarizer
+from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
+from riskexplore.checklist.heuristics import (
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.solvers.checklist_ip import solve_checklist
-from riskexplore.solvers.checklist_paths import sequential_training
+from riskexplore.checklist.mip import solve_checklist
+from riskexplore.checklist.paths import sequential_training
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
+from riskexplore.datasets import load_dataset
 
 CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
 FNR_LIMIT = 0.10

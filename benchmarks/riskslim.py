@@ -17,8 +17,8 @@ import numpy as np
 from _common import banners_to_stderr, emit
 
 from riskexplore.core.limits import Limits
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 DATASETS = ("mammo", "breastcancer", "income")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
@@ -73,7 +73,7 @@ def run_lcpa(name: str, time_limit: float) -> dict:
 
 
 def run_cpa(name: str, time_limit: float) -> dict:
-    from riskexplore.solvers.cpa import solve_cpa
+    from riskexplore.risk_score.cpa import solve_cpa
 
     problem = make_problem(name)
     with banners_to_stderr():

@@ -3,7 +3,7 @@
 For each dataset: 5-fold CV (test CAL and test AUC, means over folds) and a final model
 fitted on all the data (its training loss, size and, for RiskSLIM, optimality gap), for
 RiskSLIM (LCPA with a per-solve time limit) and PLR→RD, PLR→RsRD, PLR→UNIT, PooledRD,
-PooledRD*, PooledSeqRD* (:mod:`riskexplore.evaluation.baselines`). The folds run as cells
+PooledRD*, PooledSeqRD* (:mod:`riskexplore.risk_score.baselines`). The folds run as cells
 of :func:`riskexplore.evaluation.grids.run_grid` (one cell per dataset x fold x
 {RiskSLIM, baselines}; the six baselines of a fold share one PLR pool).
 
@@ -72,9 +72,9 @@ def fit_cell(cell: dict) -> dict:
     """Fit RiskSLIM or the six baselines on one fold (or on all data) and evaluate."""
     from riskexplore import fit_risk_score
     from riskexplore.datasets import load_dataset
-    from riskexplore.evaluation import baselines as B
     from riskexplore.evaluation.cv import fold_indices
     from riskexplore.evaluation.metrics import risk_score_metrics
+    from riskexplore.risk_score import baselines as B
 
     data = load_dataset(cell["dataset"])
     X, y = data.X, np.asarray(data.y)

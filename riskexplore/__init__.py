@@ -50,12 +50,12 @@ _CHECKLIST_CONSTRAINTS = (
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    "RiskScore": "riskexplore.models.risk_score",
+    "RiskScore": "riskexplore.risk_score.model",
     "Certificate": "riskexplore.core.certificate",
-    "fit_risk_score": "riskexplore.fit",
-    "iter_fit_risk_score": "riskexplore.fit",
-    "RiskSlimClassifier": "riskexplore.estimator",
-    "RiskScoreProblem": "riskexplore.problem.risk_problem",
+    "fit_risk_score": "riskexplore.risk_score.fit",
+    "iter_fit_risk_score": "riskexplore.risk_score.fit",
+    "RiskSlimClassifier": "riskexplore.risk_score.estimator",
+    "RiskScoreProblem": "riskexplore.risk_score.problem",
     "load_dataset": "riskexplore.datasets",
     "list_datasets": "riskexplore.datasets",
     "read_csv_table": "riskexplore.data.tables",
@@ -66,15 +66,15 @@ _EXPORTS: dict[str, str] = {
     "InputError": "riskexplore.errors",
     "ConstraintError": "riskexplore.errors",
     "InfeasibleError": "riskexplore.errors",
-    **dict.fromkeys(_CONSTRAINTS, "riskexplore.problem.constraints"),
-    "Checklist": "riskexplore.models.checklist",
-    "fit_checklist": "riskexplore.checklist_fit",
-    "iter_fit_checklist": "riskexplore.checklist_fit",
-    "ChecklistClassifier": "riskexplore.checklist_estimator",
-    "Binarizer": "riskexplore.data.binarize",
-    "ChecklistProblem": "riskexplore.problem.checklist_problem",
-    **dict.fromkeys(_CHECKLIST_CONSTRAINTS, "riskexplore.problem.checklist_constraints"),
-    "ChecklistImplies": "riskexplore.problem.checklist_constraints",
+    **dict.fromkeys(_CONSTRAINTS, "riskexplore.risk_score.constraints"),
+    "Checklist": "riskexplore.checklist.model",
+    "fit_checklist": "riskexplore.checklist.fit",
+    "iter_fit_checklist": "riskexplore.checklist.fit",
+    "ChecklistClassifier": "riskexplore.checklist.estimator",
+    "Binarizer": "riskexplore.checklist.binarize",
+    "ChecklistProblem": "riskexplore.checklist.problem",
+    **dict.fromkeys(_CHECKLIST_CONSTRAINTS, "riskexplore.checklist.constraints"),
+    "ChecklistImplies": "riskexplore.checklist.constraints",
 }
 
 #: public names that differ from the defining module's name for the object
@@ -146,20 +146,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from riskexplore.checklist_estimator import ChecklistClassifier
-    from riskexplore.checklist_fit import fit_checklist, iter_fit_checklist
-    from riskexplore.core.certificate import Certificate
-    from riskexplore.core.events import SolveEvent, Trace
-    from riskexplore.core.limits import Limits
-    from riskexplore.data.binarize import Binarizer
-    from riskexplore.data.tables import read_csv_table
-    from riskexplore.datasets import list_datasets, load_dataset
-    from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
-    from riskexplore.estimator import RiskSlimClassifier
-    from riskexplore.fit import fit_risk_score, iter_fit_risk_score
-    from riskexplore.models.checklist import Checklist
-    from riskexplore.models.risk_score import RiskScore
-    from riskexplore.problem.checklist_constraints import (
+    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.checklist.constraints import (
         AtMostKItems,
         ExcludeItem,
         FNRLimit,
@@ -174,9 +162,18 @@ if TYPE_CHECKING:  # pragma: no cover
         PredictPositiveWhen,
         WorstGroupRate,
     )
-    from riskexplore.problem.checklist_constraints import Implies as ChecklistImplies
-    from riskexplore.problem.checklist_problem import ChecklistProblem
-    from riskexplore.problem.constraints import (
+    from riskexplore.checklist.constraints import Implies as ChecklistImplies
+    from riskexplore.checklist.estimator import ChecklistClassifier
+    from riskexplore.checklist.fit import fit_checklist, iter_fit_checklist
+    from riskexplore.checklist.model import Checklist
+    from riskexplore.checklist.problem import ChecklistProblem
+    from riskexplore.core.certificate import Certificate
+    from riskexplore.core.events import SolveEvent, Trace
+    from riskexplore.core.limits import Limits
+    from riskexplore.data.tables import read_csv_table
+    from riskexplore.datasets import list_datasets, load_dataset
+    from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
+    from riskexplore.risk_score.constraints import (
         AtLeastKOf,
         AtMostKOf,
         Exclude,
@@ -190,4 +187,7 @@ if TYPE_CHECKING:  # pragma: no cover
         PredictedRisk,
         Sign,
     )
-    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.risk_score.estimator import RiskSlimClassifier
+    from riskexplore.risk_score.fit import fit_risk_score, iter_fit_risk_score
+    from riskexplore.risk_score.model import RiskScore
+    from riskexplore.risk_score.problem import RiskScoreProblem

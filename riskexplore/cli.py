@@ -286,7 +286,7 @@ def _print_model(model: Any, report: dict[str, Any] | None, **text_options: Any)
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    from riskexplore.fit import iter_fit_risk_score
+    from riskexplore.risk_score.fit import iter_fit_risk_score
 
     for low, high, what in (
         (args.coef_min, args.coef_max, "coef"),
@@ -435,7 +435,7 @@ def load_checklist_table(data: str, target: str | None):
 
 
 def _cmd_checklist(args: argparse.Namespace) -> int:
-    from riskexplore.checklist_fit import iter_fit_checklist
+    from riskexplore.checklist.fit import iter_fit_checklist
 
     if args.max_m is not None and args.min_m > args.max_m:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-m {args.max_m}")

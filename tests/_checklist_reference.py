@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from riskexplore.problem.checklist_problem import ChecklistProblem, violation_slack
+from riskexplore.checklist.problem import ChecklistProblem, violation_slack
 
 
 def subset_masks(d: int, allowed: list[int] | None = None, base: list[int] = ()) -> np.ndarray:

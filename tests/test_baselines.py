@@ -9,10 +9,10 @@ import pytest
 
 from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError
-from riskexplore.evaluation import baselines as B
 from riskexplore.evaluation.metrics import risk_score_metrics
-from riskexplore.models.risk_score import RiskScore
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score import baselines as B
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 
 @pytest.fixture(scope="module")

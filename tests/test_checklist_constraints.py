@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskexplore.errors import ConstraintError, InputError
-from riskexplore.problem.checklist_constraints import (
+from riskexplore.checklist.constraints import (
     AtMostKItems,
     ExcludeItem,
     FNRLimit,
@@ -25,10 +24,11 @@ from riskexplore.problem.checklist_constraints import (
     PredictPositiveWhen,
     WorstGroupRate,
 )
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.problem.checklist_pyomo import checklist_model, rows_from_pyomo
-from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
-from riskexplore.solvers.checklist_ip import solve_checklist
+from riskexplore.checklist.mip import solve_checklist
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.pyomo import checklist_model, rows_from_pyomo
+from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
+from riskexplore.errors import ConstraintError, InputError
 
 X = pd.DataFrame(
     {

@@ -13,10 +13,10 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 import riskexplore
 from riskexplore import ChecklistClassifier, fit_checklist, iter_fit_checklist
+from riskexplore.checklist.model import Checklist
 from riskexplore.core.events import SolveEvent
 from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError
-from riskexplore.models.checklist import Checklist
 
 CATEGORICAL = ["cp", "restecg", "slope", "ca", "thal"]
 
@@ -30,12 +30,12 @@ def heart():
 def test_public_names():
     assert callable(riskexplore.fit_checklist)
     # importing the submodule of the same name must not shadow the function
-    module = importlib.import_module("riskexplore.checklist_fit")
+    module = importlib.import_module("riskexplore.checklist.fit")
     assert module.fit_checklist is fit_checklist
     assert riskexplore.fit_checklist is fit_checklist
     for name in ("Checklist", "ChecklistClassifier", "Binarizer", "FNRLimit", "MaxItems"):
         assert getattr(riskexplore, name).__name__ == name
-    assert riskexplore.ChecklistImplies.__module__.endswith("checklist_constraints")
+    assert riskexplore.ChecklistImplies.__module__ == "riskexplore.checklist.constraints"
 
 
 def test_fit_checklist_with_fnr_limit(heart):

@@ -11,15 +11,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskexplore.problem.checklist_constraints import AtMostKItems, MaxItems, OneItemPerGroup
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.solvers.checklist_heuristics import (
+from riskexplore.checklist.constraints import AtMostKItems, MaxItems, OneItemPerGroup
+from riskexplore.checklist.heuristics import (
     item_group_ids,
     knapsack_cover,
     size_bounds,
     submodular_checklists,
     unit_weighting_checklists,
 )
+from riskexplore.checklist.problem import ChecklistProblem
 
 # --- the toy example (worked by hand in the comments) ------------------------------------
 # positives p1..p4 and negatives n1, n2 over items 0, 1, 2
@@ -190,7 +190,7 @@ def test_group_ids_from_rows_and_size_bounds():
 
 
 def test_fast_on_heart():
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

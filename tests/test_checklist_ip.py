@@ -10,10 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskexplore.core.events import Trace
-from riskexplore.core.limits import Limits
-from riskexplore.errors import InfeasibleError
-from riskexplore.problem.checklist_constraints import (
+from riskexplore.checklist.constraints import (
     FNRLimit,
     FPRLimit,
     GroupRateGap,
@@ -24,8 +21,11 @@ from riskexplore.problem.checklist_constraints import (
     PredictPositiveWhen,
     WorstGroupRate,
 )
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.solvers.checklist_ip import check_checklist_feasible, solve_checklist
+from riskexplore.checklist.mip import check_checklist_feasible, solve_checklist
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
+from riskexplore.errors import InfeasibleError
 
 
 def _data(seed: int, n: int, d: int):
@@ -218,7 +218,7 @@ def test_feasibility_check_names_culprits():
 
 @pytest.mark.parametrize("case", [CASES[0], CASES[5]])
 def test_strengthened_formulation_keeps_optimum(case):
-    from riskexplore.solvers.checklist_ip import ChecklistIPSettings
+    from riskexplore.checklist.mip import ChecklistIPSettings
 
     seed, n, d, kwargs = case
     X, y, groups = _data(seed, n, d)

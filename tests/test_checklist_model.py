@@ -11,12 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.checklist.model import Checklist
+from riskexplore.checklist.problem import ChecklistSolution
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models.checklist import Checklist
-from riskexplore.problem.checklist_problem import ChecklistSolution
 
 NAMES = ["age \u2265 54", "cp = 2", "stroke <b>", "unused"]
 
@@ -256,7 +256,7 @@ def test_from_result_without_model():
 
 # --- raw data through the stored binarizer ----------------------------------------------
 def test_predict_raw_and_binarized_agree():
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

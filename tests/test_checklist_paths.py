@@ -11,16 +11,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskexplore.core.events import Trace
-from riskexplore.core.limits import Limits
-from riskexplore.problem.checklist_constraints import FNRLimit, OneItemPerGroup
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.solvers.checklist_ip import solve_checklist
-from riskexplore.solvers.checklist_paths import (
+from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
+from riskexplore.checklist.mip import solve_checklist
+from riskexplore.checklist.paths import (
     _cells,
     fnr_error_path,
     sequential_training,
 )
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
 
 
 def random_problem(seed, n=70, d=7, groups=True, **kw):

@@ -10,10 +10,7 @@ import pandas as pd
 import pytest
 from _checklist_reference import brute_force, lexicographic, score_all, subset_masks
 
-from riskexplore.core.events import Trace
-from riskexplore.core.limits import Limits
-from riskexplore.errors import InfeasibleError
-from riskexplore.problem.checklist_constraints import (
+from riskexplore.checklist.constraints import (
     AtMostKItems,
     ExcludeItem,
     FNRLimit,
@@ -29,15 +26,18 @@ from riskexplore.problem.checklist_constraints import (
     PredictPositiveWhen,
     WorstGroupRate,
 )
-from riskexplore.problem.checklist_problem import ChecklistProblem
-from riskexplore.problem.checklist_rows import ChecklistRow
-from riskexplore.solvers.checklist_ip import solve_checklist
-from riskexplore.solvers.checklist_search import (
+from riskexplore.checklist.mip import solve_checklist
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.rows import ChecklistRow
+from riskexplore.checklist.search import (
     ExactSearch,
     ExactSearchSettings,
     check_feasible_exact,
     solve_checklist_exact,
 )
+from riskexplore.core.events import Trace
+from riskexplore.core.limits import Limits
+from riskexplore.errors import InfeasibleError
 
 TOL = 1e-9
 
@@ -343,7 +343,7 @@ def test_agrees_with_the_mip_where_it_certifies(seed):
 # ---------------------------------------------------------------------------- heart
 @pytest.fixture(scope="module")
 def heart_items():
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

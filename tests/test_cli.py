@@ -60,7 +60,7 @@ def test_fit_json_fields(fit_json):
 
 def test_fit_json_matches_python_api(fit_json):
     _, report = fit_json
-    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.risk_score.problem import RiskScoreProblem
 
     data = load_dataset("breastcancer")
     problem = RiskScoreProblem(data.X, data.y, coef_min=-4, coef_max=4, max_size=3)

@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore.checklist.model import Checklist
 from riskexplore.errors import InputError
 from riskexplore.evaluation.compare import compare, compare_models
-from riskexplore.models.checklist import Checklist
-from riskexplore.models.risk_score import RiskScore
-from riskexplore.problem.constraints import Exclude, Include, Sign
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.constraints import Exclude, Include, Sign
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 BOUNDS = dict(coef_min=-2, coef_max=2, intercept_min=-4, intercept_max=4, c0=0.01, max_size=2)
 TOL = 1e-7

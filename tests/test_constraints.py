@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.constraints import (
+from riskexplore.risk_score.constraints import (
     AtLeastKOf,
     AtMostKOf,
     Exclude,
@@ -20,8 +20,8 @@ from riskexplore.problem.constraints import (
     Sign,
     constraints_to_rows,
 )
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.problem.rows import INTERCEPT, LinearRow, compile_rows
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.rows import INTERCEPT, LinearRow, compile_rows
 
 NAMES = ["male", "hypertension", "bmi>=30", "age<30", "age<45", "age<60"]
 

@@ -11,9 +11,9 @@ import pytest
 
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.cpa import solve_cpa
-from riskexplore.solvers.lcpa import solve_lcpa
+from riskexplore.risk_score.cpa import solve_cpa
+from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 
 def _problem(seed: int, n: int, d: int, **kwargs) -> RiskScoreProblem:

@@ -20,7 +20,7 @@ from riskexplore import (
     iter_fit_risk_score,
 )
 from riskexplore.errors import InputError
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 
 def _synthetic(n: int = 240, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:

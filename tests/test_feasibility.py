@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from riskexplore.errors import InfeasibleError
-from riskexplore.problem.constraints import (
+from riskexplore.risk_score.constraints import (
     AtLeastKOf,
     AtMostKOf,
     Exclude,
@@ -15,9 +15,13 @@ from riskexplore.problem.constraints import (
     PredictedRisk,
     Sign,
 )
-from riskexplore.problem.feasibility import check_feasible, conflicting_constraints, find_feasible
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.problem.rows import LinearRow
+from riskexplore.risk_score.feasibility import (
+    check_feasible,
+    conflicting_constraints,
+    find_feasible,
+)
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.rows import LinearRow
 
 
 def make_problem(d=6, seed=0, **kw):

@@ -12,7 +12,7 @@ import pytest
 from riskexplore.core.events import Trace, iterate_events
 from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.problem.constraints import (
+from riskexplore.risk_score.constraints import (
     AtMostKOf,
     Exclude,
     Implies,
@@ -21,8 +21,8 @@ from riskexplore.problem.constraints import (
     PredictedRisk,
     Sign,
 )
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 ALL_OFF = LCPASettings(
     initialization=False,
@@ -250,7 +250,7 @@ def test_progress_events_are_throttled():
 
 
 def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
-    from riskexplore.solvers.cut_pool import CutPool
+    from riskexplore.risk_score.cut_pool import CutPool
 
     base = random_problem(11, with_constraints=False)
     pool = CutPool()
@@ -277,7 +277,7 @@ def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
 
 
 def test_cut_pool_refuses_other_data():
-    from riskexplore.solvers.cut_pool import CutPool
+    from riskexplore.risk_score.cut_pool import CutPool
 
     pool = CutPool()
     solve_lcpa(random_problem(1, with_constraints=False), cut_pool=pool)

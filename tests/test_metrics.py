@@ -24,7 +24,7 @@ from riskexplore.evaluation.metrics import (
     reliability_table,
     risk_score_metrics,
 )
-from riskexplore.models.risk_score import RiskScore
+from riskexplore.risk_score.model import RiskScore
 
 
 def test_cal_hand_computed():

@@ -3,10 +3,10 @@ import pytest
 from pyomo.environ import ConcreteModel, Constraint, ConstraintList, Var, exp
 
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.constraints import Implies, constraints_to_rows
-from riskexplore.problem.pyomo_bridge import pyomo_model_for, risk_score_model, rows_from_pyomo
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.problem.rows import INTERCEPT, compile_rows
+from riskexplore.risk_score.constraints import Implies, constraints_to_rows
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.pyomo import pyomo_model_for, risk_score_model, rows_from_pyomo
+from riskexplore.risk_score.rows import INTERCEPT, compile_rows
 
 NAMES = ["male", "hypertension", "bmi>=30", "age"]
 

@@ -11,11 +11,12 @@ import pandas as pd
 import pytest
 from scipy.special import expit
 
+from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models import Certificate, RiskScore
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 NAMES = ["age >= 75", "diabetes", "stroke <b>", "unused"]
 

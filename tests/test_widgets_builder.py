@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from riskexplore.errors import ConstraintError, InfeasibleError  # noqa: E402
-from riskexplore.problem import constraints as C  # noqa: E402
+from riskexplore.risk_score import constraints as C  # noqa: E402
 from riskexplore.widgets.cards import ModelCardView, certificate_html, model_html  # noqa: E402
 from riskexplore.widgets.constraint_builder import (  # noqa: E402
     CONSTRAINT_TYPES,

@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 
+from riskexplore.checklist import constraints as cc  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
-from riskexplore.problem import checklist_constraints as cc  # noqa: E402
-from riskexplore.problem import constraints as C  # noqa: E402
+from riskexplore.risk_score import constraints as C  # noqa: E402
 from riskexplore.widgets.explorer import (  # noqa: E402
     MAX_UPLOAD_BYTES,
     Explorer,
@@ -281,7 +281,7 @@ def test_explorer_in_a_real_kernel():
     pytest.importorskip("ipykernel")
     setup = (
         "import asyncio\n"
-        "from riskexplore.problem.constraints import Exclude\n"
+        "from riskexplore.risk_score.constraints import Exclude\n"
         "from riskexplore.widgets import Explorer\n"
         "ex = Explorer('mammo', time_limit=1, max_size=2)\n"
         "ex.add_constraint(Exclude('IrregularShape'))\n"

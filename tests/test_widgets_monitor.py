@@ -15,8 +15,8 @@ pytest.importorskip("plotly")
 
 from riskexplore.core.certificate import Certificate  # noqa: E402
 from riskexplore.core.events import SolveEvent  # noqa: E402
-from riskexplore.models.risk_score import RiskScore  # noqa: E402
-from riskexplore.problem.constraints import AtLeastKOf, Include, MaxFeatures  # noqa: E402
+from riskexplore.risk_score.constraints import AtLeastKOf, Include, MaxFeatures  # noqa: E402
+from riskexplore.risk_score.model import RiskScore  # noqa: E402
 from riskexplore.widgets.monitor import SolveMonitor  # noqa: E402
 from riskexplore.widgets.runner import solve_function  # noqa: E402
 
@@ -245,7 +245,7 @@ def test_refresh_task_in_a_real_kernel():
     setup = (
         "import asyncio, math, time\n"
         "from riskexplore.core.certificate import Certificate\n"
-        "from riskexplore.models.risk_score import RiskScore\n"
+        "from riskexplore.risk_score.model import RiskScore\n"
         "from riskexplore.core.events import SolveEvent\n"
         "from riskexplore.widgets import SolveMonitor\n"
         "def solve(*, callbacks=(), stop=None):\n"

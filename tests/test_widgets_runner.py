@@ -14,7 +14,7 @@ import pytest
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import SolveEvent, Trace
 from riskexplore.errors import InfeasibleError, RiskExploreError
-from riskexplore.models.risk_score import RiskScore
+from riskexplore.risk_score.model import RiskScore
 from riskexplore.widgets.runner import ProgressSeries, SolveRunner, describe_error, solve_function
 
 
@@ -125,7 +125,7 @@ def _small_data(n=300, d=5, seed=0):
 
 
 def test_solve_function_with_real_fit_and_live_constraints():
-    from riskexplore.problem.constraints import Exclude, MaxFeatures
+    from riskexplore.risk_score.constraints import Exclude, MaxFeatures
 
     X, y = _small_data()
     current = [MaxFeatures(2)]
@@ -168,7 +168,7 @@ def test_bounds_figure_static():
 
 def test_card_figure_and_saving(tmp_path):
     pytest.importorskip("plotly")
-    from riskexplore.models.checklist import Checklist
+    from riskexplore.checklist.model import Checklist
     from riskexplore.widgets.figures import card_figure, image_export_available, save_figure
 
     cert = Certificate.from_bounds("optimal", 0.5, 0.5)

@@ -16,10 +16,10 @@ pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 
 from riskexplore import fit_checklist, fit_risk_score, load_dataset  # noqa: E402
+from riskexplore.checklist import constraints as cc  # noqa: E402
 from riskexplore.evaluation.metrics import auc, model_metrics, reliability_table  # noqa: E402
 from riskexplore.evaluation.paths import risk_score_size_path  # noqa: E402
-from riskexplore.problem import checklist_constraints as cc  # noqa: E402
-from riskexplore.problem.constraints import Exclude  # noqa: E402
+from riskexplore.risk_score.constraints import Exclude  # noqa: E402
 from riskexplore.widgets import views_figures as vf  # noqa: E402
 
 
@@ -443,7 +443,7 @@ def _choose(builder, kind, **values):
 
 
 def test_checklist_builder_every_type_and_fit(heart):
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
     from riskexplore.widgets.checklist_builder import (
         CHECKLIST_CONSTRAINT_TYPES,
         ChecklistConstraintBuilder,

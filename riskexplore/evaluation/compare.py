@@ -1,7 +1,7 @@
 """Side-by-side comparison of models, and the certified price of constraints.
 
 :func:`compare_models` fits the best risk score with and without a set of constraints on
-the same data (sharing one :class:`~riskexplore.solvers.cut_pool.CutPool`, so the second
+the same data (sharing one :class:`~riskexplore.risk_score.cut_pool.CutPool`, so the second
 solve starts warm) and reports the points of both, their metrics, both certificates and
 a certified interval for the *price of the constraints*: how much the optimal objective
 rises when the constraints are imposed.
@@ -264,11 +264,11 @@ def compare_models(
     names : (str, str)
         Labels of the two models.
     **fit_kwargs
-        Other arguments of :func:`~riskexplore.fit.fit_risk_score` (``max_size``,
+        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``max_size``,
         ``time_limit``, ``c0``, ``coef_min``, ...), used for both solves.
     """
-    from riskexplore.fit import fit_risk_score
-    from riskexplore.solvers.cut_pool import CutPool
+    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.fit import fit_risk_score
 
     if "constraints" in fit_kwargs or "warm_start" in fit_kwargs:
         raise InputError("pass constraints / base_constraints; warm starts come from the pool")

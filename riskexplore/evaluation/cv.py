@@ -1,12 +1,12 @@
 """Cross-validation of model *recipes*, and nested CV to choose free parameters.
 
 A *recipe* is any callable ``recipe(X_train, y_train) -> fitted model``. The model may
-be a :class:`~riskexplore.models.risk_score.RiskScore`, a
-:class:`~riskexplore.models.checklist.Checklist` or anything with ``predict_risk`` /
+be a :class:`~riskexplore.risk_score.model.RiskScore`, a
+:class:`~riskexplore.checklist.model.Checklist` or anything with ``predict_risk`` /
 ``predict_proba`` (risk metrics) or ``predict`` (classifier metrics).
 
 If the recipe accepts a ``cut_pool`` keyword (as the recipes of
-:func:`risk_score_recipe` do), it gets one :class:`~riskexplore.solvers.cut_pool.CutPool`
+:func:`risk_score_recipe` do), it gets one :class:`~riskexplore.risk_score.cut_pool.CutPool`
 per training set. Cuts depend only on the data, so every solve on the same training
 fold -- e.g. every parameter setting of a grid -- shares the pool and starts warm.
 
@@ -117,7 +117,7 @@ class _PoolCache:
         self._pools: dict[bytes, Any] = {}
 
     def get(self, rows: np.ndarray):
-        from riskexplore.solvers.cut_pool import CutPool
+        from riskexplore.risk_score.cut_pool import CutPool
 
         key = np.asarray(rows, dtype=np.int64).tobytes()
         if key not in self._pools:
@@ -457,7 +457,7 @@ def nested_cv_select(
 
 # --- recipes ---------------------------------------------------------------------------
 def risk_score_recipe(**fit_kwargs: Any) -> Recipe:
-    """A recipe fitting :func:`~riskexplore.fit.fit_risk_score` with ``fit_kwargs``.
+    """A recipe fitting :func:`~riskexplore.risk_score.fit.fit_risk_score` with ``fit_kwargs``.
 
     The recipe accepts ``cut_pool=`` so that CV shares one pool per training fold.
 
@@ -468,7 +468,7 @@ def risk_score_recipe(**fit_kwargs: Any) -> Recipe:
         raise InputError("the recipe gets a cut pool per training fold; do not pass cut_pool")
 
     def recipe(X, y, cut_pool=None):
-        from riskexplore.fit import fit_risk_score
+        from riskexplore.risk_score.fit import fit_risk_score
 
         return fit_risk_score(X, y, cut_pool=cut_pool, **fit_kwargs)
 

@@ -443,7 +443,7 @@ def model_scores(model, X, risk: np.ndarray | None = None) -> np.ndarray | None:
 def risk_score_metrics(model, X, y) -> dict[str, Any]:
     """CAL, AUC, loss, Brier score, size and certificate of a risk model on ``(X, y)``.
 
-    Works for a :class:`~riskexplore.models.risk_score.RiskScore` or any model with
+    Works for a :class:`~riskexplore.risk_score.model.RiskScore` or any model with
     ``predict_risk`` (or ``predict_proba``). CAL groups examples by the model's scores
     (``decision_function``) when available, else by predicted risk. The loss uses the
     scores when the model has both (``decision_function`` is then the logit).
@@ -478,7 +478,7 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
 
     Risk models (``predict_risk`` or ``predict_proba``) get :func:`risk_score_metrics`
     plus the rates of ``predict`` (when available). Classifiers such as
-    :class:`~riskexplore.models.checklist.Checklist` (``predict`` only) get
+    :class:`~riskexplore.checklist.model.Checklist` (``predict`` only) get
     :func:`classification_rates` (per group when ``groups`` is given), their size and
     certificate, and AUC of ``decision_function`` when they have one (for a checklist,
     the number of items checked). Nested per-group tables are left out; use

@@ -2,7 +2,7 @@
 
 :func:`risk_score_size_path` solves the risk score problem with ``max_size = R`` for
 ``R = 1, 2, ...``, smallest first. Every solve shares one
-:class:`~riskexplore.solvers.cut_pool.CutPool` (loss cuts depend only on the data) and
+:class:`~riskexplore.risk_score.cut_pool.CutPool` (loss cuts depend only on the data) and
 is warm-started from the previous size's model, which is feasible for the larger limit.
 :func:`checklist_size_path` does the same over the number of checklist items ``N``.
 
@@ -239,7 +239,7 @@ def risk_score_size_path(
 
     Parameters
     ----------
-    X, y : training data, as for :func:`~riskexplore.fit.fit_risk_score`.
+    X, y : training data, as for :func:`~riskexplore.risk_score.fit.fit_risk_score`.
     sizes : iterable of int, or int
         Size limits ``R`` (an int ``R_max`` means ``1..R_max``; default
         ``1..min(d, 10)``). ``0`` gives the intercept-only model.
@@ -256,7 +256,7 @@ def risk_score_size_path(
     stop : threading.Event or callable, optional
         Ends the current solve (keeping its best model) and the path.
     **fit_kwargs
-        Other arguments of :func:`~riskexplore.fit.fit_risk_score` (``coef_min``,
+        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``coef_min``,
         ``coef_max``, ``c0``, ``constraints``, ``node_limit``, ``gap_tolerance``, ...).
 
     Returns
@@ -264,8 +264,8 @@ def risk_score_size_path(
     SizePath
         Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
     """
-    from riskexplore.fit import build_problem, solve_problem
-    from riskexplore.solvers.cut_pool import CutPool
+    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.fit import build_problem, solve_problem
 
     _check_kwargs(fit_kwargs, _PATH_KEYS + ("stop", "cut_pool"))
     has_test = _test_data(X_test, y_test)
@@ -378,7 +378,7 @@ def checklist_size_path(
 ) -> SizePath:
     """Fit the best checklist with at most ``N`` items for every ``N`` in ``n_values``.
 
-    Uses :func:`~riskexplore.checklist_fit.fit_checklist` with ``max_items=N``, smallest
+    Uses :func:`~riskexplore.checklist.fit.fit_checklist` with ``max_items=N``, smallest
     first, each warm-started from the previous checklist (the solver ignores a warm start
     that breaks the new problem's constraints).
 
@@ -403,7 +403,7 @@ def checklist_size_path(
         ``node_limit``, ...).
     """
     try:
-        from riskexplore.checklist_fit import fit_checklist
+        from riskexplore.checklist.fit import fit_checklist
     except ImportError as exc:  # pragma: no cover - depends on the checklist code
         raise InputError(f"checklists are not available: {exc}") from exc
 

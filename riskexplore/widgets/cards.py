@@ -125,7 +125,7 @@ def incumbent_model(
     cert = Certificate.from_bounds("solving", upper_bound, lower_bound)
     stats = {"time": float(time)} if time is not None else {}
     if "points" in incumbent:
-        from riskexplore.models.risk_score import RiskScore
+        from riskexplore.risk_score.model import RiskScore
 
         points = {str(k): int(v) for k, v in (incumbent.get("points") or {}).items()}
         names = list(getattr(template, "feature_names", None) or points)
@@ -137,7 +137,7 @@ def incumbent_model(
             info = None
         return RiskScore(names, points, int(incumbent.get("intercept", 0)), cert, stats, info)
     if "items" in incumbent:
-        from riskexplore.models.checklist import Checklist
+        from riskexplore.checklist.model import Checklist
 
         items = [str(i) for i in incumbent.get("items") or []]
         outcome = getattr(template, "outcome", None)

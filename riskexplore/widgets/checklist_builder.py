@@ -8,7 +8,7 @@ words; select entries and press Remove to drop them.
 
 Every constraint is checked before it becomes active: item and group names against the
 lists (``to_rows``), and — when a ``checker`` is given, e.g. one that builds the checklist
-problem on the data and runs :func:`~riskexplore.solvers.checklist_solve.check_feasible`
+problem on the data and runs :func:`~riskexplore.checklist.engines.check_feasible`
 (see :func:`data_checker`) — against the data. A refused
 constraint is shown as a readable message and the active set stays as it was.
 """
@@ -19,8 +19,8 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from riskexplore.checklist import constraints as cc
 from riskexplore.errors import ConstraintError
-from riskexplore.problem import checklist_constraints as cc
 from riskexplore.widgets._constraint_list import ConstraintListBase
 
 __all__ = ["CHECKLIST_CONSTRAINT_TYPES", "ChecklistConstraintBuilder", "data_checker"]
@@ -60,8 +60,8 @@ def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: A
     readable :class:`~riskexplore.errors.RiskExploreError` otherwise."""
 
     def check(constraints) -> None:
-        from riskexplore.checklist_fit import prepare_checklist
-        from riskexplore.solvers.checklist_solve import check_feasible
+        from riskexplore.checklist.engines import check_feasible
+        from riskexplore.checklist.fit import prepare_checklist
 
         prepared = prepare_checklist(
             X, y, constraints=list(constraints), groups=groups, **prepare_kw

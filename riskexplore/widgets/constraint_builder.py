@@ -8,7 +8,7 @@ readable message and the active set is left unchanged.
 
 The feasibility check needs no data: constraints compile to rows over the points and
 inclusion indicators only, so a two-row placeholder problem with the same feature names
-and bounds is checked with :func:`riskexplore.problem.feasibility.check_feasible`.
+and bounds is checked with :func:`riskexplore.risk_score.feasibility.check_feasible`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from riskexplore.errors import ConstraintError
-from riskexplore.problem import constraints as C
+from riskexplore.risk_score import constraints as C
 from riskexplore.widgets._constraint_list import ConstraintListBase
 
 __all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
@@ -60,15 +60,15 @@ def check_constraints(
     cannot hold together (with the problem's bounds and size limits).
 
     ``problem_kwargs`` are the bound and size arguments of
-    :class:`~riskexplore.problem.risk_problem.RiskScoreProblem` (``max_size``,
+    :class:`~riskexplore.risk_score.problem.RiskScoreProblem` (``max_size``,
     ``coef_min``, ``coef_max``, ``intercept_min``, ``bounds``, ...).
 
     Raises
     ------
     ConstraintError, InfeasibleError, InputError
     """
-    from riskexplore.problem.feasibility import check_feasible
-    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.risk_score.feasibility import check_feasible
+    from riskexplore.risk_score.problem import RiskScoreProblem
 
     names = [str(n) for n in feature_names]
     placeholder_X = np.zeros((2, len(names)))

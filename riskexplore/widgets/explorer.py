@@ -929,7 +929,7 @@ class Explorer:
             names = [str(c) for c in st.X.columns]
             item_groups = None
         else:
-            from riskexplore.data.binarize import Binarizer
+            from riskexplore.checklist.binarize import Binarizer
 
             binarizer = Binarizer(method=s["binarize"], **st.binarizer_kwargs()).fit(st.X)
             names = [str(n) for n in binarizer.get_feature_names_out()]

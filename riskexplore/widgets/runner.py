@@ -219,9 +219,9 @@ def solve_function(
     """
     if isinstance(fit, str):
         if fit in ("risk_score", "riskslim", "risk"):
-            from riskexplore.fit import fit_risk_score as fit
+            from riskexplore.risk_score.fit import fit_risk_score as fit
         elif fit == "checklist":
-            from riskexplore.checklist_fit import fit_checklist as fit
+            from riskexplore.checklist.fit import fit_checklist as fit
         else:
             raise ValueError(f"unknown model family {fit!r}; use 'risk_score' or 'checklist'")
 

@@ -34,7 +34,7 @@ Progress is reported from HiGHS callbacks: every improving solution (``kind
 "incumbent"``, ``incumbent = {"items": [...], "M": m}``) and at most 10 progress events
 per second from the MIP interrupt callback, which also honours stop requests and our
 clock. Lower bounds are HiGHS' ``mip_dual_bound`` (capped by the incumbent). Objective
-values are multiples of ``eps_M`` (see :mod:`riskexplore.problem.checklist_problem`),
+values are multiples of ``eps_M`` (see :mod:`riskexplore.checklist.problem`),
 so a gap below ``eps_M / 2`` proves optimality. Warm starts are checklists
 ``(items, M)``; feasible ones are evaluated exactly, and the best is passed to HiGHS as a
 full solution vector and reported as the first incumbent.
@@ -51,12 +51,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from riskexplore.checklist.feasibility import check_feasible_with
+from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.highs import new_highs
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, final_status
-from riskexplore.problem.checklist_feasibility import check_feasible_with
-from riskexplore.problem.checklist_problem import ChecklistProblem, ChecklistSolution
 
 __all__ = [
     "ChecklistIPSettings",
@@ -786,7 +786,7 @@ def _feasibility_status(problem, active) -> tuple[str, tuple[list[str], int] | N
 def check_checklist_feasible(problem: ChecklistProblem):
     """Raise :class:`~riskexplore.errors.InfeasibleError` when no checklist satisfies the
     size bounds and constraints (the culprits decided by HiGHS MIPs; see
-    :func:`~riskexplore.problem.checklist_feasibility.check_feasible_with`).
+    :func:`~riskexplore.checklist.feasibility.check_feasible_with`).
 
     Parameters
     ----------

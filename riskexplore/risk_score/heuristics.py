@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 _TOL = 1e-9
 _ENUMERATE_UP_TO = 32  # coordinates with more values use convex (ternary) search

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 
 from riskexplore.core.pyomo import check_not_fixed, linear_rows, mark_model, marked_names
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.rows import INTERCEPT, LinearRow
+from riskexplore.risk_score.rows import INTERCEPT, LinearRow
 
 __all__ = ["pyomo_model_for", "risk_score_model", "rows_from_pyomo"]
 

@@ -1,16 +1,16 @@
 """Which checklist constraints conflict: the relaxable parts of a checklist problem.
 
 Both checklist engines decide whether some subset of a problem's parts admits a
-checklist (the exact search in :mod:`riskexplore.solvers.checklist_search`, the MIP in
-:mod:`riskexplore.solvers.checklist_ip`); the culprit search itself is
+checklist (the exact search in :mod:`riskexplore.checklist.search`, the MIP in
+:mod:`riskexplore.checklist.mip`); the culprit search itself is
 :func:`riskexplore.core.culprits.check_feasible`.
 """
 
 from __future__ import annotations
 
+from riskexplore.checklist.problem import ChecklistProblem
 from riskexplore.core import culprits
 from riskexplore.core.culprits import Probe
-from riskexplore.problem.checklist_problem import ChecklistProblem
 
 __all__ = ["check_feasible_with", "constraint_groups"]
 

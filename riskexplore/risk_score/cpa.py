@@ -10,11 +10,11 @@ with HiGHS, evaluates the loss and its gradient at the MIP's ``lam`` and adds th
 The MIP optimum is a lower bound (the cuts under-estimate the convex loss) and the
 true objective of every MIP solution is an upper bound. Because every iteration
 re-solves a growing MIP from scratch, the time per iteration grows and CPA *stalls*
-on larger problems; LCPA (:mod:`riskexplore.solvers.lcpa`) avoids this. The per-iteration
+on larger problems; LCPA (:mod:`riskexplore.risk_score.lcpa`) avoids this. The per-iteration
 MIP times are in ``result.stats["mip_times"]``.
 
 ``alpha_j = 1[lam_j != 0]`` is modelled exactly with two sign binaries per feature, as in
-:mod:`riskexplore.problem.feasibility`: ``alpha_j = s+_j + s-_j``, ``s+_j + s-_j <= 1``,
+:mod:`riskexplore.risk_score.feasibility`: ``alpha_j = s+_j + s-_j``, ``s+_j + s-_j <= 1``,
 ``lam_j >= s+_j + lo_j s-_j`` and ``lam_j <= hi_j s+_j - s-_j``.
 """
 
@@ -30,8 +30,8 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.highs import add_dense_rows, new_highs
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, finish_solve
-from riskexplore.problem.feasibility import FeasibilityModel
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.feasibility import FeasibilityModel
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = ["solve_cpa"]
 
@@ -191,7 +191,7 @@ class _CPA:
         return self._finish(complete, infeasible)
 
     def _check_feasible(self) -> None:
-        from riskexplore.problem.feasibility import check_feasible
+        from riskexplore.risk_score.feasibility import check_feasible
 
         check_feasible(self.problem)  # raises InfeasibleError naming the culprits
 

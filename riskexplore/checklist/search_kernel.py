@@ -1,6 +1,6 @@
 """The compiled depth-first loop of the exact checklist search (numba).
 
-Everything here works on plain arrays prepared by :mod:`riskexplore.solvers.checklist_search`,
+Everything here works on plain arrays prepared by :mod:`riskexplore.checklist.search`,
 which also explains the method and why its bounds are valid. Vocabulary:
 
 * a *position* ``p`` is an allowed item, positions sorted by search group; a node's

@@ -1,9 +1,9 @@
 """Certifiably optimal checklists by an exact depth-first search over item subsets.
 
 This is the default checklist engine (the HiGHS MIP of
-:mod:`riskexplore.solvers.checklist_ip` stays for cross-checks). It minimises the same
+:mod:`riskexplore.checklist.mip` stays for cross-checks). It minimises the same
 objective as the MIP, ``FN + W- FP``, then fewer items, then a smaller threshold ``M``
-(see :mod:`riskexplore.problem.checklist_problem`), over every checklist that meets the
+(see :mod:`riskexplore.checklist.problem`), over every checklist that meets the
 size bounds and constraints, and proves it.
 
 The search
@@ -45,7 +45,7 @@ lower bound reported is the least stored bound of the open nodes, capped by the
 incumbent, so it is valid at every event and rises as the search goes. When no open node
 is left the incumbent is optimal (or, without one, the problem is infeasible).
 
-The compiled loop is in :mod:`riskexplore.solvers.checklist_search_kernel`; it returns to
+The compiled loop is in :mod:`riskexplore.checklist.search_kernel`; it returns to
 Python every few thousand nodes, so progress events flow and a stop request or the time
 limit is honoured within a fraction of a second.
 """
@@ -59,18 +59,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.result import SolveResult, final_status
-from riskexplore.problem.checklist_feasibility import check_feasible_with
-from riskexplore.problem.checklist_problem import (
+from riskexplore.checklist import search_kernel as kernel
+from riskexplore.checklist.feasibility import check_feasible_with
+from riskexplore.checklist.problem import (
     ChecklistProblem,
     ChecklistSolution,
     grid_of,
     violation_slack,
 )
-from riskexplore.problem.checklist_rows import ALL
-from riskexplore.solvers import checklist_search_kernel as kernel
+from riskexplore.checklist.rows import ALL
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import SolveResult, final_status
 
 __all__ = [
     "ExactSearch",
@@ -116,7 +116,7 @@ class ExactSearchSettings:
 # --------------------------------------------------------------------- the search data
 @dataclass
 class _SearchData:
-    """Arrays of one search (see :mod:`~riskexplore.solvers.checklist_search_kernel`)."""
+    """Arrays of one search (see :mod:`~riskexplore.checklist.search_kernel`)."""
 
     items: np.ndarray  # item index (in the problem) of each position
     X: np.ndarray  # uint64 (positions, words)
@@ -551,7 +551,7 @@ def solve_checklist_exact(
     Returns
     -------
     SolveResult
-        As :func:`~riskexplore.solvers.checklist_ip.solve_checklist` returns; ``nodes``
+        As :func:`~riskexplore.checklist.mip.solve_checklist` returns; ``nodes``
         counts the subsets evaluated.
     """
     return ExactSearch(problem, limits, listeners, warm_starts, settings).run()

@@ -27,11 +27,11 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.errors import InputError
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
-from riskexplore.solvers.cut_pool import CutPool
-from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
-from riskexplore.solvers.surrogate_lp import BasisSnapshot, SurrogateLP
+from riskexplore.risk_score.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
+from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.surrogate_lp import BasisSnapshot, SurrogateLP
 
 _INT_TOL = 1e-6
 
@@ -238,7 +238,7 @@ class _LCPA:
 
     def _check_feasible(self) -> None:
         try:
-            from riskexplore.problem.feasibility import check_feasible
+            from riskexplore.risk_score.feasibility import check_feasible
         except ImportError:  # pragma: no cover - older checkouts
             return
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from riskexplore.core.classifier import binary_classes
-from riskexplore.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
+from riskexplore.risk_score.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
 
 __all__ = ["RiskSlimClassifier"]
 
@@ -29,7 +29,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     c0 : float
         Penalty per feature used.
     constraints : list, optional
-        Operational constraints (see :mod:`riskexplore.problem.constraints`).
+        Operational constraints (see :mod:`riskexplore.risk_score.constraints`).
     time_limit : float
         Seconds per fit; the best model found so far is kept.
     node_limit : int, optional

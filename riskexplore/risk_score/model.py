@@ -26,7 +26,7 @@ from riskexplore.errors import InfeasibleError, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.core.result import SolveResult
-    from riskexplore.problem.risk_problem import RiskScoreProblem
+    from riskexplore.risk_score.problem import RiskScoreProblem
 
 #: Identifies the JSON documents written by :meth:`RiskScore.to_json`.
 FORMAT = "riskexplore.RiskScore"

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from riskexplore.checklist.rows import ChecklistRow
 from riskexplore.core.pyomo import check_not_fixed, linear_rows, mark_model, marked_names
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.checklist_rows import ChecklistRow
 
 __all__ = ["checklist_model", "rows_from_pyomo"]
 

@@ -50,19 +50,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
-from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.result import BoundsMixin
-from riskexplore.problem.checklist_constraints import FNRLimit
-from riskexplore.problem.checklist_problem import ChecklistSolution
-from riskexplore.problem.checklist_rows import ALL, ErrorRow
-from riskexplore.solvers.checklist_heuristics import (
+from riskexplore.checklist.constraints import FNRLimit
+from riskexplore.checklist.engines import check_method, solve_with
+from riskexplore.checklist.heuristics import (
     item_group_ids,
     size_bounds,
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.solvers.checklist_solve import check_method, solve_with
+from riskexplore.checklist.problem import ChecklistSolution
+from riskexplore.checklist.rows import ALL, ErrorRow
+from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.result import BoundsMixin
 
 __all__ = [
     "ErrorPathPoint",
@@ -462,7 +462,7 @@ def sequential_training(
     min_share : float
         Least time (s) a cell gets in the first pass.
     method : {"exact", "mip"}
-        Engine of the cell solves (see :mod:`riskexplore.solvers.checklist_solve`).
+        Engine of the cell solves (see :mod:`riskexplore.checklist.engines`).
     """
     check_method(method)
     limits = limits or Limits()
@@ -699,7 +699,7 @@ def fnr_error_path(
     settings : optional
         Engine settings.
     method : {"exact", "mip"}
-        Engine of the solves (see :mod:`riskexplore.solvers.checklist_solve`).
+        Engine of the solves (see :mod:`riskexplore.checklist.engines`).
     """
     check_method(method)
     limits = limits or Limits()

@@ -15,8 +15,8 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
-from riskexplore.models.risk_score import RiskScore
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
 
@@ -62,7 +62,7 @@ def solve_problem(
     cut_pool=None,
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
-    from riskexplore.solvers.lcpa import solve_lcpa
+    from riskexplore.risk_score.lcpa import solve_lcpa
 
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
     result = solve_lcpa(
@@ -118,8 +118,8 @@ def fit_risk_score(
     c0 : float
         Penalty per feature used; the loss a feature must save to enter the model.
     constraints : iterable
-        Operational constraints (see :mod:`riskexplore.problem.constraints`),
-        :class:`~riskexplore.problem.rows.LinearRow` objects or Pyomo models.
+        Operational constraints (see :mod:`riskexplore.risk_score.constraints`),
+        :class:`~riskexplore.risk_score.rows.LinearRow` objects or Pyomo models.
     time_limit : float
         Wall-clock seconds before returning the best model found (default: none).
     node_limit : int, optional
@@ -133,12 +133,12 @@ def fit_risk_score(
     warm_start : RiskScore or integer vector ``[intercept, points_1..d]``, optional
         A feasible model to start from.
     settings : LCPASettings, optional
-        Algorithm settings of :func:`riskexplore.solvers.lcpa.solve_lcpa`.
+        Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa`.
     cut_pool : CutPool, optional
         Share loss cuts and models with other solves on the same data (see
-        :class:`riskexplore.solvers.cut_pool.CutPool`); re-solves start much warmer.
+        :class:`riskexplore.risk_score.cut_pool.CutPool`); re-solves start much warmer.
     **problem_kwargs
-        Further arguments of :class:`~riskexplore.problem.risk_problem.RiskScoreProblem`
+        Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
         ``c0_by_feature``, ``feature_names``, ...).
 

@@ -11,8 +11,8 @@ from riskexplore.errors import InputError
 __all__ = ["CHECKLIST_METHODS", "check_method", "check_feasible", "solve_with"]
 
 #: Checklist engines: ``"exact"``, the exact combinatorial search
-#: (:mod:`~riskexplore.solvers.checklist_search`), and ``"mip"``, the paper's integer
-#: program on HiGHS (:mod:`~riskexplore.solvers.checklist_ip`), kept for cross-checks.
+#: (:mod:`~riskexplore.checklist.search`), and ``"mip"``, the paper's integer
+#: program on HiGHS (:mod:`~riskexplore.checklist.mip`), kept for cross-checks.
 CHECKLIST_METHODS = ("exact", "mip")
 
 
@@ -34,17 +34,17 @@ def solve_with(
     warm_starts: Iterable[tuple[Sequence[str], int]] = (),
     settings=None,
 ):
-    """Solve a :class:`~riskexplore.problem.checklist_problem.ChecklistProblem` with the
+    """Solve a :class:`~riskexplore.checklist.problem.ChecklistProblem` with the
     engine ``method``; both return a
     :class:`~riskexplore.core.result.SolveResult`."""
     if check_method(method) == "mip":
-        from riskexplore.solvers.checklist_ip import solve_checklist
+        from riskexplore.checklist.mip import solve_checklist
 
         return solve_checklist(
             problem, limits=limits, listeners=listeners, warm_starts=warm_starts,
             settings=settings,
         )  # fmt: skip
-    from riskexplore.solvers.checklist_search import solve_checklist_exact
+    from riskexplore.checklist.search import solve_checklist_exact
 
     return solve_checklist_exact(
         problem, limits=limits, listeners=listeners, warm_starts=warm_starts, settings=settings
@@ -56,9 +56,9 @@ def check_feasible(problem, method: str = "exact"):
     conflicting constraints when no checklist satisfies ``problem``; otherwise return a
     feasible ``(items, M)`` (``None`` when the engine cannot decide in time)."""
     if check_method(method) == "mip":
-        from riskexplore.solvers.checklist_ip import check_checklist_feasible
+        from riskexplore.checklist.mip import check_checklist_feasible
 
         return check_checklist_feasible(problem)
-    from riskexplore.solvers.checklist_search import check_feasible_exact
+    from riskexplore.checklist.search import check_feasible_exact
 
     return check_feasible_exact(problem)

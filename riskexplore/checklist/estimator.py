@@ -7,7 +7,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from riskexplore.checklist_fit import DEFAULT_GAP_TOLERANCE, fit_checklist
+from riskexplore.checklist.fit import DEFAULT_GAP_TOLERANCE, fit_checklist
 from riskexplore.core.classifier import binary_classes
 from riskexplore.errors import InputError
 
@@ -26,7 +26,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     binarize : {"adaptive", "fixed"}, None or Binarizer
         How raw columns become items; ``None`` uses the columns as 0/1 items.
     thresholds : dict, optional
-        User cut-offs per column (see :class:`~riskexplore.data.binarize.Binarizer`).
+        User cut-offs per column (see :class:`~riskexplore.checklist.binarize.Binarizer`).
     categorical : "auto" or list of str
         Columns to one-hot encode.
     max_items : int or None
@@ -40,7 +40,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     fp_weight : float
         Cost of a false positive relative to a false negative.
     constraints : list, optional
-        Checklist constraints (see :mod:`riskexplore.problem.checklist_constraints`).
+        Checklist constraints (see :mod:`riskexplore.checklist.constraints`).
     time_limit : float
         Seconds per fit; the best checklist found so far is kept.
     node_limit : int, optional

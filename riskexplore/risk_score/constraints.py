@@ -40,8 +40,8 @@ from riskexplore.core.constraints import (
     whole_number,
 )
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.pyomo_bridge import rows_from_pyomo
-from riskexplore.problem.rows import INTERCEPT, LinearRow
+from riskexplore.risk_score.pyomo import rows_from_pyomo
+from riskexplore.risk_score.rows import INTERCEPT, LinearRow
 
 __all__ = [
     "AtLeastKOf",
@@ -528,7 +528,7 @@ def constraints_to_rows(constraints: Iterable, feature_names: Sequence[str]) -> 
     constraints : iterable
         :class:`LinearRow` objects, readable constraints (objects with
         ``to_rows(feature_names)``, such as the classes above), Pyomo models built by
-        :func:`riskexplore.problem.pyomo_bridge.risk_score_model`, and (nested) lists or
+        :func:`riskexplore.risk_score.pyomo.risk_score_model`, and (nested) lists or
         tuples of these.
     feature_names : sequence of str
         The features of the problem.

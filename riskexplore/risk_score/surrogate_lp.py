@@ -17,7 +17,7 @@ import highspy
 import numpy as np
 
 from riskexplore.core.highs import new_highs
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 _INF = highspy.kHighsInf
 _OPTIMAL = highspy.HighsModelStatus.kOptimal

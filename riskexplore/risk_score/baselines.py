@@ -1,7 +1,7 @@
 """Baseline risk scores of Section 5.1: penalized logistic regression, then rounding.
 
 Every baseline post-processes models from a pool of penalized logistic regression (PLR)
-fits and returns a :class:`~riskexplore.models.risk_score.RiskScore` under the same
+fits and returns a :class:`~riskexplore.risk_score.model.RiskScore` under the same
 coefficient bounds, intercept bounds and model-size limit as RiskSLIM, so every metric
 and view that works on a RiskSLIM model works on a baseline too.
 
@@ -74,9 +74,9 @@ import numpy as np
 
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.models.risk_score import RiskScore
-from riskexplore.problem.risk_problem import RiskScoreProblem
-from riskexplore.solvers.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = [
     "BASELINES",
@@ -536,7 +536,7 @@ def _model(
 
 
 def _prepare(X, y, settings: dict[str, Any]) -> RiskScoreProblem:
-    from riskexplore.fit import build_problem
+    from riskexplore.risk_score.fit import build_problem
 
     return build_problem(X, y, **settings)
 
@@ -681,7 +681,7 @@ _COMMON_DOC = """
         A pool fitted on the same ``X, y`` (shared between baselines); by default one is
         fitted with ``alphas``, ``gammas`` and ``n_gammas`` (see :func:`plr_pool`).
     **problem_kwargs
-        Further :class:`~riskexplore.problem.risk_problem.RiskScoreProblem` arguments.
+        Further :class:`~riskexplore.risk_score.problem.RiskScoreProblem` arguments.
 
     Returns
     -------
@@ -706,7 +706,7 @@ def _settings(
     constraints: Any,
     kw: dict[str, Any],
 ) -> dict[str, Any]:
-    """The :func:`riskexplore.fit.build_problem` arguments of a baseline call.
+    """The :func:`riskexplore.risk_score.fit.build_problem` arguments of a baseline call.
 
     Parameters
     ----------
@@ -718,7 +718,7 @@ def _settings(
     Returns
     -------
     dict
-        Keyword arguments for :func:`riskexplore.fit.build_problem`.
+        Keyword arguments for :func:`riskexplore.risk_score.fit.build_problem`.
     """
     return dict(
         max_size=max_size,

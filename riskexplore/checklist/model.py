@@ -2,7 +2,7 @@
 
 The checklist predicts the outcome when at least ``M`` of its ``N`` items are checked
 (the printed sheet of Figure 1 of the predictive-checklist paper). Items are binary
-columns, usually built from raw data by a :class:`~riskexplore.data.binarize.Binarizer`;
+columns, usually built from raw data by a :class:`~riskexplore.checklist.binarize.Binarizer`;
 a checklist that keeps its binarizer can score raw tables directly.
 """
 
@@ -25,7 +25,7 @@ from riskexplore.core.jsonio import plain as _plain
 from riskexplore.errors import InfeasibleError, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
 
 #: Identifies the JSON documents written by :meth:`Checklist.to_json`.
 FORMAT = "riskexplore.Checklist"
@@ -118,7 +118,7 @@ class Checklist(JsonDocument):
     ) -> Checklist:
         """The checklist, certificate and statistics of ``result``, a solve of ``problem``.
 
-        ``problem`` is a :class:`~riskexplore.problem.checklist_problem.ChecklistProblem`
+        ``problem`` is a :class:`~riskexplore.checklist.problem.ChecklistProblem`
         and ``result`` its :class:`~riskexplore.core.result.SolveResult`.
         Raises :class:`InfeasibleError` if the solve found no feasible checklist.
         """
@@ -292,7 +292,7 @@ class Checklist(JsonDocument):
 
     def _get_binarizer(self):
         if self._binarizer_obj is None:
-            from riskexplore.data.binarize import Binarizer
+            from riskexplore.checklist.binarize import Binarizer
 
             self._binarizer_obj = Binarizer.from_dict(self.binarizer)
         return self._binarizer_obj

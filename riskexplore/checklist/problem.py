@@ -45,11 +45,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from riskexplore.checklist.constraints import checklist_constraints_to_rows
+from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import check_name
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import ConstraintError, InputError
-from riskexplore.problem.checklist_constraints import checklist_constraints_to_rows
-from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
 
 __all__ = [
     "ChecklistProblem",
@@ -101,7 +101,7 @@ class ChecklistProblem:
     fp_weight : float
         ``W-``, the cost of a false positive (a false negative costs 1).
     constraints : iterable
-        Checklist constraints (see :mod:`riskexplore.problem.checklist_constraints`),
+        Checklist constraints (see :mod:`riskexplore.checklist.constraints`),
         rows, or Pyomo models from :func:`checklist_model`.
     groups : Series or DataFrame, optional
         Protected attributes, one row per example, for group-fairness constraints.

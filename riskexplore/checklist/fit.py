@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.checklist.model import Checklist
 from riskexplore.core.events import Listener, SolveEvent, iterate_solve
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
@@ -19,7 +20,6 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
-from riskexplore.models.checklist import Checklist
 
 __all__ = [
     "fit_checklist",
@@ -47,7 +47,7 @@ class PreparedChecklist:
 
 
 def _binarizer_params() -> set[str]:
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
 
     return set(inspect.signature(Binarizer).parameters)
 
@@ -62,7 +62,7 @@ def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]
                 f"binarizer option(s) {', '.join(sorted(binarizer_kw))} need binarize set"
             )
         return X, None
-    from riskexplore.data.binarize import Binarizer
+    from riskexplore.checklist.binarize import Binarizer
 
     if isinstance(binarize, Binarizer):
         if thresholds is not None or binarizer_kw:
@@ -131,8 +131,8 @@ def prepare_checklist(
     **kw: Any,
 ) -> PreparedChecklist:
     """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved."""
-    from riskexplore.problem import checklist_constraints as cc
-    from riskexplore.problem.checklist_problem import ChecklistProblem
+    from riskexplore.checklist import constraints as cc
+    from riskexplore.checklist.problem import ChecklistProblem
 
     max_items = _count_or_none(max_items, "max_items", 1)
     min_m = _count_or_none(min_m, "min_m", 1)
@@ -239,7 +239,7 @@ def _warm_starts(prepared: PreparedChecklist, warm_start, use_heuristics: bool) 
             starts.append((list(items), int(m)))
     if use_heuristics:
         try:
-            from riskexplore.solvers import checklist_heuristics as heur
+            from riskexplore.checklist import heuristics as heur
         except ImportError:  # pragma: no cover - heuristics are optional
             heur = None
         if heur is not None:
@@ -271,7 +271,7 @@ def solve_checklist_problem(
     """Solve a prepared problem with the checklist engine ``method`` and wrap the result
     as a Checklist (raising :class:`InfeasibleError` with the culprits when no checklist
     satisfies the constraints)."""
-    from riskexplore.solvers.checklist_solve import check_feasible, check_method, solve_with
+    from riskexplore.checklist.engines import check_feasible, check_method, solve_with
 
     method = check_method(method)
     if use_heuristics is None:  # the exact search finds its own incumbents at once
@@ -370,7 +370,7 @@ def fit_checklist(
     y : array-like of shape (n,)
         0/1 outcome; 1 is what a checked-enough checklist predicts.
     binarize : {"adaptive", "fixed"}, None or Binarizer
-        How raw columns become items (see :class:`~riskexplore.data.binarize.Binarizer`);
+        How raw columns become items (see :class:`~riskexplore.checklist.binarize.Binarizer`);
         ``None`` uses the columns of ``X`` as items (they must be 0/1). A fitted
         Binarizer is applied as is; an unfitted one is fitted on ``X``.
     thresholds, categorical
@@ -386,7 +386,7 @@ def fit_checklist(
     fp_weight : float
         Cost of a false positive relative to a false negative (``W-`` of the paper).
     constraints : iterable
-        Further constraints (see :mod:`riskexplore.problem.checklist_constraints`).
+        Further constraints (see :mod:`riskexplore.checklist.constraints`).
     groups : array-like of shape (n,), optional
         Group of each example, for group-rate constraints and per-group statistics.
     time_limit, node_limit, gap_tolerance, stop, callbacks
@@ -397,13 +397,13 @@ def fit_checklist(
         Also start from the submodular-cover and unit-weighting heuristics (default:
         only for ``method="mip"``; the exact search finds incumbents at once).
     settings : optional
-        Engine settings: :class:`~riskexplore.solvers.checklist_search.ExactSearchSettings`
-        or :class:`~riskexplore.solvers.checklist_ip.ChecklistIPSettings`.
+        Engine settings: :class:`~riskexplore.checklist.search.ExactSearchSettings`
+        or :class:`~riskexplore.checklist.mip.ChecklistIPSettings`.
     outcome_name : str, optional
         What a positive prediction means (default: the name of ``y``).
     method : {"exact", "mip"}
         ``"exact"`` (default): the exact search over item subsets
-        (:mod:`riskexplore.solvers.checklist_search`), which certifies in seconds;
+        (:mod:`riskexplore.checklist.search`), which certifies in seconds;
         ``"mip"``: the paper's integer program on HiGHS, kept for cross-checks.
     **kw
         Further Binarizer options (``n_quantiles``, ``complements``,
@@ -483,7 +483,7 @@ def iter_fit_checklist(
     :class:`~riskexplore.core.events.SolveEvent` objects and *returns* the fitted
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
-    from riskexplore.solvers.checklist_solve import check_method
+    from riskexplore.checklist.engines import check_method
 
     prepared = prepare_checklist(X, y, **problem_args)
     make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here

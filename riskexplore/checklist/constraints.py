@@ -31,6 +31,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from riskexplore.checklist.pyomo import rows_from_pyomo
+from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import (
     ReadableConstraint,
     check_name,
@@ -44,8 +46,6 @@ from riskexplore.core.constraints import (
     whole_number,
 )
 from riskexplore.errors import ConstraintError
-from riskexplore.problem.checklist_pyomo import rows_from_pyomo
-from riskexplore.problem.checklist_rows import ALL, ChecklistRow, ErrorRow
 
 __all__ = [
     "AtMostKItems",
@@ -471,7 +471,7 @@ def checklist_constraints_to_rows(
     constraints : iterable
         Readable checklist constraints, :class:`ChecklistRow` and :class:`ErrorRow`
         objects, Pyomo models from
-        :func:`~riskexplore.problem.checklist_pyomo.checklist_model`, and (nested) lists
+        :func:`~riskexplore.checklist.pyomo.checklist_model`, and (nested) lists
         or tuples of these.
     item_names : sequence of str
         The items of the problem.

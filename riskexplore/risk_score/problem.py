@@ -9,10 +9,10 @@ import numpy as np
 
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import InputError
-from riskexplore.problem.coefficients import CoefficientSet
-from riskexplore.problem.constraints import constraints_to_rows
-from riskexplore.problem.loss import LogisticLoss
-from riskexplore.problem.rows import INTERCEPT, LinearRow, RowMatrix, compile_rows
+from riskexplore.risk_score.coefficients import CoefficientSet
+from riskexplore.risk_score.constraints import constraints_to_rows
+from riskexplore.risk_score.loss import LogisticLoss
+from riskexplore.risk_score.rows import INTERCEPT, LinearRow, RowMatrix, compile_rows
 
 
 class RiskScoreProblem:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore.problem.risk_problem import RiskScoreProblem
+from riskexplore.risk_score.problem import RiskScoreProblem
 
 _EPS = 1e-12
 
