@@ -224,6 +224,7 @@ def search(
         if has_errors:
             fixed_counts[:] = 0
         kept = 0
+        leaves = size == max_items  # the children have no descendants
         for pos in range(first, n_positions):
             counters[NODES] += 1
             # the child (the node plus item pos) goes to slot `kept` of the next level
@@ -234,12 +235,17 @@ def search(
                 to_gain[i] = 0.0
             for w in range(n_words):
                 bits = X[pos, w]
-                # planes above `top` are never read (stale, or 0 from the start)
-                for v in range(top, 0, -1):
-                    child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
                 coef = objc[w]
+                if not leaves:
+                    # planes above `top` are never read (stale, or 0 from the start)
+                    for v in range(top, 0, -1):
+                        child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
                 for i in range(n_reached):
-                    count = popcount(child_T[thresholds[i], w])
+                    M = thresholds[i]
+                    if leaves:  # no descendants: only its counts at the thresholds matter
+                        count = popcount(parent_T[M, w] | (parent_T[M - 1, w] & bits))
+                    else:
+                        count = popcount(child_T[M, w])
                     if has_errors:
                         fixed_counts[i, w] = count
                     if w < n_gain_words:
@@ -253,7 +259,7 @@ def search(
             desc_lo = max(size + 1, min_items)
             desc_hi = size + more
             # the child's own checklists, and which thresholds need the free rows
-            for M in range(min_m, max_m + 1):
+            for M in range(min_m, max_m + 1 if not leaves else min_m):
                 alive[lvl + 1, kept, M] = 0  # the slot may hold an earlier node's
             n_pending = 0
             for i in range(n_thresholds):
