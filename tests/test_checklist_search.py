@@ -397,7 +397,9 @@ def test_near_optimal_sets_match_brute_force(seed):
     )
     best_loss = loss[feasible].min()
     s_idx, m_idx = np.nonzero(feasible & (loss <= best_loss + tolerance + 1e-9))
-    expected = {(tuple(problem.items_of(masks[s])), int(M)) for s, M in zip(s_idx, m_idx)}
+    expected = {
+        (tuple(problem.items_of(masks[s])), int(M)) for s, M in zip(s_idx, m_idx, strict=True)
+    }
     got = {(m.items, m.M) for m in result.models}
     assert result.complete and result.reason is None
     assert result.optimum == pytest.approx(best_loss)
