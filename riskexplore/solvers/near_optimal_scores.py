@@ -25,7 +25,7 @@ import numpy as np
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.problem.risk_problem import RiskScoreProblem
 from riskexplore.solvers.cut_pool import CutPool
-from riskexplore.solvers.lcpa import LCPASettings, _LCPA, _Node, _propagate
+from riskexplore.solvers.lcpa import _LCPA, LCPASettings, _Node, _propagate
 from riskexplore.solvers.stopping import Clock, Limits
 
 __all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_risk_scores"]
