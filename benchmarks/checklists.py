@@ -1,37 +1,48 @@
-"""Predictive-checklist benchmarks on ``heart``: IP, sequential training, heuristics.
+"""Predictive-checklist benchmarks: the exact search beside the HiGHS MIP, paths, adult, CLI.
 
 Prints one JSON object per line on stdout (solver banners go to stderr). See
 ``benchmarks/README.md`` (section "Predictive checklists") for the fields and targets.
 Run from the repository root::
 
-    python benchmarks/checklists.py             # 60 s runs
-    python benchmarks/checklists.py --long      # also the 600 s runs
+    python benchmarks/checklists.py                       # every part, MIP at 60 s
+    python benchmarks/checklists.py --parts heart cold    # some parts only
+    python benchmarks/checklists.py --long                # also heart N <= 10 (exact)
+    python benchmarks/checklists.py --parts heart --mip-long   # also the MIP at 600 s
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from _common import banners_to_stderr, emit
 
 from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
+from riskexplore.checklist.engines import solve_with
 from riskexplore.checklist.heuristics import (
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.checklist.mip import solve_checklist
-from riskexplore.checklist.paths import sequential_training
+from riskexplore.checklist.paths import fnr_error_path, sequential_training
 from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.search import solve_checklist_exact, warm_up
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.datasets import load_dataset
 
+ROOT = Path(__file__).resolve().parent.parent
 CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
 FNR_LIMIT = 0.10
+FNR_PATH = (0.05, 0.10, 0.15, 0.20, 0.30, 0.40, 0.50)
 
 
 def heart_items(split: float | None):
@@ -48,6 +59,8 @@ def heart_items(split: float | None):
 
 
 def make_problem(n_max: int, target: str, split: float | None) -> ChecklistProblem:
+    """Heart, one item per feature group, at most ``n_max`` items; ``target`` "error"
+    (training mistakes) or "fpr" (false positives under FNR <= 10%, ``W- = n-``)."""
     items, y, groups = heart_items(split)
     constraints: list = [OneItemPerGroup()]
     fp_weight = 1.0
@@ -57,13 +70,9 @@ def make_problem(n_max: int, target: str, split: float | None) -> ChecklistProbl
         fp_weight = max(n_neg, math.floor(FNR_LIMIT * n_pos) + 1.0)
         constraints.append(FNRLimit(FNR_LIMIT))
     return ChecklistProblem(
-        items,
-        y,
-        item_groups=groups,
-        max_items=n_max,
-        fp_weight=fp_weight,
+        items, y, item_groups=groups, max_items=n_max, fp_weight=fp_weight,
         constraints=constraints,
-    )
+    )  # fmt: skip
 
 
 def describe(problem, items, M) -> dict:
@@ -77,7 +86,6 @@ def describe(problem, items, M) -> dict:
         "train_errors": e["fp"] + e["fn"],
         "fp": e["fp"],
         "fn": e["fn"],
-        "train_error": e["error"],
         "fnr": e["fnr"],
         "fpr": e["fpr"],
     }
@@ -90,97 +98,239 @@ def first_time_within(trace: Trace, value: float) -> float | None:
     return None
 
 
-def run(config: dict, method: str, time_limit: float) -> dict:
-    problem = make_problem(config["n_max"], config["target"], config["split"])
-    base = {
+def gap_times(trace: Trace, levels=(0.5, 0.2, 0.1)) -> dict:
+    """Seconds until the reported gap first fell to each level (how the bound rises)."""
+    out = {}
+    for level in levels:
+        hit = next((e.time for e in trace.events if e.gap <= level), None)
+        out[f"time_to_gap_{int(level * 100)}pct"] = hit
+    return out
+
+
+def solve_record(problem, method: str, time_limit: float, **extra) -> dict:
+    """One solve with ``method`` ("exact" or "mip"), as a JSON-ready record."""
+    trace = Trace()
+    starts = ()
+    heuristics_time = 0.0
+    if method == "mip":  # the MIP is warm-started by the heuristics, as fit_checklist does
+        t0 = time.perf_counter()
+        starts = submodular_checklists(problem)[:20] + unit_weighting_checklists(problem)[:20]
+        heuristics_time = time.perf_counter() - t0
+    cpu0 = time.process_time()
+    with banners_to_stderr():
+        result = solve_with(
+            problem, method, limits=Limits(time_limit=time_limit), listeners=[trace],
+            warm_starts=starts,
+        )  # fmt: skip
+    record = {
         "kind": "checklist",
         "method": method,
-        **{k: v for k, v in config.items()},
+        **extra,
         "n": int(problem.X.shape[0]),
         "d": int(problem.n_items),
         "time_limit": time_limit,
-    }
-    t0 = time.perf_counter()
-    heur = submodular_checklists(problem)
-    t_sub = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    unit = unit_weighting_checklists(problem)
-    t_unit = time.perf_counter() - t0
-    heuristics = {
-        "submodular_time": t_sub,
-        "submodular_errors": describe(problem, *heur[0])["train_errors"] if heur else None,
-        "submodular_objective": problem.objective(*heur[0]) if heur else None,
-        "unit_time": t_unit,
-        "unit_errors": describe(problem, *unit[0])["train_errors"] if unit else None,
-        "unit_objective": problem.objective(*unit[0]) if unit else None,
-    }
-    if method == "heuristics":
-        emit({**base, **heuristics})
-        return heuristics
-    trace = Trace()
-    with banners_to_stderr():
-        if method == "ip":
-            result = solve_checklist(
-                problem,
-                limits=Limits(time_limit=time_limit),
-                listeners=[trace],
-                warm_starts=heur[:20] + unit[:20],
-            )
-        else:
-            result = sequential_training(
-                problem, limits=Limits(time_limit=time_limit), listeners=[trace]
-            )
-    record = {
-        **base,
         "status": result.status,
         "objective": result.upper_bound,
         "lower_bound": result.lower_bound,
         "gap": result.gap,
         "time": result.time,
+        "cpu_time": time.process_time() - cpu0,
+        "heuristics_time": heuristics_time,
         "time_to_certificate": result.time if result.status == "optimal" else None,
         "time_to_final_incumbent": first_time_within(trace, result.upper_bound),
+        **gap_times(trace),
         "nodes": result.nodes,
-        **describe(problem, result.items, result.M),
-        **heuristics,
+        **describe(problem, *(result.solution or (None, None))),
     }
-    if method == "sequential":
-        record["sub_solves"] = len(result.steps)
-        record["cells_certified"] = sum(
-            1 for c, lb in result.cells.items() if lb >= result.upper_bound - 1e-9
-        )
-        record["cells"] = len(result.cells)
     emit(record)
     return record
 
 
-CONFIGS = [
-    {"name": "full_N5", "n_max": 5, "target": "error", "split": None},
-    {"name": "full_N8", "n_max": 8, "target": "error", "split": None},
-    {"name": "fpr_fnr10_N5", "n_max": 5, "target": "fpr", "split": None},
-    {"name": "fpr_fnr10_N8", "n_max": 8, "target": "fpr", "split": None},
-    {"name": "split80_N5", "n_max": 5, "target": "error", "split": 0.8},
+# ------------------------------------------------------------------------------- parts
+HEART = [
+    {"config": "full_N5", "n_max": 5, "target": "error", "split": None},
+    {"config": "full_N8", "n_max": 8, "target": "error", "split": None},
+    {"config": "fpr_fnr10_N5", "n_max": 5, "target": "fpr", "split": None},
+    {"config": "fpr_fnr10_N8", "n_max": 8, "target": "fpr", "split": None},
+    {"config": "split80_N5", "n_max": 5, "target": "error", "split": 0.8},
 ]
+
+
+def part_heart(args) -> None:
+    """Heart: the exact search (no time limit) and the MIP (``--mip-time-limit``)."""
+    warm_up()
+    configs = list(HEART)
+    if args.long:
+        configs.append({"config": "full_N10", "n_max": 10, "target": "error", "split": None})
+    for c in configs:
+        problem = make_problem(c["n_max"], c["target"], c["split"])
+        solve_record(problem, "exact", args.exact_time_limit, dataset="heart", **c)
+        if c["n_max"] <= 8:
+            for limit in [args.mip_time_limit] + ([600.0] if args.mip_long else []):
+                solve_record(problem, "mip", limit, dataset="heart", **c)
+
+
+def part_cold(args) -> None:
+    """The first solve in a new process: with numba's cache emptied (compilation) and
+    with it filled (loading the compiled code)."""
+    code = (
+        "import sys, time; sys.path.insert(0, 'benchmarks'); t0 = time.perf_counter(); "
+        "from checklists import make_problem; "
+        "from riskexplore.checklist.search import solve_checklist_exact; "
+        "p = make_problem(5, 'error', None); t1 = time.perf_counter(); "
+        "r = solve_checklist_exact(p); t2 = time.perf_counter(); "
+        "print(r.status, t1 - t0, t2 - t1)"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        for label in ("compile", "cached"):
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            out = subprocess.run(
+                [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                text=True, check=True,
+            )  # fmt: skip
+            status, setup, solve = out.stdout.split()
+            emit(
+                {
+                    "kind": "checklist_cold_start",
+                    "start": label,
+                    "config": "full_N5",
+                    "status": status,
+                    "setup_time": float(setup),
+                    "first_solve_time": float(solve),
+                }
+            )
+
+
+def part_paths(args) -> None:
+    """Sequential training over (N, M) cells and the FNR error path, exact cells."""
+    warm_up()
+    problem = make_problem(5, "error", None)
+    t0 = time.perf_counter()
+    path = sequential_training(problem, limits=Limits(time_limit=args.path_time_limit))
+    certified = sum(
+        1 for step in path.steps if step.status in ("optimal", "ruled_out", "infeasible")
+    )
+    emit(
+        {
+            "kind": "checklist_path",
+            "path": "sequential_NM",
+            "n_max": 5,
+            "status": path.status,
+            "objective": path.upper_bound,
+            "lower_bound": path.lower_bound,
+            "gap": path.gap,
+            "cells": len(path.cells),
+            "cells_certified": certified,
+            "sub_solves": len(path.steps),
+            "time": time.perf_counter() - t0,
+            **describe(problem, path.items, path.M),
+        }
+    )
+    t0 = time.perf_counter()
+    errors = fnr_error_path(problem, FNR_PATH, limits=Limits(time_limit=args.path_time_limit))
+    emit(
+        {
+            "kind": "checklist_path",
+            "path": "fnr",
+            "n_max": 5,
+            "fnr_limits": list(FNR_PATH),
+            "statuses": [p.status for p in errors.points],
+            "certified": sum(p.status in ("optimal", "infeasible") for p in errors.points),
+            "fpr": [p.fpr for p in errors.points],
+            "fnr": [p.fnr for p in errors.points],
+            "time": time.perf_counter() - t0,
+        }
+    )
+
+
+def part_adult(args) -> None:
+    """adult_raw (training part), adaptive binarization, N <= 5."""
+    warm_up()
+    t0 = time.perf_counter()
+    data = load_dataset("adult_raw")
+    binarizer = Binarizer(method="adaptive")
+    items = binarizer.fit_transform(data.X)
+    t1 = time.perf_counter()
+    problem = ChecklistProblem(
+        items, data.y, item_groups=binarizer.item_groups_, max_items=5,
+        constraints=[OneItemPerGroup()],
+    )  # fmt: skip
+    t2 = time.perf_counter()
+    trace = Trace()
+    result = solve_checklist_exact(
+        problem, limits=Limits(time_limit=args.adult_time_limit), listeners=[trace]
+    )
+    s = result.stats
+    emit(
+        {
+            "kind": "checklist",
+            "method": "exact",
+            "dataset": "adult_raw",
+            "config": "adaptive_N5",
+            "n": int(problem.X.shape[0]),
+            "d": int(problem.n_items),
+            "groups": s["n_groups"],
+            "search_rows": s["n_search_rows"],
+            "words": s["n_words"],
+            "binarize_time": t1 - t0,
+            "problem_time": t2 - t1,
+            "build_time": s["build_time"],
+            "time_limit": args.adult_time_limit,
+            "status": result.status,
+            "objective": result.upper_bound,
+            "lower_bound": result.lower_bound,
+            "gap": result.gap,
+            "time": result.time,
+            "nodes": result.nodes,
+            "ns_per_node": 1e9 * result.time / max(result.nodes, 1),
+            "time_to_final_incumbent": first_time_within(trace, result.upper_bound),
+            **describe(problem, *(result.solution or (None, None))),
+        }
+    )
+
+
+def part_cli(args) -> None:
+    """The README's checklist command, as a new user runs it."""
+    cmd = [
+        sys.executable, "-m", "riskexplore", "checklist", "heart", "--max-items", "5",
+        "--time-limit", "60", "--json",
+    ]  # fmt: skip
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    report = json.loads(out.stdout)
+    emit(
+        {
+            "kind": "checklist_cli",
+            "command": " ".join(cmd[1:]),
+            "status": report["status"],
+            "gap": report["gap"],
+            "train_errors": report.get("train_errors"),
+            "wall_time": time.perf_counter() - t0,
+        }
+    )
+
+
+PARTS = {
+    "cold": part_cold,
+    "heart": part_heart,
+    "paths": part_paths,
+    "adult": part_adult,
+    "cli": part_cli,
+}
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--long", action="store_true", help="also run with --long-time-limit")
-    parser.add_argument("--long-time-limit", type=float, default=600.0)
-    parser.add_argument(
-        "--configs", nargs="*", default=[c["name"] for c in CONFIGS], help="subset of configs"
-    )
-    parser.add_argument(
-        "--methods", nargs="*", default=["ip", "sequential"], choices=["ip", "sequential"]
-    )
+    parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=list(PARTS))
+    parser.add_argument("--exact-time-limit", type=float, default=900.0)
+    parser.add_argument("--mip-time-limit", type=float, default=60.0)
+    parser.add_argument("--path-time-limit", type=float, default=120.0)
+    parser.add_argument("--adult-time-limit", type=float, default=600.0)
+    parser.add_argument("--long", action="store_true", help="also heart N <= 10 (exact)")
+    parser.add_argument("--mip-long", action="store_true", help="also the MIP at 600 s")
     args = parser.parse_args(argv)
-    limits = [args.time_limit] + ([args.long_time_limit] if args.long else [])
-    for config in CONFIGS:
-        if config["name"] not in args.configs:
-            continue
-        for time_limit in limits:
-            for method in args.methods:
-                run(config, method, time_limit)
+    for name in args.parts:
+        PARTS[name](args)
 
 
 if __name__ == "__main__":

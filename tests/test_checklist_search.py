@@ -373,3 +373,51 @@ def test_heart_matches_enumeration_and_never_worsens_with_more_items(heart_items
             assert result.stats["N"] == 1 + int(np.argmin(by_size[1 : n + 1]))
     assert errors == sorted(errors, reverse=True)  # never worse with more items allowed
     assert errors[4] == 43  # the N <= 5 optimum the MIP could not certify
+
+
+# ------------------------------------------------------------------ near-optimal sets
+@pytest.mark.parametrize("seed", range(40))
+def test_near_optimal_sets_match_brute_force(seed):
+    from riskexplore.checklist.near_optimal import near_optimal_checklists
+
+    problem = _random_problem(5000 + seed)
+    optimum, _, _ = brute_force(problem)
+    if not math.isfinite(optimum):
+        with pytest.raises(InfeasibleError):
+            near_optimal_checklists(problem, tolerance=1.0)
+        return
+    tolerance = float(np.random.default_rng(seed).choice([0.0, 1.0, 2.5, 4.0]))
+    result = near_optimal_checklists(problem, tolerance=tolerance, max_models=100_000)
+    masks = subset_masks(problem.n_items)
+    objective, feasible = score_all(problem, masks)
+    loss = (
+        objective
+        - problem.eps_n * masks.sum(axis=1)[:, None]
+        - problem.eps_m * np.arange(problem.n_items + 1)
+    )
+    best_loss = loss[feasible].min()
+    s_idx, m_idx = np.nonzero(feasible & (loss <= best_loss + tolerance + 1e-9))
+    expected = {
+        (tuple(problem.items_of(masks[s])), int(M)) for s, M in zip(s_idx, m_idx, strict=True)
+    }
+    got = {(m.items, m.M) for m in result.models}
+    assert result.complete and result.reason is None
+    assert result.optimum == pytest.approx(best_loss)
+    assert got == expected  # nothing missing, nothing outside the tolerance
+    ranks = [(m.errors, m.N, m.M) for m in result.models]
+    assert ranks == sorted(ranks)
+
+
+def test_near_optimal_max_models_keeps_the_best_and_says_incomplete():
+    from riskexplore.checklist.near_optimal import near_optimal_checklists
+
+    problem = ChecklistProblem(*_separable(seed=8, n=60, d=9))
+    full = near_optimal_checklists(problem, tolerance=6.0, max_models=100_000)
+    assert full.complete and len(full) > 12
+    cut = near_optimal_checklists(problem, tolerance=6.0, max_models=12)
+    assert not cut.complete and cut.reason == "max_models"
+    assert len(cut) == 12
+    assert [m.errors for m in cut.models] == [m.errors for m in full.models[:12]]
+    counts = full.feature_counts()
+    assert sum(counts.values()) == sum(m.N for m in full.models)
+    assert sum(len(v) for v in full.by_features().values()) == len(full)

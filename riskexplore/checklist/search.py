@@ -87,6 +87,8 @@ _EXACT_LIMIT = 2.0**53
 _FLOAT_SLACK = 1e-12
 #: Tolerance of item-row checks (as :meth:`ChecklistProblem.violations`).
 _ROW_TOL = 1e-7
+#: Checklists the compiled loop may collect before returning them (collect mode).
+_FOUND_ROOM = 1 << 16
 #: Time limit (s) of one feasibility search in :func:`check_feasible_exact`.
 _FEASIBILITY_TIME_LIMIT = 20.0
 
@@ -586,8 +588,10 @@ class ExactSearch:
         settings: ExactSearchSettings | None = None,
         *,
         data: _SearchData | None = None,
+        collect_below: float | None = None,
     ) -> None:
         self.problem = problem
+        self.collect_below = collect_below
         self.limits = limits or Limits()
         self.settings = settings or ExactSearchSettings()
         self.trace = Trace()
@@ -597,6 +601,7 @@ class ExactSearch:
         self.data = data or build_search(problem, group_order=self.settings.group_order)
         self.build_time = time.perf_counter() - t0
         self.best: tuple[np.ndarray, int] | None = None
+        self.found: list[tuple[tuple[int, ...], int]] = []  # (item indices, M) collected
         self.ub = math.inf
         self.lb = 0.0  # every objective term is non-negative
         self.last_emit = -math.inf
@@ -625,6 +630,13 @@ class ExactSearch:
         self.f_path = np.zeros((capacity, max(self.depth, 1)), dtype=np.int64)
         self.f_bound = np.full(capacity, np.inf)
         self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
+        room = _FOUND_ROOM if self.collect_below is not None else 1
+        self.found_path = np.zeros((room, levels), dtype=np.int64)
+        self.found_size = np.zeros((room, 2), dtype=np.int64)
+        self.found_key = np.zeros(room)
+        if self.collect_below is not None:
+            self.counters[kernel.COLLECT] = 1
+            self.incumbent[0] = self.collect_below
         # the root: the empty checklist, every threshold alive
         self.alive[0, 0, s.min_m : s.max_m + 1] = 1
         self.bound[0, 0] = -math.inf
@@ -641,6 +653,7 @@ class ExactSearch:
             self.n_children, self.cursor, self.best_path, self.incumbent, self.counters,
             int(budget), 0.0 if s.exact else _FLOAT_SLACK,
             self.depth, self.f_path, self.f_bound, self.f_alive,
+            self.found_path, self.found_size, self.found_key,
         )  # fmt: skip
 
     def _frontier_bound(self) -> float:
@@ -743,6 +756,7 @@ class ExactSearch:
             return True
         open_bound = self._run_slice(budget)
         self._from_kernel()
+        self._drain()
         c = self.counters
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
             self._descend()
@@ -750,6 +764,23 @@ class ExactSearch:
         done = bool(c[kernel.DONE])
         self.lb = self.ub if done and self.best is not None else self._lower(open_bound)
         return done
+
+    def _drain(self) -> None:
+        """Move the checklists collected below the threshold to :attr:`found`."""
+        c = self.counters
+        n = int(c[kernel.N_FOUND])
+        if not n:
+            return
+        names = self.data.items
+        for f in range(n):
+            size, M = (int(v) for v in self.found_size[f])
+            items = tuple(sorted(int(j) for j in names[self.found_path[f, :size]]))
+            self.found.append((items, M))
+        c[kernel.N_FOUND] = 0
+
+    def lower_threshold(self, key: float) -> None:
+        """Collect only checklists with a key below ``key`` from now on."""
+        self.incumbent[0] = min(self.incumbent[0], key)
 
     @property
     def incumbent_objective(self) -> float:

@@ -31,8 +31,20 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 #: Indices into the ``counters`` array shared with Python.
-NODES, LEVEL, IMPROVED, DONE, BEST_LEN, BEST_M, PHASE, N_FRONTIER, NEXT_FRONTIER = range(9)
-N_COUNTERS = 9
+(
+    NODES,
+    LEVEL,
+    IMPROVED,
+    DONE,
+    BEST_LEN,
+    BEST_M,
+    PHASE,
+    N_FRONTIER,
+    NEXT_FRONTIER,
+    COLLECT,
+    N_FOUND,
+) = range(11)
+N_COUNTERS = 11
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -147,6 +159,9 @@ def search(
     f_path,
     f_bound,
     f_alive,
+    found_path,
+    found_size,
+    found_key,
 ):
     """Run the search for about ``budget`` more nodes (see the module docstring).
 
@@ -162,6 +177,12 @@ def search(
     node in turn, least bound first, so that the least open bound, hence the reported
     lower bound, rises steadily. Returns the least bound of the nodes still open within
     the current phase (the caller adds the frontier's).
+
+    With ``counters[COLLECT]`` set, ``incumbent[0]`` is a fixed threshold instead: every
+    feasible checklist whose key is below it is appended to ``found_path`` (positions),
+    ``found_size`` (``N``, ``M``) and ``found_key`` (``counters[N_FOUND]`` of them), and
+    only subtrees whose bound reaches it are pruned. The loop returns early when the
+    buffer might not hold the next node's children; the caller empties it.
     """
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
@@ -182,6 +203,8 @@ def search(
     lvl = counters[LEVEL]
     stop_at = counters[NODES] + budget
     building = counters[PHASE] == BUILD
+    collecting = counters[COLLECT] == 1
+    capacity = found_key.shape[0]
     floor = 0 if building else depth  # the level whose list ends the current subtree
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
@@ -203,12 +226,14 @@ def search(
         if lvl >= max_items:
             cursor[lvl] += 1
             continue
+        parent_pos = item_of[lvl, slot]
+        first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
+        if collecting and counters[N_FOUND] + (n_positions - first) * n_planes > capacity:
+            break  # the caller empties the buffer, then this node is expanded
         # children of this size go to the frontier (sized by the caller to hold every
         # subset of that size)
         to_frontier = building and lvl + 1 == depth
         cursor[lvl] += 1
-        parent_pos = item_of[lvl, slot]
-        first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
         parent_T = T[lvl, slot]
         n_thresholds = 0
         for M in range(min_m, max_m + 1):
@@ -224,6 +249,7 @@ def search(
         if has_errors:
             fixed_counts[:] = 0
         kept = 0
+        leaves = size == max_items  # the children have no descendants
         for pos in range(first, n_positions):
             counters[NODES] += 1
             # the child (the node plus item pos) goes to slot `kept` of the next level
@@ -234,12 +260,17 @@ def search(
                 to_gain[i] = 0.0
             for w in range(n_words):
                 bits = X[pos, w]
-                # planes above `top` are never read (stale, or 0 from the start)
-                for v in range(top, 0, -1):
-                    child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
                 coef = objc[w]
+                if not leaves:
+                    # planes above `top` are never read (stale, or 0 from the start)
+                    for v in range(top, 0, -1):
+                        child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
                 for i in range(n_reached):
-                    count = popcount(child_T[thresholds[i], w])
+                    M = thresholds[i]
+                    if leaves:  # no descendants: only its counts at the thresholds matter
+                        count = popcount(parent_T[M, w] | (parent_T[M - 1, w] & bits))
+                    else:
+                        count = popcount(child_T[M, w])
                     if has_errors:
                         fixed_counts[i, w] = count
                     if w < n_gain_words:
@@ -253,7 +284,7 @@ def search(
             desc_lo = max(size + 1, min_items)
             desc_hi = size + more
             # the child's own checklists, and which thresholds need the free rows
-            for M in range(min_m, max_m + 1):
+            for M in range(min_m, max_m + 1 if not leaves else min_m):
                 alive[lvl + 1, kept, M] = 0  # the slot may hold an earlier node's
             n_pending = 0
             for i in range(n_thresholds):
@@ -273,7 +304,16 @@ def search(
                                 errc, errneg, errpos, errconst, errlo, errhi,
                                 fixed_counts[i], free_counts[i], True,
                             )  # fmt: skip
-                        if ok:
+                        if ok and collecting:
+                            f = counters[N_FOUND]
+                            for k in range(1, lvl + 1):
+                                found_path[f, k - 1] = item_of[k, order[k, cursor[k] - 1]]
+                            found_path[f, lvl] = pos
+                            found_size[f, 0] = size
+                            found_size[f, 1] = M
+                            found_key[f] = key
+                            counters[N_FOUND] = f + 1
+                        elif ok:
                             incumbent[0] = key
                             for k in range(1, lvl + 1):
                                 best_path[k - 1] = item_of[k, order[k, cursor[k] - 1]]

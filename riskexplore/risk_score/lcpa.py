@@ -456,12 +456,17 @@ class _LCPA:
                 self._consider(lam, polish_it=True)
             if sol.loss_estimate >= loss - 1e-10 * (1.0 + loss):
                 # the LP is exact at its integer optimum: nothing better in this region
-                if node.bound < self.ub:
-                    self.floor = min(self.floor, node.bound)
-                return []
+                return self._solved(node, lam)
             if self._should_stop():
                 self.floor = min(self.floor, node.bound)
                 return []
+
+    def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
+        """A node whose LP is exact at its integer optimum ``lam``: nothing in its region
+        beats ``lam``, so it has no children (subclasses that enumerate continue here)."""
+        if node.bound < self.ub:
+            self.floor = min(self.floor, node.bound)
+        return []
 
     def _cut_fractional(self, sol) -> bool:
         """Add a cut at a fractional LP point if the LP underestimates the loss there.

@@ -1,0 +1,279 @@
+"""Every risk score within a relative tolerance of the optimum, with a completeness proof.
+
+:func:`near_optimal_risk_scores` runs LCPA twice. The first run finds and certifies the
+optimum ``V*``. The second enumerates: its pruning threshold is fixed at
+``tau = (1 + tolerance) V*`` (a region is dropped only when its LP bound exceeds
+``tau``), and a node whose LP is exact at its integer optimum ``lam`` records ``lam`` and
+goes on with its region minus ``lam``, split into disjoint boxes (coordinate ``k`` below
+or above ``lam_k`` with the earlier coordinates fixed at ``lam``). Every model with
+objective at most ``tau`` lies in a region that is never dropped, and regions only end
+empty, dropped, or emptied point by point, so a search that finishes has recorded all of
+them: the set is *complete*. Loss cuts are valid for every model, so the second run
+starts from the first run's cuts (a shared :class:`~riskexplore.risk_score.cut_pool.CutPool`).
+
+A model here is the integer vector ``[intercept, points...]``; its objective is the
+mean logistic loss plus ``C0`` times its size, as everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from riskexplore.core.limits import Clock, Limits
+from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.problem import RiskScoreProblem
+
+__all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_risk_scores"]
+
+
+@dataclass(frozen=True)
+class NearOptimalScore:
+    """One model of a near-optimal set: intercept, points (non-zero ones by feature)."""
+
+    intercept: int
+    coefficients: dict[str, int]
+    objective: float
+    loss: float
+    lam: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.coefficients)
+
+    def to_dict(self) -> dict:
+        return {
+            "objective": self.objective,
+            "loss": self.loss,
+            "intercept": self.intercept,
+            "coefficients": dict(self.coefficients),
+        }
+
+
+@dataclass
+class NearOptimalScores:
+    """The risk scores with objective at most ``(1 + tolerance) * optimum``, best first.
+
+    ``complete`` is True when the search proved that no other model lies within the
+    tolerance; otherwise ``reason`` says what cut it short (``"max_models"``,
+    ``"time_limit"``, ``"stopped"``, ``"node_limit"``, ``"optimum_not_certified"`` or
+    ``"numerical"``, when an LP could not be solved exactly in some region).
+    """
+
+    models: list[NearOptimalScore]
+    optimum: float
+    tolerance: float
+    complete: bool
+    reason: str | None = None
+    time: float = 0.0
+    nodes: int = 0
+    feature_names: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+    def feature_counts(self) -> dict[str, int]:
+        """How many models use each feature, most used first."""
+        counts: dict[str, int] = {}
+        for m in self.models:
+            for name in m.coefficients:
+                counts[name] = counts.get(name, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def by_features(self) -> dict[tuple[str, ...], list[NearOptimalScore]]:
+        """The models grouped by the set of features they use, largest groups first."""
+        groups: dict[tuple[str, ...], list[NearOptimalScore]] = {}
+        for m in self.models:
+            groups.setdefault(tuple(sorted(m.coefficients)), []).append(m)
+        return dict(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+    def to_dict(self) -> dict:
+        return {
+            "complete": self.complete,
+            "reason": self.reason,
+            "optimum": self.optimum,
+            "tolerance": self.tolerance,
+            "models": [m.to_dict() for m in self.models],
+        }
+
+
+class _Enumerate(_LCPA):
+    """LCPA with a fixed threshold that records every model below it."""
+
+    def __init__(self, problem, limits, settings, threshold, cut_pool, warm_start, max_models):
+        super().__init__(problem, limits, settings, (), warm_start, cut_pool)
+        self.found: dict[tuple[int, ...], float] = {}
+        self.max_models = max_models
+        self.truncated = False
+        self.ub = threshold  # prunes regions whose bound exceeds the threshold
+
+    def _consider(self, lam, *, polish_it: bool, only_nonzero: bool = False):
+        loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
+        self._add_cut(loss, grad, lam)
+        objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
+        if objective <= self.ub and not self.problem.violations(lam):
+            self.found[tuple(int(v) for v in lam)] = objective
+            if len(self.found) > self.max_models:
+                self._keep_best()
+        return objective
+
+    def _keep_best(self) -> None:
+        """Keep the best ``max_models`` and search only below the worst of them."""
+        ranked = sorted(self.found.items(), key=lambda kv: (kv[1], _size(kv[0]), kv[0]))
+        self.found = dict(ranked[: self.max_models])
+        self.truncated = True
+        worst = ranked[self.max_models - 1][1]
+        self.ub = min(self.ub, worst + 1e-12 * max(1.0, abs(worst)))
+
+    def _update_bounds(self) -> None:
+        # chained bounds hold for every model with objective <= V_max: keep V_max at the
+        # threshold (the parent would lower it to the incumbent)
+        if not self.settings.chained_updates or not hasattr(self, "bounds"):
+            return
+        b = self.bounds
+        b.V_max = min(b.V_max, self.ub)
+        if b.chain():
+            self._push_bounds_to_lp()
+
+    def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
+        """Record ``lam`` and split the rest of the node's region into boxes."""
+        if self._consider(lam, polish_it=False) > self.ub:
+            return []  # (the threshold dropped below it) nothing here is wanted
+        d = self.d
+        children = []
+        lo, hi = node.lower.copy(), node.upper.copy()
+        for k in range(d + 1):
+            v = float(lam[k])
+            for side in ("down", "up"):
+                clo, chi = lo.copy(), hi.copy()
+                if side == "down":
+                    chi[k] = min(chi[k], v - 1)
+                else:
+                    clo[k] = max(clo[k], v + 1)
+                if _propagate(clo, chi, d, k):
+                    children.append(_Node(clo, chi, node.bound, node.depth + 1))
+            lo[k] = hi[k] = v  # the next boxes keep lam_k
+            if not _propagate(lo, hi, d, k):
+                break
+        return children
+
+
+def _tolerance(value) -> float:
+    try:
+        tol = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"tolerance must be a relative number >= 0, got {value!r}") from None
+    if not (tol >= 0 and math.isfinite(tol)):
+        raise InputError(f"tolerance must be a relative number >= 0, got {value!r}")
+    return tol
+
+
+def near_optimal_risk_scores(
+    problem: RiskScoreProblem,
+    *,
+    tolerance: float = 0.01,
+    max_models: int = 100,
+    limits: Limits | None = None,
+    settings: LCPASettings | None = None,
+    cut_pool: CutPool | None = None,
+) -> NearOptimalScores:
+    """Every risk score with objective at most ``(1 + tolerance)`` times the optimum.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+    tolerance : float
+        Relative distance to the optimum (0.01: within 1%).
+    max_models : int
+        Most models returned (the best ones; the set is then marked incomplete when more
+        lie within the tolerance).
+    limits : Limits, optional
+        Time limit and stop request for both runs.
+    settings : LCPASettings, optional
+    cut_pool : CutPool, optional
+        Cuts from earlier solves on the same data (shared with both runs).
+
+    Returns
+    -------
+    NearOptimalScores
+        Sorted by objective, then size.
+
+    Raises
+    ------
+    InfeasibleError
+        If no model satisfies the problem's constraints.
+    """
+    from riskexplore.risk_score.lcpa import solve_lcpa
+
+    tolerance = _tolerance(tolerance)
+    if (
+        isinstance(max_models, bool)
+        or not isinstance(max_models, (int, np.integer))
+        or (max_models < 1)
+    ):
+        raise InputError(f"max_models must be a whole number >= 1, got {max_models!r}")
+    limits = limits or Limits()
+    clock = Clock(limits)
+    pool = cut_pool if cut_pool is not None else CutPool()
+    best = solve_lcpa(problem, limits=limits, settings=settings, cut_pool=pool)
+    if best.solution is None:
+        raise InfeasibleError(f"no risk score satisfies the constraints ({best.status})")
+    optimum = float(best.upper_bound)
+    certified = best.status == "optimal"
+    threshold = optimum * (1 + tolerance)
+    threshold += 1e-12 * max(1.0, abs(threshold))  # models exactly at the threshold count
+    remaining = Limits(
+        time_limit=max(limits.time_limit - clock.elapsed(), 1e-3),
+        node_limit=limits.node_limit,
+        gap_tolerance=0.0,
+        stop=limits.stop,
+    )
+    search = _Enumerate(
+        problem, remaining, settings or LCPASettings(), threshold, pool, best.solution,
+        max_models,
+    )  # fmt: skip
+    search.run()
+    reason = None if search.stop_reason == "gap" else search.stop_reason  # "gap": all seen
+    models = sorted(
+        (_model(problem, lam, obj) for lam, obj in search.found.items()),
+        key=lambda m: (m.objective, m.size, m.lam),
+    )[:max_models]
+    numerical = search.floor < search.ub  # a region given up below the threshold
+    complete = reason is None and certified and not search.truncated and not numerical
+    if not complete and reason is None:
+        if search.truncated:
+            reason = "max_models"
+        elif not certified:
+            reason = "optimum_not_certified"
+        else:
+            reason = "numerical"
+    return NearOptimalScores(
+        models=models,
+        optimum=optimum,
+        tolerance=tolerance,
+        complete=complete,
+        reason=reason,
+        time=clock.elapsed(),
+        nodes=int(best.nodes) + int(search.nodes),
+        feature_names=list(problem.feature_names),
+    )
+
+
+def _size(lam: tuple[int, ...]) -> int:
+    return sum(1 for v in lam[1:] if v != 0)
+
+
+def _model(problem: RiskScoreProblem, lam: tuple[int, ...], objective: float):
+    vec = np.asarray(lam, dtype=float)
+    names = problem.feature_names
+    return NearOptimalScore(
+        intercept=int(lam[0]),
+        coefficients={names[j]: int(v) for j, v in enumerate(lam[1:]) if v != 0},
+        objective=float(objective),
+        loss=float(problem.loss.value(vec, integral=True)),
+        lam=tuple(lam),
+    )
