@@ -11,6 +11,7 @@ from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import risk_score_metrics
 from riskexplore.risk_score import baselines as B
+from riskexplore.risk_score import plr
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import RiskScoreProblem
 
@@ -42,19 +43,19 @@ def test_cd_solver_matches_saga_objective():
     X = (rng.random((300, 5)) < 0.4).astype(float)
     y = (X @ [1.5, -1.0, 0.5, 0.0, 0.0] + rng.normal(size=300) > 0.2).astype(int)
     problem = RiskScoreProblem(X, y)
-    Xc, yc, w, n = B._rows(problem)
+    Xc, yc, w, n = plr._rows(problem)
     A = np.column_stack([np.ones(len(X)), X])
     y01 = y.astype(float)
     v = np.full(len(y), 1.0 / len(y))
     gammas = [0.05, 0.01, 0.001]
     for alpha in (0.0, 0.5, 1.0):
-        cd = B._fit_path(Xc, yc, w, n, alpha, gammas, 2000, 1e-4, "cd")
-        saga = B._fit_path(
+        cd = plr._fit_path(Xc, yc, w, n, alpha, gammas, 2000, 1e-4, "cd")
+        saga = plr._fit_path(
             X, np.where(y > 0, 1.0, -1.0), np.ones(300), 300.0, alpha, gammas, 20000, 1e-8, "saga"
         )
         for g, a_cd, a_saga in zip(gammas, cd, saga, strict=True):
-            o_cd = B._plr_objective(A, y01, v, a_cd, g * alpha, g * (1 - alpha))
-            o_saga = B._plr_objective(A, y01, v, a_saga, g * alpha, g * (1 - alpha))
+            o_cd = plr._plr_objective(A, y01, v, a_cd, g * alpha, g * (1 - alpha))
+            o_saga = plr._plr_objective(A, y01, v, a_saga, g * alpha, g * (1 - alpha))
             assert o_cd <= o_saga + 1e-7
             assert np.allclose(a_cd, a_saga, atol=2e-3)
 

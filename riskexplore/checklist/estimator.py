@@ -7,8 +7,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from riskexplore.checklist.fit import DEFAULT_GAP_TOLERANCE, fit_checklist
+from riskexplore.checklist.fit import fit_checklist
 from riskexplore.core.classifier import binary_classes
+from riskexplore.core.limits import DEFAULT_GAP_TOLERANCE
 from riskexplore.errors import InputError
 
 __all__ = ["ChecklistClassifier"]

@@ -30,19 +30,19 @@ class CoefficientSet:
     lower: np.ndarray
     upper: np.ndarray
     c0: np.ndarray
-    intercept_lower: int = -100
-    intercept_upper: int = 100
+    intercept_lower: int
+    intercept_upper: int
 
     @classmethod
     def uniform(
         cls,
         feature_names: Sequence[str],
         *,
-        coef_min: int = -5,
-        coef_max: int = 5,
-        c0: float = 1e-6,
-        intercept_min: int = -100,
-        intercept_max: int = 100,
+        coef_min: int,
+        coef_max: int,
+        c0: float,
+        intercept_min: int,
+        intercept_max: int,
         bounds: Mapping[str, tuple[int, int]] | None = None,
         signs: Mapping[str, int] | None = None,
         c0_by_feature: Mapping[str, float] | None = None,

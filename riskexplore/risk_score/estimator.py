@@ -8,7 +8,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from riskexplore.core.classifier import binary_classes
-from riskexplore.risk_score.fit import DEFAULT_GAP_TOLERANCE, fit_risk_score
+from riskexplore.core.limits import DEFAULT_GAP_TOLERANCE
+from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN, INTERCEPT_MAX, INTERCEPT_MIN
 
 __all__ = ["RiskSlimClassifier"]
 
@@ -56,11 +58,11 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         self,
         max_size: int | None = 5,
         min_size: int = 0,
-        coef_min: int = -5,
-        coef_max: int = 5,
-        intercept_min: int = -100,
-        intercept_max: int = 100,
-        c0: float = 1e-6,
+        coef_min: int = COEF_MIN,
+        coef_max: int = COEF_MAX,
+        intercept_min: int = INTERCEPT_MIN,
+        intercept_max: int = INTERCEPT_MAX,
+        c0: float = C0,
         constraints=None,
         time_limit: float = 60.0,
         node_limit: int | None = None,

@@ -16,7 +16,14 @@ from riskexplore.core.limits import (
 )
 from riskexplore.errors import InputError
 from riskexplore.risk_score.model import RiskScore
-from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.problem import (
+    C0,
+    COEF_MAX,
+    COEF_MIN,
+    INTERCEPT_MAX,
+    INTERCEPT_MIN,
+    RiskScoreProblem,
+)
 
 __all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
 
@@ -26,11 +33,11 @@ def build_problem(
     y,
     *,
     max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
+    coef_min: int = COEF_MIN,
+    coef_max: int = COEF_MAX,
+    intercept_min: int = INTERCEPT_MIN,
+    intercept_max: int = INTERCEPT_MAX,
+    c0: float = C0,
     constraints: Iterable = (),
     **problem_kwargs: Any,
 ) -> RiskScoreProblem:
@@ -81,11 +88,11 @@ def fit_risk_score(
     y,
     *,
     max_size: int | None = None,
-    coef_min: int = -5,
-    coef_max: int = 5,
-    intercept_min: int = -100,
-    intercept_max: int = 100,
-    c0: float = 1e-6,
+    coef_min: int = COEF_MIN,
+    coef_max: int = COEF_MAX,
+    intercept_min: int = INTERCEPT_MIN,
+    intercept_max: int = INTERCEPT_MAX,
+    c0: float = C0,
     constraints: Iterable = (),
     time_limit: float = math.inf,
     node_limit: int | None = None,

@@ -14,6 +14,22 @@ from riskexplore.risk_score.constraints import constraints_to_rows
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import INTERCEPT, LinearRow, RowMatrix, compile_rows
 
+__all__ = [
+    "C0",
+    "COEF_MAX",
+    "COEF_MIN",
+    "INTERCEPT_MAX",
+    "INTERCEPT_MIN",
+    "RiskScoreProblem",
+]
+
+#: Default bounds on every feature's points (the paper's {-5, ..., 5}).
+COEF_MIN, COEF_MAX = -5, 5
+#: Default bounds on the intercept.
+INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
+#: Default penalty per feature used (small: it only breaks ties towards fewer features).
+C0 = 1e-6
+
 
 class RiskScoreProblem:
     """``min l(lam) + sum_j c0_j 1[lam_j != 0]`` over integer ``lam`` obeying every bound
@@ -52,11 +68,11 @@ class RiskScoreProblem:
         sample_weight=None,
         positive_weight: float = 1.0,
         feature_names=None,
-        coef_min: int = -5,
-        coef_max: int = 5,
-        intercept_min: int = -100,
-        intercept_max: int = 100,
-        c0: float = 1e-6,
+        coef_min: int = COEF_MIN,
+        coef_max: int = COEF_MAX,
+        intercept_min: int = INTERCEPT_MIN,
+        intercept_max: int = INTERCEPT_MAX,
+        c0: float = C0,
         bounds: Mapping[str, tuple[int, int]] | None = None,
         signs: Mapping[str, int] | None = None,
         c0_by_feature: Mapping[str, float] | None = None,
