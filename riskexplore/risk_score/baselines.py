@@ -50,8 +50,8 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -69,14 +69,7 @@ from riskexplore.risk_score.plr import (
     plr_pool,
     refit_params,
 )
-from riskexplore.risk_score.problem import (
-    C0,
-    COEF_MAX,
-    COEF_MIN,
-    INTERCEPT_MAX,
-    INTERCEPT_MIN,
-    RiskScoreProblem,
-)
+from riskexplore.risk_score.problem import RiskScoreProblem, RiskScoreSettings
 
 __all__ = [
     "BASELINES",
@@ -339,13 +332,6 @@ def plr_rd(
     X,
     y,
     *,
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     choose: str | Chooser = "loss",
     alphas: Sequence[float] = DEFAULT_ALPHAS,
@@ -355,7 +341,7 @@ def plr_rd(
     seed: int = 0,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PLR→RD: round the coefficients of one PLR model to the nearest integers.
 
@@ -365,16 +351,6 @@ def plr_rd(
         Features.
     y : array-like of shape (n,)
         Binary outcome.
-    max_size : int, optional
-        Largest number of features with non-zero points (default: no limit).
-    coef_min, coef_max : int
-        Bounds on every feature's points.
-    intercept_min, intercept_max : int
-        Bounds on the intercept.
-    c0 : float
-        Penalty per feature used (it ranks the pooled methods' candidates).
-    constraints : iterable
-        Constraints of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
     pool : PLRPool or list of ``[intercept, w]`` vectors, optional
         A pool fitted on the same ``X, y`` (shared between baselines); by default one is
         fitted with ``alphas``, ``gammas`` and ``n_gammas`` (see
@@ -395,8 +371,13 @@ def plr_rd(
         Seed of the folds.
     max_iter, tol : int, float
         Iterations and tolerance of the PLR solver.
-    **problem_kwargs
-        Further :class:`~riskexplore.risk_score.problem.RiskScoreProblem` arguments.
+    **settings
+        The problem, as for :func:`~riskexplore.risk_score.fit.fit_risk_score`: the
+        arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
+        (``max_size``, ``coef_min``, ``coef_max``, ``intercept_min``, ``intercept_max``,
+        ``c0``, ``constraints``, ``sample_weight``, ...; default: no size limit, points
+        -5..5, intercept -100..100, ``c0 = 1e-6``). ``c0`` ranks the pooled methods'
+        candidates.
 
     Returns
     -------
@@ -404,18 +385,7 @@ def plr_rd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _traditional(
         "plr_rd",
         _round,
@@ -434,13 +404,6 @@ def plr_rsrd(
     X,
     y,
     *,
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     choose: str | Chooser = "loss",
     alphas: Sequence[float] = DEFAULT_ALPHAS,
@@ -450,15 +413,15 @@ def plr_rsrd(
     seed: int = 0,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PLR→RsRD: rescale one PLR model so its largest point is ±5, then round.
 
     Parameters
     ----------
-    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, pool
+    X, y, pool
         As in :func:`plr_rd`.
-    choose, alphas, gammas, n_gammas, cv_splits, seed, max_iter, tol, **problem_kwargs
+    choose, alphas, gammas, n_gammas, cv_splits, seed, max_iter, tol, **settings
         As in :func:`plr_rd`.
 
     Returns
@@ -467,18 +430,7 @@ def plr_rsrd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _traditional(
         "plr_rsrd",
         _rescaled_round,
@@ -498,13 +450,6 @@ def plr_unit(
     y,
     *,
     intercept: str = "best",
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     choose: str | Chooser = "loss",
     alphas: Sequence[float] = DEFAULT_ALPHAS,
@@ -514,7 +459,7 @@ def plr_unit(
     seed: int = 0,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PLR→UNIT: points ``sign(w_j)`` of one PLR model (unit weighting).
 
@@ -523,9 +468,9 @@ def plr_unit(
     intercept : {"best", "round"}
         ``"best"`` (default): the loss-minimising integer intercept for the unit-weighted
         score; ``"round"``: the PLR intercept, rounded.
-    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, pool
+    X, y, pool
         As in :func:`plr_rd`.
-    choose, alphas, gammas, n_gammas, cv_splits, seed, max_iter, tol, **problem_kwargs
+    choose, alphas, gammas, n_gammas, cv_splits, seed, max_iter, tol, **settings
         As in :func:`plr_rd`.
 
     Returns
@@ -534,18 +479,7 @@ def plr_unit(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _traditional(
         "plr_unit",
         functools.partial(_unit, intercept=intercept),
@@ -564,28 +498,21 @@ def pooled_rd(
     X,
     y,
     *,
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     alphas: Sequence[float] = DEFAULT_ALPHAS,
     gammas: Sequence[float] | None = None,
     n_gammas: int = DEFAULT_N_GAMMAS,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PooledRD: round every pool model; the best feasible one.
 
     Parameters
     ----------
-    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, pool
+    X, y, pool
         As in :func:`plr_rd`.
-    alphas, gammas, n_gammas, max_iter, tol, **problem_kwargs
+    alphas, gammas, n_gammas, max_iter, tol, **settings
         As in :func:`plr_rd`.
 
     Returns
@@ -594,18 +521,7 @@ def pooled_rd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _pooled(
         "pooled_rd",
         _rd,
@@ -619,28 +535,21 @@ def pooled_rd_star(
     X,
     y,
     *,
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     alphas: Sequence[float] = DEFAULT_ALPHAS,
     gammas: Sequence[float] | None = None,
     n_gammas: int = DEFAULT_N_GAMMAS,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PooledRD*: round every pool model, polish with DCD (zeros fixed); the best.
 
     Parameters
     ----------
-    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, pool
+    X, y, pool
         As in :func:`plr_rd`.
-    alphas, gammas, n_gammas, max_iter, tol, **problem_kwargs
+    alphas, gammas, n_gammas, max_iter, tol, **settings
         As in :func:`plr_rd`.
 
     Returns
@@ -649,18 +558,7 @@ def pooled_rd_star(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _pooled(
         "pooled_rd_star",
         _rd_polished,
@@ -674,28 +572,21 @@ def pooled_seqrd_star(
     X,
     y,
     *,
-    max_size: int | None = None,
-    coef_min: int = COEF_MIN,
-    coef_max: int = COEF_MAX,
-    intercept_min: int = INTERCEPT_MIN,
-    intercept_max: int = INTERCEPT_MAX,
-    c0: float = C0,
-    constraints: Iterable = (),
     pool: PLRPool | Sequence[np.ndarray] | None = None,
     alphas: Sequence[float] = DEFAULT_ALPHAS,
     gammas: Sequence[float] | None = None,
     n_gammas: int = DEFAULT_N_GAMMAS,
     max_iter: int = 2000,
     tol: float = 1e-4,
-    **problem_kwargs: Any,
+    **settings: Unpack[RiskScoreSettings],
 ) -> RiskScore:
     """PooledSeqRD*: SequentialRounding of every pool model, DCD polishing; the best.
 
     Parameters
     ----------
-    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints, pool
+    X, y, pool
         As in :func:`plr_rd`.
-    alphas, gammas, n_gammas, max_iter, tol, **problem_kwargs
+    alphas, gammas, n_gammas, max_iter, tol, **settings
         As in :func:`plr_rd`.
 
     Returns
@@ -704,18 +595,7 @@ def pooled_seqrd_star(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=constraints,
-        **problem_kwargs,
-    )
+    problem = build_problem(X, y, **settings)
     return _pooled(
         "pooled_seqrd_star",
         _seqrd_polished,

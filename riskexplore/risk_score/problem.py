@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -21,6 +22,7 @@ __all__ = [
     "INTERCEPT_MAX",
     "INTERCEPT_MIN",
     "RiskScoreProblem",
+    "RiskScoreSettings",
 ]
 
 #: Default bounds on every feature's points (the paper's {-5, ..., 5}).
@@ -29,6 +31,27 @@ COEF_MIN, COEF_MAX = -5, 5
 INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
 #: Default penalty per feature used (small: it only breaks ties towards fewer features).
 C0 = 1e-6
+
+
+class RiskScoreSettings(TypedDict, total=False):
+    """The keyword arguments of :class:`RiskScoreProblem` (for ``**settings`` of the
+    functions that build one, so that editors and type checkers see every key)."""
+
+    sample_weight: Any
+    positive_weight: float
+    feature_names: Any
+    coef_min: int
+    coef_max: int
+    intercept_min: int
+    intercept_max: int
+    c0: float
+    bounds: Mapping[str, tuple[int, int]] | None
+    signs: Mapping[str, int] | None
+    c0_by_feature: Mapping[str, float] | None
+    coefficient_set: CoefficientSet | None
+    min_size: int
+    max_size: int | None
+    constraints: Iterable
 
 
 class RiskScoreProblem:
