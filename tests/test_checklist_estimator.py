@@ -61,7 +61,8 @@ def test_fit_checklist_with_fnr_limit(heart):
     for key in ("fp", "fn", "fnr", "fpr", "max_fnr_gap", "max_fpr_gap"):
         assert m[key] == pytest.approx(model.stats[key])
     assert model.stats["train_errors"] == m["errors"]
-    assert set(model.stats["groups"]) == {"0", "1"}
+    # the training statistics label groups as the group constraints do
+    assert set(model.stats["groups"]) == {"sex=0", "sex=1"}
     assert model.stats["settings"]["fnr_max"] == 0.1
     assert model.to_text().startswith("Predict heart disease if ")
     assert Checklist.from_json(model.to_json()) == model

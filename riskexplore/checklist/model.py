@@ -22,6 +22,7 @@ from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.core.rates import error_rates, group_rates, worst_gap
 from riskexplore.errors import InfeasibleError, InputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -265,7 +266,8 @@ class Checklist(JsonDocument):
         Returns ``errors`` (count), ``error``, ``fp``, ``fn``, ``fnr``, ``fpr``, ``n``,
         ``n_pos``, ``n_neg`` and, with ``groups``, ``groups`` (rates per group),
         ``worst_group_fnr``, ``worst_group_fpr``, ``max_fnr_gap`` and ``max_fpr_gap``.
-        Rates with an empty denominator are ``None``.
+        Rates with an empty denominator are ``nan`` (as in
+        :func:`~riskexplore.evaluation.metrics.classification_rates`).
         """
         y = _binary_outcome(y)
         pred = self.predict(X)
@@ -428,68 +430,31 @@ class Checklist(JsonDocument):
 def rates(y_true, y_pred, *, sample_weight=None, groups=None) -> dict[str, Any]:
     """Mistakes and error rates of 0/1 predictions, overall and per group.
 
-    Counts are integers without weights and weighted sums with them; a rate whose
-    denominator is zero is ``None``.
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        0/1 outcome and predictions.
+    sample_weight : array-like of shape (n,), optional
+        Weights; mistakes are then weighted sums.
+    groups : Series, array-like or DataFrame, optional
+        Groups (see :func:`riskexplore.core.rates.group_labels`).
+
+    Returns
+    -------
+    dict
+        The rates of :func:`riskexplore.core.rates.error_rates` (``nan`` for a rate whose
+        denominator is zero) and, with groups, ``groups`` (label -> rates),
+        ``worst_group_fnr``, ``worst_group_fpr``, ``max_fnr_gap`` and ``max_fpr_gap``.
     """
-    y = np.asarray(y_true).astype(int).ravel()
-    p = np.asarray(y_pred).astype(int).ravel()
-    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float).ravel()
-    if len(w) != len(y):
-        raise InputError(f"sample_weight has {len(w)} entries for {len(y)} rows")
-    out = _rates(y, p, w, weighted=sample_weight is not None)
+    out = error_rates(y_true, y_pred, sample_weight)
     if groups is not None:
-        labels = group_labels(groups, len(y))
-        per: dict[str, Any] = {}
-        for g in sorted(set(labels)):
-            rows = labels == g
-            per[g] = _rates(y[rows], p[rows], w[rows], weighted=sample_weight is not None)
+        per = group_rates(y_true, y_pred, groups, sample_weight)
         out["groups"] = per
         for key in ("fnr", "fpr"):
-            values = [r[key] for r in per.values() if r[key] is not None]
-            out[f"worst_group_{key}"] = max(values) if values else None
-            out[f"max_{key}_gap"] = max(values) - min(values) if values else None
+            worst, gap, _ = worst_gap(per, key)
+            out[f"worst_group_{key}"] = worst
+            out[f"max_{key}_gap"] = gap
     return out
-
-
-def _rates(y, p, w, *, weighted: bool) -> dict[str, Any]:
-    pos, neg = y == 1, y == 0
-    fn_w, fp_w = float(w[pos & (p == 0)].sum()), float(w[neg & (p == 1)].sum())
-    n_pos, n_neg = float(w[pos].sum()), float(w[neg].sum())
-    total = n_pos + n_neg
-
-    def num(v: float):
-        return v if weighted else int(round(v))
-
-    return {
-        "errors": num(fp_w + fn_w),
-        "error": (fp_w + fn_w) / total if total > 0 else None,
-        "fp": num(fp_w),
-        "fn": num(fn_w),
-        "fnr": fn_w / n_pos if n_pos > 0 else None,
-        "fpr": fp_w / n_neg if n_neg > 0 else None,
-        "n": int(len(y)),
-        "n_pos": int(pos.sum()),
-        "n_neg": int(neg.sum()),
-    }
-
-
-def group_labels(groups, n: int) -> np.ndarray:
-    """One string label per row: a Series/array of labels, or a DataFrame whose columns
-    are combined (``"sex=F & race=B"``)."""
-    if isinstance(groups, pd.DataFrame):
-        if groups.shape[1] == 1:
-            labels = groups.iloc[:, 0].astype(str).to_numpy()
-        else:
-            parts = [groups[c].astype(str).radd(f"{c}=") for c in groups.columns]
-            labels = parts[0].str.cat(parts[1:], sep=" & ").to_numpy()
-    else:
-        arr = np.asarray(groups, dtype=object)
-        if arr.ndim != 1:
-            raise InputError(f"groups must be one label per row, got shape {arr.shape}")
-        labels = np.array([str(v) for v in arr], dtype=object)
-    if len(labels) != n:
-        raise InputError(f"groups has {len(labels)} entries for {n} rows")
-    return np.asarray(labels, dtype=object)
 
 
 # --- reading a problem -----------------------------------------------------------------
@@ -599,6 +564,7 @@ def _to_ascii(text: str) -> str:
 def _train_line(stats: Mapping[str, Any]) -> str:
     parts = [f"train error {100 * stats['train_error']:.1f}%"]
     for key in ("fnr", "fpr"):
-        if stats.get(key) is not None:
-            parts.append(f"{key.upper()} {100 * stats[key]:.1f}%")
+        value = stats.get(key)
+        if value is not None and math.isfinite(value):
+            parts.append(f"{key.upper()} {100 * value:.1f}%")
     return ", ".join(parts)

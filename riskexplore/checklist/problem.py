@@ -36,7 +36,6 @@ intersectional groups: the combinations of its columns' values, labelled like
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -47,7 +46,8 @@ import pandas as pd
 
 from riskexplore.checklist.constraints import checklist_constraints_to_rows
 from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
-from riskexplore.core.constraints import check_name
+from riskexplore.core.constraints import check_name, close_matches_hint
+from riskexplore.core.rates import group_labels
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import ConstraintError, InputError
 
@@ -250,13 +250,9 @@ class ChecklistProblem:
         columns = list(self.groups.columns) if by is None else list(by)
         for col in columns:
             if col not in self.groups.columns:
-                close = difflib.get_close_matches(str(col), list(self.groups.columns), n=3)
-                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+                hint = close_matches_hint(str(col), list(self.groups.columns))
                 raise ConstraintError(f"unknown group column {col!r}{hint}")
-        sub = self.groups[columns]
-        labels = sub.apply(
-            lambda row: " & ".join(f"{c}={v}" for c, v in zip(columns, row, strict=True)), axis=1
-        ).to_numpy()
+        labels = group_labels(self.groups[columns], len(self.groups))
         out = []
         for label in sorted(set(labels)):
             if label not in self._group_rows:

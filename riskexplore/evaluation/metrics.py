@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.rates import error_rates, group_labels, group_rates, worst_gap
 from riskexplore.errors import InputError
 
 __all__ = [
@@ -310,54 +311,6 @@ def brier_score(y, risk) -> float:
 
 
 # --- classifiers -----------------------------------------------------------------------
-def group_labels(groups, n: int) -> np.ndarray:
-    """One string label per row.
-
-    ``groups`` is a Series/array of labels, or a DataFrame whose columns are combined
-    into intersectional groups labelled ``"sex=F & race=B"``.
-    """
-    if isinstance(groups, pd.DataFrame):
-        if groups.shape[1] == 0:
-            raise InputError("groups has no columns")
-        parts = [groups[c].astype(str).radd(f"{c}=").to_numpy(dtype=object) for c in groups]
-        labels = parts[0]
-        for part in parts[1:]:
-            labels = labels + " & " + part
-    else:
-        arr = np.asarray(groups, dtype=object)
-        if arr.ndim != 1:
-            raise InputError(f"groups must be one label per row, got shape {arr.shape}")
-        labels = np.array([str(v) for v in arr], dtype=object)
-    if len(labels) != n:
-        raise InputError(f"groups has {len(labels)} entries for {n} rows")
-    return np.asarray(labels, dtype=object)
-
-
-def _rates(y: np.ndarray, pred: np.ndarray) -> dict[str, Any]:
-    pos, neg = y == 1, y == 0
-    fn, fp = int(np.sum(pos & (pred == 0))), int(np.sum(neg & (pred == 1)))
-    n_pos, n_neg = int(pos.sum()), int(neg.sum())
-    n = n_pos + n_neg
-    return {
-        "n": n,
-        "n_pos": n_pos,
-        "n_neg": n_neg,
-        "fn": fn,
-        "fp": fp,
-        "error": (fn + fp) / n if n else math.nan,
-        "fnr": fn / n_pos if n_pos else math.nan,
-        "fpr": fp / n_neg if n_neg else math.nan,
-    }
-
-
-def _worst_gap(table: pd.DataFrame, column: str) -> tuple[float, tuple[str, str] | None]:
-    values = table[column].dropna()
-    if len(values) < 2:
-        return (0.0 if len(values) == 1 else math.nan), None
-    hi, lo = values.idxmax(), values.idxmin()
-    return float(values[hi] - values[lo]), (str(hi), str(lo))
-
-
 def classification_rates(y, y_pred, groups=None, min_group_size: int = 1) -> dict[str, Any]:
     """Error, false negative rate and false positive rate of 0/1 predictions.
 
@@ -385,22 +338,26 @@ def classification_rates(y, y_pred, groups=None, min_group_size: int = 1) -> dic
     pred = as_binary_outcome(y_pred)
     if len(pred) != len(yb):
         raise InputError(f"y_pred has {len(pred)} entries for {len(yb)} outcomes")
-    out: dict[str, Any] = _rates(yb, pred)
+    out: dict[str, Any] = _without_errors(error_rates(yb, pred))
     if groups is None:
         return out
-    labels = group_labels(groups, len(yb))
-    names = sorted(set(labels.tolist()))
-    table = pd.DataFrame([_rates(yb[labels == g], pred[labels == g]) for g in names], index=names)
+    per_group = {g: _without_errors(r) for g, r in group_rates(yb, pred, groups).items()}
+    table = pd.DataFrame(list(per_group.values()), index=list(per_group))
     table.index.name = "group"
     out["groups"] = table
-    eligible = table[table["n"] >= int(min_group_size)]
+    eligible = {g: r for g, r in per_group.items() if r["n"] >= int(min_group_size)}
     for key in ("fnr", "fpr"):
-        values = eligible[key].dropna()
-        out[f"worst_group_{key}"] = float(values.max()) if len(values) else math.nan
-        gap, pair = _worst_gap(eligible, key)
+        worst, gap, pair = worst_gap(eligible, key)
+        out[f"worst_group_{key}"] = worst
         out[f"max_{key}_gap"] = gap
         out[f"max_{key}_gap_groups"] = pair
     return out
+
+
+def _without_errors(rates: dict[str, Any]) -> dict[str, Any]:
+    """The columns of :func:`classification_rates` (the count of mistakes is ``fn + fp``)."""
+    keys = ("n", "n_pos", "n_neg", "fn", "fp", "error", "fnr", "fpr")
+    return {k: rates[k] for k in keys}
 
 
 # --- models ----------------------------------------------------------------------------
