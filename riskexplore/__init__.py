@@ -5,189 +5,77 @@
 >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)  # doctest: +SKIP
 >>> print(model.to_text())  # doctest: +SKIP
 
-Names are imported on first use, so ``import riskexplore`` stays light.
+The public names below are listed once, as imports that editors and type checkers read;
+at run time each is imported on first use, so ``import riskexplore`` stays light. The
+layers of the package are described in ``ARCHITECTURE.md``.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from riskexplore.core.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-_CONSTRAINTS = (
-    "MaxFeatures",
-    "MinFeatures",
-    "AtMostKOf",
-    "AtLeastKOf",
-    "Implies",
-    "NotTogether",
-    "PredictedRisk",
-    "Sign",
-    "Include",
-    "Exclude",
-    "PointsBetween",
-    "LinearConstraint",
-)
+if TYPE_CHECKING:  # the public names (imported on first use)
+    # checklists: model, fit, estimator, binarization, problem and constraints
+    # (``Implies`` of checklists is exported as ``ChecklistImplies``)
+    from riskexplore.checklist.binarize import Binarizer as Binarizer
+    from riskexplore.checklist.constraints import AtMostKItems as AtMostKItems
+    from riskexplore.checklist.constraints import ExcludeItem as ExcludeItem
+    from riskexplore.checklist.constraints import FNRLimit as FNRLimit
+    from riskexplore.checklist.constraints import FPRLimit as FPRLimit
+    from riskexplore.checklist.constraints import GroupRateGap as GroupRateGap
+    from riskexplore.checklist.constraints import Implies as ChecklistImplies  # noqa: F401
+    from riskexplore.checklist.constraints import IncludeItem as IncludeItem
+    from riskexplore.checklist.constraints import MaxItems as MaxItems
+    from riskexplore.checklist.constraints import MinItems as MinItems
+    from riskexplore.checklist.constraints import MRange as MRange
+    from riskexplore.checklist.constraints import OneItemPerGroup as OneItemPerGroup
+    from riskexplore.checklist.constraints import PredictNegativeWhen as PredictNegativeWhen
+    from riskexplore.checklist.constraints import PredictPositiveWhen as PredictPositiveWhen
+    from riskexplore.checklist.constraints import WorstGroupRate as WorstGroupRate
+    from riskexplore.checklist.estimator import ChecklistClassifier as ChecklistClassifier
+    from riskexplore.checklist.fit import fit_checklist as fit_checklist
+    from riskexplore.checklist.fit import iter_fit_checklist as iter_fit_checklist
+    from riskexplore.checklist.model import Checklist as Checklist
+    from riskexplore.checklist.problem import ChecklistProblem as ChecklistProblem
 
-#: Constraints of predictive checklists (``Implies`` is exported as ``ChecklistImplies``,
-#: since ``Implies`` is the risk-score constraint).
-_CHECKLIST_CONSTRAINTS = (
-    "MaxItems",
-    "MinItems",
-    "MRange",
-    "OneItemPerGroup",
-    "AtMostKItems",
-    "IncludeItem",
-    "ExcludeItem",
-    "PredictPositiveWhen",
-    "PredictNegativeWhen",
-    "FNRLimit",
-    "FPRLimit",
-    "GroupRateGap",
-    "WorstGroupRate",
-)
+    # shared by both families: certificates, events, limits
+    from riskexplore.core.certificate import Certificate as Certificate
+    from riskexplore.core.events import SolveEvent as SolveEvent
+    from riskexplore.core.events import Trace as Trace
+    from riskexplore.core.limits import Limits as Limits
 
-#: public name -> module that defines it
-_EXPORTS: dict[str, str] = {
-    "RiskScore": "riskexplore.risk_score.model",
-    "Certificate": "riskexplore.core.certificate",
-    "fit_risk_score": "riskexplore.risk_score.fit",
-    "iter_fit_risk_score": "riskexplore.risk_score.fit",
-    "RiskSlimClassifier": "riskexplore.risk_score.estimator",
-    "RiskScoreProblem": "riskexplore.risk_score.problem",
-    "load_dataset": "riskexplore.datasets",
-    "list_datasets": "riskexplore.datasets",
-    "read_csv_table": "riskexplore.data.tables",
-    "Limits": "riskexplore.core.limits",
-    "SolveEvent": "riskexplore.core.events",
-    "Trace": "riskexplore.core.events",
-    "RiskExploreError": "riskexplore.errors",
-    "InputError": "riskexplore.errors",
-    "ConstraintError": "riskexplore.errors",
-    "InfeasibleError": "riskexplore.errors",
-    **dict.fromkeys(_CONSTRAINTS, "riskexplore.risk_score.constraints"),
-    "Checklist": "riskexplore.checklist.model",
-    "fit_checklist": "riskexplore.checklist.fit",
-    "iter_fit_checklist": "riskexplore.checklist.fit",
-    "ChecklistClassifier": "riskexplore.checklist.estimator",
-    "Binarizer": "riskexplore.checklist.binarize",
-    "ChecklistProblem": "riskexplore.checklist.problem",
-    **dict.fromkeys(_CHECKLIST_CONSTRAINTS, "riskexplore.checklist.constraints"),
-    "ChecklistImplies": "riskexplore.checklist.constraints",
-}
+    # data
+    from riskexplore.data.tables import read_csv_table as read_csv_table
+    from riskexplore.datasets import list_datasets as list_datasets
+    from riskexplore.datasets import load_dataset as load_dataset
 
-#: public names that differ from the defining module's name for the object
-_ALIASES = {"ChecklistImplies": "Implies"}
+    # errors
+    from riskexplore.errors import ConstraintError as ConstraintError
+    from riskexplore.errors import InfeasibleError as InfeasibleError
+    from riskexplore.errors import InputError as InputError
+    from riskexplore.errors import RiskExploreError as RiskExploreError
 
-__all__ = [
-    "AtLeastKOf",
-    "AtMostKItems",
-    "AtMostKOf",
-    "Binarizer",
-    "Certificate",
-    "Checklist",
-    "ChecklistClassifier",
-    "ChecklistImplies",
-    "ChecklistProblem",
-    "ExcludeItem",
-    "FNRLimit",
-    "FPRLimit",
-    "GroupRateGap",
-    "IncludeItem",
-    "MRange",
-    "MaxItems",
-    "MinItems",
-    "OneItemPerGroup",
-    "PredictNegativeWhen",
-    "PredictPositiveWhen",
-    "WorstGroupRate",
-    "fit_checklist",
-    "iter_fit_checklist",
-    "ConstraintError",
-    "Exclude",
-    "Implies",
-    "Include",
-    "InfeasibleError",
-    "InputError",
-    "Limits",
-    "LinearConstraint",
-    "MaxFeatures",
-    "MinFeatures",
-    "NotTogether",
-    "PointsBetween",
-    "PredictedRisk",
-    "RiskExploreError",
-    "RiskScore",
-    "RiskScoreProblem",
-    "RiskSlimClassifier",
-    "Sign",
-    "SolveEvent",
-    "Trace",
-    "fit_risk_score",
-    "iter_fit_risk_score",
-    "list_datasets",
-    "load_dataset",
-    "read_csv_table",
-]
+    # risk scores: model, fit, estimator, problem and constraints
+    from riskexplore.risk_score.constraints import AtLeastKOf as AtLeastKOf
+    from riskexplore.risk_score.constraints import AtMostKOf as AtMostKOf
+    from riskexplore.risk_score.constraints import Exclude as Exclude
+    from riskexplore.risk_score.constraints import Implies as Implies
+    from riskexplore.risk_score.constraints import Include as Include
+    from riskexplore.risk_score.constraints import LinearConstraint as LinearConstraint
+    from riskexplore.risk_score.constraints import MaxFeatures as MaxFeatures
+    from riskexplore.risk_score.constraints import MinFeatures as MinFeatures
+    from riskexplore.risk_score.constraints import NotTogether as NotTogether
+    from riskexplore.risk_score.constraints import PointsBetween as PointsBetween
+    from riskexplore.risk_score.constraints import PredictedRisk as PredictedRisk
+    from riskexplore.risk_score.constraints import Sign as Sign
+    from riskexplore.risk_score.estimator import RiskSlimClassifier as RiskSlimClassifier
+    from riskexplore.risk_score.fit import fit_risk_score as fit_risk_score
+    from riskexplore.risk_score.fit import iter_fit_risk_score as iter_fit_risk_score
+    from riskexplore.risk_score.model import RiskScore as RiskScore
+    from riskexplore.risk_score.problem import RiskScoreProblem as RiskScoreProblem
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'riskexplore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), _ALIASES.get(name, name))
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-if TYPE_CHECKING:  # pragma: no cover
-    from riskexplore.checklist.binarize import Binarizer
-    from riskexplore.checklist.constraints import (
-        AtMostKItems,
-        ExcludeItem,
-        FNRLimit,
-        FPRLimit,
-        GroupRateGap,
-        IncludeItem,
-        MaxItems,
-        MinItems,
-        MRange,
-        OneItemPerGroup,
-        PredictNegativeWhen,
-        PredictPositiveWhen,
-        WorstGroupRate,
-    )
-    from riskexplore.checklist.constraints import Implies as ChecklistImplies
-    from riskexplore.checklist.estimator import ChecklistClassifier
-    from riskexplore.checklist.fit import fit_checklist, iter_fit_checklist
-    from riskexplore.checklist.model import Checklist
-    from riskexplore.checklist.problem import ChecklistProblem
-    from riskexplore.core.certificate import Certificate
-    from riskexplore.core.events import SolveEvent, Trace
-    from riskexplore.core.limits import Limits
-    from riskexplore.data.tables import read_csv_table
-    from riskexplore.datasets import list_datasets, load_dataset
-    from riskexplore.errors import ConstraintError, InfeasibleError, InputError, RiskExploreError
-    from riskexplore.risk_score.constraints import (
-        AtLeastKOf,
-        AtMostKOf,
-        Exclude,
-        Implies,
-        Include,
-        LinearConstraint,
-        MaxFeatures,
-        MinFeatures,
-        NotTogether,
-        PointsBetween,
-        PredictedRisk,
-        Sign,
-    )
-    from riskexplore.risk_score.estimator import RiskSlimClassifier
-    from riskexplore.risk_score.fit import fit_risk_score, iter_fit_risk_score
-    from riskexplore.risk_score.model import RiskScore
-    from riskexplore.risk_score.problem import RiskScoreProblem
+__all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

@@ -369,8 +369,10 @@ def _kernel_imports(notebooks: list[Path]) -> list[str]:
     statements = list(dict.fromkeys(s for nb in notebooks for s in notebook_imports(nb)))
     if any(re.match(r"(from|import) riskexplore\b", s) for s in statements):
         from riskexplore import widgets
+        from riskexplore.core.lazy import export_map
 
-        statements += [f"import {m}" for m in sorted(set(widgets._EXPORTS.values()))]
+        modules = {module for module, _ in export_map(widgets.__file__).values()}
+        statements += [f"import {m}" for m in sorted(modules)]
     return statements
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from riskexplore.widgets.figures import save_figure
+from riskexplore.figures.export import save_figure
 from riskexplore.widgets.plot_view import PlotlyLibrary, PlotView, plotly_js_path
 
 

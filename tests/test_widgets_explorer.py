@@ -16,11 +16,8 @@ pytest.importorskip("plotly")
 from riskexplore.checklist import constraints as cc  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
 from riskexplore.risk_score import constraints as C  # noqa: E402
-from riskexplore.widgets.explorer import (  # noqa: E402
-    MAX_UPLOAD_BYTES,
-    Explorer,
-    ExplorerState,
-)
+from riskexplore.widgets.explorer import Explorer  # noqa: E402
+from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState  # noqa: E402
 
 
 def level(ex):
@@ -69,8 +66,8 @@ def test_layout_and_state():
     assert type(ex.constraint_builder).__name__ == "ConstraintBuilder"
     ex.family_picker.value = "checklist"
     assert ex.state.family == "checklist"
-    assert ex._checklist_settings.layout.display is None
-    assert ex._risk_settings.layout.display == "none"
+    assert ex._family_settings["checklist"].layout.display is None
+    assert ex._family_settings["risk_score"].layout.display == "none"
     assert type(ex.constraint_builder).__name__ == "ChecklistConstraintBuilder"
     # settings from the widgets; invalid values are refused with a message
     ex.time_limit.value = 7
@@ -173,7 +170,7 @@ def test_new_data_clear_the_result_views():
     assert ex.compare.comparison is None and ex.pareto.rows == []
     sent = ex.reliability.figure.sent_figure()  # what the page shows
     assert all(len(t.x if t.x is not None else ()) == 0 for t in sent.data[1:])
-    from riskexplore.widgets.views_figures import metrics_figure
+    from riskexplore.figures.metrics import metrics_figure
 
     empty = metrics_figure(None, title=ex.metrics.title)
     assert [t.name for t in ex.metrics.figure.sent_figure().data] == [t.name for t in empty.data]

@@ -13,9 +13,10 @@ import pytest
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import SolveEvent, Trace
+from riskexplore.core.progress import ProgressSeries
 from riskexplore.errors import InfeasibleError, RiskExploreError
 from riskexplore.risk_score.model import RiskScore
-from riskexplore.widgets.runner import ProgressSeries, SolveRunner, describe_error, solve_function
+from riskexplore.widgets.runner import SolveRunner, describe_error, solve_function
 
 
 def fake_solve(n_events: int = 20, dt: float = 0.01, fail: BaseException | None = None):
@@ -144,7 +145,7 @@ def test_solve_function_with_real_fit_and_live_constraints():
 
 def test_bounds_figure_static():
     pytest.importorskip("plotly")
-    from riskexplore.widgets.figures import BOUNDS_TRACES, bounds_figure, incumbent_text
+    from riskexplore.figures.progress import BOUNDS_TRACES, bounds_figure, incumbent_text
 
     empty = bounds_figure(None)
     assert [t.name for t in empty.data] == list(BOUNDS_TRACES)
@@ -169,7 +170,8 @@ def test_bounds_figure_static():
 def test_card_figure_and_saving(tmp_path):
     pytest.importorskip("plotly")
     from riskexplore.checklist.model import Checklist
-    from riskexplore.widgets.figures import card_figure, image_export_available, save_figure
+    from riskexplore.figures.cards import card_figure
+    from riskexplore.figures.export import image_export_available, save_figure
 
     cert = Certificate.from_bounds("optimal", 0.5, 0.5)
     score = RiskScore(["age>60", "male"], {"age>60": 2, "male": 1}, -3, cert, {"time": 1.0})

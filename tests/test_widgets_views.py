@@ -17,10 +17,21 @@ pytest.importorskip("plotly")
 
 from riskexplore import fit_checklist, fit_risk_score, load_dataset  # noqa: E402
 from riskexplore.checklist import constraints as cc  # noqa: E402
-from riskexplore.evaluation.metrics import auc, model_metrics, reliability_table  # noqa: E402
+from riskexplore.evaluation.compare import comparison_from_models  # noqa: E402
+from riskexplore.evaluation.metrics import (  # noqa: E402
+    auc,
+    model_metrics,
+    reliability_table,
+    roc_curve,  # noqa: E402
+)
 from riskexplore.evaluation.paths import risk_score_size_path  # noqa: E402
+from riskexplore.evaluation.tables import METRIC_COLUMNS, metrics_table  # noqa: E402
+from riskexplore.figures.compare import compare_figure  # noqa: E402
+from riskexplore.figures.layout import fmt  # noqa: E402
+from riskexplore.figures.metrics import metrics_figure  # noqa: E402
+from riskexplore.figures.paths import pareto_figure, pareto_traces, update_pareto_figure  # noqa: E402
+from riskexplore.figures.reliability import RELIABILITY_TRACES, reliability_figure  # noqa: E402
 from riskexplore.risk_score.constraints import Exclude  # noqa: E402
-from riskexplore.widgets import views_figures as vf  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +66,9 @@ def path(mammo):
 # --- static figures ---------------------------------------------------------------------
 def test_reliability_figure_train_and_test(mammo):
     m, X, y, Xt, yt = mammo["free"], mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"]
-    fig = vf.reliability_figure(m, X, y, Xt, yt)
+    fig = reliability_figure(m, X, y, Xt, yt)
     assert type(fig).__name__ == "Figure"
-    assert [t.name for t in fig.data] == list(vf.RELIABILITY_TRACES)
+    assert [t.name for t in fig.data] == list(RELIABILITY_TRACES)
     diag = fig.data[0]
     assert list(diag.x) == [0, 1] and list(diag.y) == [0, 1]
     table = reliability_table(y, m.predict_risk(X), m.decision_function(X))
@@ -73,21 +84,21 @@ def test_reliability_figure_train_and_test(mammo):
     assert fig.layout.xaxis.title.text == "predicted risk"
     assert fig.layout.yaxis.title.text == "observed risk"
     # from tables, and the empty figure
-    again = vf.reliability_figure({"train": table})
+    again = reliability_figure({"train": table})
     np.testing.assert_allclose(again.data[1].x, train.x)
     assert len(again.data[2].x) == 0
-    assert len(vf.reliability_figure(None).data[1].x) == 0
+    assert len(reliability_figure(None).data[1].x) == 0
 
 
 def test_reliability_figure_checklist(heart):
-    fig = vf.reliability_figure(heart["model"], heart["X"], heart["y"])
+    fig = reliability_figure(heart["model"], heart["X"], heart["y"])
     assert set(np.asarray(fig.data[1].x).tolist()) <= {0.0, 1.0}
     assert np.all((np.asarray(fig.data[1].y) >= 0) & (np.asarray(fig.data[1].y) <= 1))
 
 
 def test_roc_curve_area_is_auc(mammo):
     m, X, y = mammo["free"], mammo["X"], mammo["y"]
-    fpr, tpr = vf.roc_curve(y, m.decision_function(X))
+    fpr, tpr = roc_curve(y, m.decision_function(X))
     assert (fpr[0], tpr[0], fpr[-1], tpr[-1]) == (0, 0, 1, 1)
     area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
     assert area == pytest.approx(auc(y, m.decision_function(X)))
@@ -96,13 +107,13 @@ def test_roc_curve_area_is_auc(mammo):
 def test_metrics_figure_and_table(mammo, heart):
     args = (mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
     models = {"unconstrained": mammo["free"], "constrained": mammo["bound"]}
-    table = vf.metrics_table(models, *args)
-    assert list(table.columns) == list(vf.METRIC_COLUMNS)
+    table = metrics_table(models, *args)
+    assert list(table.columns) == list(METRIC_COLUMNS)
     expected = model_metrics(mammo["free"], mammo["Xt"], mammo["yt"])
     assert table.at["unconstrained", "test AUC"] == pytest.approx(expected["auc"])
     assert table.at["unconstrained", "test CAL"] == pytest.approx(expected["cal"])
     assert table.at["constrained", "size"] == mammo["bound"].size
-    fig = vf.metrics_figure(models, *args)
+    fig = metrics_figure(models, *args)
     names = [t.name for t in fig.data]
     assert names[:5] == [
         "chance",
@@ -117,14 +128,14 @@ def test_metrics_figure_and_table(mammo, heart):
     assert cells[2][0] == f"{expected['auc']:.4g}"
     assert fig.layout.xaxis.title.text == "false positive rate"
     # a checklist has AUC of its item count, no CAL
-    ct = vf.metrics_table(heart["model"], heart["X"], heart["y"])
+    ct = metrics_table(heart["model"], heart["X"], heart["y"])
     assert 0.5 < ct.iloc[0]["train AUC"] <= 1 and math.isnan(ct.iloc[0]["train CAL"])
 
 
 def test_pareto_figure(path):
     frame = path.to_frame()
-    fig = vf.pareto_figure(path, selected=2)
-    assert [t.name for t in fig.data] == list(vf.pareto_traces("risk_score"))
+    fig = pareto_figure(path, selected=2)
+    assert [t.name for t in fig.data] == list(pareto_traces("risk_score"))
     loss = fig.data[0]
     np.testing.assert_allclose(loss.x, [1, 2, 3])
     np.testing.assert_allclose(loss.y, frame["loss"])
@@ -136,7 +147,7 @@ def test_pareto_figure(path):
     assert list(fig.data[-1].x) == [2]
     assert fig.layout.xaxis3.title.text == "size limit"
     # partial rows (as the path is computed) and checklist rows
-    partial = vf.pareto_figure(path.to_records()[:1])
+    partial = pareto_figure(path.to_records()[:1])
     assert list(partial.data[0].x) == [1]
     rows = [
         {
@@ -150,14 +161,14 @@ def test_pareto_figure(path):
             "train_error": 0.2,
         }
     ]
-    ck = vf.pareto_figure(rows)
+    ck = pareto_figure(rows)
     assert ck.data[0].name == "objective (mistakes)"
     assert ck.data[0].error_y.arrayminus[0] == pytest.approx(10.0)
 
 
 def test_comparison_price_and_figure(mammo):
     free, bound = mammo["free"], mammo["bound"]
-    cmp = vf.comparison_from_models(
+    cmp = comparison_from_models(
         free,
         bound,
         mammo["X"],
@@ -172,7 +183,7 @@ def test_comparison_price_and_figure(mammo):
     assert hi == pytest.approx(max(0.0, bc.upper_bound - fc.lower_bound))
     assert 0 <= lo <= hi
     assert cmp.constraints == ["Do not use IrregularShape"]
-    fig = vf.compare_figure(cmp, mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
+    fig = compare_figure(cmp, mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
     assert "certified price of the constraints" in fig.layout.title.text
     types = [t.type for t in fig.data]
     assert types == ["table", "table"] + ["scatter"] * 6 + ["table"]
@@ -188,11 +199,11 @@ def test_comparison_price_and_figure(mammo):
     ]
     assert "train auc" in list(deltas.cells.values[0])
     assert len(fig.data[3].x) > 0 and len(fig.data[6].x) > 0  # both reliability diagrams
-    none = vf.comparison_from_models(free, None, mammo["X"], mammo["y"])
+    none = comparison_from_models(free, None, mammo["X"], mammo["y"])
     assert none.price_of_constraints == (0.0, math.inf)
-    assert "no model" in vf.compare_figure(none).data[1].cells.values[0][0]
+    assert "no model" in compare_figure(none).data[1].cells.values[0][0]
     assert (
-        vf.comparison_from_models(
+        comparison_from_models(
             free, bound, mammo["X"], mammo["y"], nested=False
         ).price_of_constraints
         is None
@@ -254,14 +265,14 @@ def _assert_columns_fit(fig, trace, width=900, char_px=7.0, pad_px=16):
 @pytest.mark.parametrize("title", ["Reliability diagram", "x" * 90, None])
 def test_reliability_figure_layout(mammo, heart, title):
     for fig in (
-        vf.reliability_figure(
+        reliability_figure(
             mammo["free"], mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"], title=title
         ),
-        vf.reliability_figure(heart["model"], heart["X"], heart["y"], title=title),
-        vf.reliability_figure(None, title=title),
+        reliability_figure(heart["model"], heart["X"], heart["y"], title=title),
+        reliability_figure(None, title=title),
     ):
         _assert_legend_at_bottom(fig)
-        assert [t.name for t in fig.data] == list(vf.RELIABILITY_TRACES)
+        assert [t.name for t in fig.data] == list(RELIABILITY_TRACES)
         assert fig.layout.margin.b >= 40  # the x axis title, above the legend
 
 
@@ -269,13 +280,13 @@ def test_metrics_figure_table_is_readable(mammo, heart):
     args = (mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"])
     models = {"Best risk score (no rules)": mammo["free"], "constrained": mammo["bound"]}
     for fig in (
-        vf.metrics_figure(models, *args),
-        vf.metrics_figure(models, mammo["X"], mammo["y"], title=None, height=300),
-        vf.metrics_figure({"checklist": heart["model"]}, heart["X"], heart["y"]),  # time_limit
-        vf.metrics_figure(None),
+        metrics_figure(models, *args),
+        metrics_figure(models, mammo["X"], mammo["y"], title=None, height=300),
+        metrics_figure({"checklist": heart["model"]}, heart["X"], heart["y"]),  # time_limit
+        metrics_figure(None),
     ):
         table = fig.data[-1]
-        assert list(table.header.values) == ["model", *vf.METRIC_COLUMNS]
+        assert list(table.header.values) == ["model", *METRIC_COLUMNS]
         if len(table.cells.values[0]):
             for width in (900, 1100):
                 _assert_columns_fit(fig, table, width=width)
@@ -290,17 +301,17 @@ def test_metrics_figure_table_is_readable(mammo, heart):
 def test_pareto_figure_legend_below(path):
     rows = [{"size": 1, "model_size": 1, "M": 1, "objective": 5.0, "train_error": 0.2}]
     for fig in (
-        vf.pareto_figure(path, selected=2),
-        vf.pareto_figure(path, title="Best risk score of each size: " + "x" * 60),
-        vf.pareto_figure(rows, kind="checklist", title=None),
-        vf.pareto_figure(None, kind="checklist"),
+        pareto_figure(path, selected=2),
+        pareto_figure(path, title="Best risk score of each size: " + "x" * 60),
+        pareto_figure(rows, kind="checklist", title=None),
+        pareto_figure(None, kind="checklist"),
     ):
         _assert_legend_at_bottom(fig)
         assert fig.layout.margin.b >= 40  # "size limit", above the legend
     # the traces the widgets refill by index are unchanged
-    fig = vf.pareto_figure(None, kind="checklist")
-    assert [t.name for t in fig.data] == list(vf.pareto_traces("checklist"))
-    vf.update_pareto_figure(fig, rows, kind="checklist", selected=1)
+    fig = pareto_figure(None, kind="checklist")
+    assert [t.name for t in fig.data] == list(pareto_traces("checklist"))
+    update_pareto_figure(fig, rows, kind="checklist", selected=1)
     assert list(fig.data[0].x) == [1] and list(fig.data[-1].x) == [1]
 
 
@@ -308,18 +319,18 @@ def test_compare_figure_layout(mammo, heart):
     free, bound = mammo["free"], mammo["bound"]
     X, y, Xt, yt = mammo["X"], mammo["y"], mammo["Xt"], mammo["yt"]
     many = [Exclude(n) for n in ("IrregularShape", "Age_geq_60", "OvalShape", "SpiculatedMargin")]
-    cmp = vf.comparison_from_models(free, bound, X, y, X_test=Xt, y_test=yt, constraints=many[:1])
-    long = vf.comparison_from_models(
+    cmp = comparison_from_models(free, bound, X, y, X_test=Xt, y_test=yt, constraints=many[:1])
+    long = comparison_from_models(
         free, bound, X, y, constraints=many * 2, names=("Best (no rules)", "Best with your rules")
     )
     hx, hy = heart["X"], heart["y"]
-    ck = vf.comparison_from_models(heart["model"], heart["model"], hx, hy, X_test=hx, y_test=hy)
+    ck = comparison_from_models(heart["model"], heart["model"], hx, hy, X_test=hx, y_test=hy)
     figs = [
-        vf.compare_figure(cmp, X, y, Xt, yt),
-        vf.compare_figure(cmp, X, y, Xt, yt, height=500),  # raised to fit the tables
-        vf.compare_figure(long, X, y, title="A long title " * 5),
-        vf.compare_figure(ck, hx, hy, hx, hy),
-        vf.compare_figure(vf.comparison_from_models(free, None, X, y)),
+        compare_figure(cmp, X, y, Xt, yt),
+        compare_figure(cmp, X, y, Xt, yt, height=500),  # raised to fit the tables
+        compare_figure(long, X, y, title="A long title " * 5),
+        compare_figure(ck, hx, hy, hx, hy),
+        compare_figure(comparison_from_models(free, None, X, y)),
     ]
     for fig in figs:
         assert [t.type for t in fig.data] == ["table", "table"] + ["scatter"] * 6 + ["table"]
@@ -381,7 +392,7 @@ def test_metrics_panel_and_compare_view(mammo):
         mammo["free"], mammo["bound"], *args, constraints=[Exclude("IrregularShape")]
     )
     lo, hi = view.price
-    assert f"[{vf._fmt(lo)}, {vf._fmt(hi)}]" in view.price_label.value
+    assert f"[{fmt(lo)}, {fmt(hi)}]" in view.price_label.value
     assert "certified price" in view.price_label.value
     assert view.cards.value.count("rx-model-card") == 2
     assert len(view.figure.data) == 9

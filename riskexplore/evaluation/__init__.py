@@ -1,14 +1,20 @@
-"""Evaluation of risk scores and checklists: metrics, cross-validation, paths, comparisons.
+"""Evaluation of fitted models of every family: metrics, tables, cross-validation, paths,
+comparisons and grids of solves.
 
 * :mod:`~riskexplore.evaluation.metrics` -- CAL (as in the RiskSLIM paper, 10
   equal-frequency bins above 30 distinct scores), reliability tables with exact
-  intervals, AUC, logistic loss, Brier score, error rates per (intersectional) group.
+  intervals, AUC, ROC curves, logistic loss, Brier score, error rates per
+  (intersectional) group.
+* :mod:`~riskexplore.evaluation.tables` -- reliability and metrics tables of models on
+  training and held-out data, size paths as frames.
 * :mod:`~riskexplore.evaluation.cv` -- K-fold CV of model recipes and nested CV that
   chooses free parameters by mean test AUC (or loss; never CAL).
-* :mod:`~riskexplore.evaluation.paths` -- size paths of risk scores and checklists with
-  certified intervals, sharing one CutPool and warm starts.
+* :mod:`~riskexplore.evaluation.paths` -- size paths of any family with certified
+  intervals.
 * :mod:`~riskexplore.evaluation.compare` -- constrained vs unconstrained risk scores and
   the certified price of the constraints; two fitted models side by side.
+* :mod:`~riskexplore.evaluation.grids` -- grids of solves, serially, on joblib processes
+  or on a Dask cluster.
 
 Names are imported on first use. (``compare(model_a, model_b, X, y)`` lives in
 :mod:`riskexplore.evaluation.compare`; it is not re-exported here, where ``compare`` is
@@ -17,41 +23,33 @@ the submodule.)
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING
 
-_EXPORTS = {
-    "auc": "metrics",
-    "auc_strict": "metrics",
-    "brier_score": "metrics",
-    "calibration_error": "metrics",
-    "classification_rates": "metrics",
-    "logistic_loss": "metrics",
-    "model_metrics": "metrics",
-    "reliability_table": "metrics",
-    "risk_score_metrics": "metrics",
-    "NestedCVResult": "cv",
-    "cross_validate_recipe": "cv",
-    "nested_cv_select": "cv",
-    "risk_score_recipe": "cv",
-    "SizePath": "paths",
-    "checklist_size_path": "paths",
-    "risk_score_size_path": "paths",
-    "Comparison": "compare",
-    "compare_models": "compare",
-}
+from riskexplore.core.lazy import lazy_exports
 
-__all__ = sorted(_EXPORTS)
+if TYPE_CHECKING:  # the public names (imported on first use)
+    from riskexplore.evaluation.compare import Comparison as Comparison
+    from riskexplore.evaluation.compare import compare_models as compare_models
+    from riskexplore.evaluation.cv import NestedCVResult as NestedCVResult
+    from riskexplore.evaluation.cv import cross_validate_recipe as cross_validate_recipe
+    from riskexplore.evaluation.cv import nested_cv_select as nested_cv_select
+    from riskexplore.evaluation.cv import risk_score_recipe as risk_score_recipe
+    from riskexplore.evaluation.grids import run_grid as run_grid
+    from riskexplore.evaluation.metrics import auc as auc
+    from riskexplore.evaluation.metrics import auc_strict as auc_strict
+    from riskexplore.evaluation.metrics import brier_score as brier_score
+    from riskexplore.evaluation.metrics import calibration_error as calibration_error
+    from riskexplore.evaluation.metrics import classification_rates as classification_rates
+    from riskexplore.evaluation.metrics import logistic_loss as logistic_loss
+    from riskexplore.evaluation.metrics import model_metrics as model_metrics
+    from riskexplore.evaluation.metrics import reliability_table as reliability_table
+    from riskexplore.evaluation.metrics import risk_score_metrics as risk_score_metrics
+    from riskexplore.evaluation.metrics import roc_curve as roc_curve
+    from riskexplore.evaluation.paths import SizePath as SizePath
+    from riskexplore.evaluation.paths import checklist_size_path as checklist_size_path
+    from riskexplore.evaluation.paths import risk_score_size_path as risk_score_size_path
+    from riskexplore.evaluation.paths import size_path as size_path
+    from riskexplore.evaluation.tables import metrics_table as metrics_table
+    from riskexplore.evaluation.tables import reliability_tables as reliability_tables
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'riskexplore.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"riskexplore.evaluation.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

@@ -19,10 +19,11 @@ from typing import Any
 
 import pandas as pd
 
+from riskexplore.core.registry import family_of
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
 
-__all__ = ["Comparison", "compare", "compare_models"]
+__all__ = ["Comparison", "certified_price", "compare", "compare_models", "comparison_from_models"]
 
 #: Metrics shown per split, in this order.
 _METRICS = ("cal", "auc", "loss", "brier", "error", "fnr", "fpr")
@@ -127,25 +128,39 @@ def _is_metric(column: str) -> bool:
 
 # --- tables ----------------------------------------------------------------------------
 def _points_table(model_a, model_b, names: tuple[str, str]) -> pd.DataFrame:
+    """The two models' own table (points, items) when they are of one family."""
     a, b = names
-    if hasattr(model_a, "all_points") and hasattr(model_b, "all_points"):
-        pa, pb = model_a.all_points, model_b.all_points
-        features = [f for f in pa if pa[f] or pb.get(f, 0)]
-        features += [f for f in pb if f not in pa and pb[f]]
-        rows = [{"feature": "(intercept)", a: model_a.intercept, b: model_b.intercept}]
-        rows += [{"feature": f, a: pa.get(f, 0), b: pb.get(f, 0)} for f in features]
-        frame = pd.DataFrame(rows, columns=["feature", a, b])
-        frame["changed"] = frame[a] != frame[b]
-        return frame
-    if hasattr(model_a, "items") and hasattr(model_b, "items"):
-        ia, ib = list(model_a.items), list(model_b.items)
-        items = ia + [i for i in ib if i not in ia]
-        frame = pd.DataFrame(
-            {"item": items, a: [i in ia for i in items], b: [i in ib for i in items]}
-        )
-        frame["changed"] = frame[a] != frame[b]
-        return frame
+    try:
+        family = family_of(model_a)
+    except InputError:
+        family = None
+    if family is not None and isinstance(model_b, family.model_type):
+        return family.compare_table(model_a, model_b, names)
     return pd.DataFrame(columns=["feature", a, b, "changed"])
+
+
+def certified_price(unconstrained, constrained) -> tuple[float, float]:
+    """The certified interval of the price of constraints, from two certificates.
+
+    When the constrained problem is the unconstrained one plus constraints (same data and
+    settings), ``V*_c >= V*_u``, and the solves certify ``LB_u <= V*_u <= UB_u`` and
+    ``LB_c <= V*_c <= UB_c``, so ``V*_c - V*_u`` lies in
+    ``[max(0, LB_c - UB_u), max(0, UB_c - LB_u)]``.
+
+    Parameters
+    ----------
+    unconstrained, constrained : Certificate
+        The certificates of the two solves.
+
+    Returns
+    -------
+    tuple of float
+        The interval (objective units).
+    """
+    return (
+        max(0.0, float(constrained.lower_bound) - float(unconstrained.upper_bound)),
+        max(0.0, float(constrained.upper_bound) - float(unconstrained.lower_bound)),
+    )
 
 
 def _metrics_row(model, X, y, X_test, y_test, groups, test_groups) -> dict[str, Any]:
@@ -287,11 +302,7 @@ def compare_models(
         )
         price = (math.inf, math.inf) if proven else (0.0, math.inf)
     else:
-        fc, bc = free.certificate, bound.certificate
-        price = (
-            max(0.0, bc.lower_bound - fc.upper_bound),
-            max(0.0, bc.upper_bound - fc.lower_bound),
-        )
+        price = certified_price(free.certificate, bound.certificate)
         notes.append(
             f"loss of the models found: {free.loss:.6g} -> {bound.loss:.6g} "
             f"({bound.loss - free.loss:+.6g})"
@@ -311,3 +322,46 @@ def compare_models(
         constraints=_describe(constraints),
         notes=notes,
     )
+
+
+def comparison_from_models(
+    unconstrained,
+    constrained,
+    X,
+    y,
+    *,
+    X_test=None,
+    y_test=None,
+    constraints: Sequence = (),
+    names: Sequence[str] = ("unconstrained", "constrained"),
+    nested: bool = True,
+):
+    """A :class:`~riskexplore.evaluation.compare.Comparison` of two fitted models, with
+    the certified price of the constraints when the problems are ``nested``.
+
+    ``nested=True`` asserts that the constrained problem is the unconstrained one plus
+    ``constraints`` (same data and settings), so ``V*_c >= V*_u`` and the price
+    ``V*_c - V*_u`` lies in ``[max(0, LB_c - UB_u), max(0, UB_c - LB_u)]`` (as in
+    :func:`~riskexplore.evaluation.compare.compare_models`). ``constrained=None`` means
+    the constrained problem has no model (price ``[0, inf]``).
+    """
+    second = constrained if constrained is not None else unconstrained
+    comparison = compare(
+        unconstrained, second, X, y, X_test=X_test, y_test=y_test, names=tuple(names)
+    )
+    descriptions = []
+    for c in constraints:
+        describe = getattr(c, "describe", None)
+        descriptions.append(describe() if callable(describe) else str(c))
+    comparison.constraints = descriptions
+    if constrained is None:
+        comparison.models = (unconstrained, None)
+        comparison.notes.append("no constrained model")
+        if nested:
+            comparison.price_of_constraints = (0.0, math.inf)
+        return comparison
+    fc = getattr(unconstrained, "certificate", None)
+    bc = getattr(constrained, "certificate", None)
+    if nested and fc is not None and bc is not None:
+        comparison.price_of_constraints = certified_price(fc, bc)
+    return comparison

@@ -51,7 +51,9 @@ __all__ = [
     "model_metrics",
     "model_scores",
     "predicted_risk",
+    "predicts_risk",
     "reliability_table",
+    "roc_curve",
     "risk_score_metrics",
     "summarize",
 ]
@@ -262,6 +264,34 @@ def auc(y, scores) -> float:
     return float((ranks[yb == 1].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
+def roc_curve(y, scores) -> tuple[np.ndarray, np.ndarray]:
+    """False and true positive rates at every distinct threshold (from (0, 0) to (1, 1)).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    scores : array-like of shape (n,)
+        Scores; larger means more likely positive.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(fpr, tpr)``, one point per distinct score (ties form one step).
+    """
+    yb = as_binary_outcome(y)
+    s = np.asarray(scores, dtype=float).ravel()
+    n_pos, n_neg = int(yb.sum()), int(len(yb) - yb.sum())
+    if n_pos == 0 or n_neg == 0:
+        return np.array([0.0, 1.0]), np.array([0.0, 1.0])
+    order = np.argsort(-s, kind="mergesort")
+    s, yb = s[order], yb[order]
+    last = np.r_[np.flatnonzero(np.diff(s) != 0), len(s) - 1]  # end of each tie group
+    tp = np.cumsum(yb)[last]
+    fp = (last + 1) - tp
+    return np.r_[0.0, fp / n_neg], np.r_[0.0, tp / n_pos]
+
+
 def _midranks(s: np.ndarray) -> np.ndarray:
     """Ranks 1..n of ``s``, tied values sharing the mean of their ranks."""
     _, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
@@ -380,6 +410,23 @@ def _model_size(model) -> float:
     return float(size() if callable(size) else size)
 
 
+def predicts_risk(model) -> bool:
+    """Whether a model predicts a risk (``predict_risk`` or ``predict_proba``); otherwise
+    it only classifies (a checklist's 0/1 ``predict``).
+
+    Parameters
+    ----------
+    model : object
+        A fitted model.
+
+    Returns
+    -------
+    bool
+        True for risk models.
+    """
+    return hasattr(model, "predict_risk") or hasattr(model, "predict_proba")
+
+
 def predicted_risk(model, X) -> np.ndarray | None:
     """``model.predict_risk(X)``, or the positive column of ``predict_proba``; else None."""
     if hasattr(model, "predict_risk"):
@@ -442,7 +489,7 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
     :func:`classification_rates` for them.
     """
     yb = as_binary_outcome(y)
-    if hasattr(model, "predict_risk") or hasattr(model, "predict_proba"):
+    if predicts_risk(model):
         out = risk_score_metrics(model, X, yb)
     else:
         out = {"n": len(yb), "size": _model_size(model), **_certificate_fields(model)}

@@ -1,31 +1,17 @@
-"""Model-size paths: the best risk score (or checklist) for every size limit.
+"""Model-size paths: the best model for every size limit, with certified intervals.
 
-:func:`risk_score_size_path` solves the risk score problem with ``max_size = R`` for
-``R = 1, 2, ...``, smallest first. Every solve shares one
-:class:`~riskexplore.risk_score.cut_pool.CutPool` (loss cuts depend only on the data) and
-is warm-started from the previous size's model, which is feasible for the larger limit.
-:func:`checklist_size_path` does the same over the number of checklist items ``N``.
-
-Certified intervals
--------------------
-Let ``V*(R) = min { l(lam) + c0 ||lam||_0 : lam feasible, ||lam||_0 <= R }`` be the
-optimal objective at size limit ``R`` and ``L*(R)`` the smallest *loss* of a feasible
-model with at most ``R`` features. Each solve certifies ``LB_R <= V*(R) <= UB_R``
-(``lower_bound``/``upper_bound``: the solver's bound and the objective of the returned
-model). The path reports two further intervals, valid whatever the time limits were:
-
-* ``objective_lower <= V*(R) <= objective_upper``, tightened along the path: the
-  feasible sets grow with ``R``, so ``V*`` is non-increasing and
-  ``V*(R) >= V*(R') >= LB_R'`` for every ``R' > R`` and ``V*(R) <= UB_R''`` for ``R'' < R``;
-* ``loss_lower <= L*(R) <= loss_upper``: ``L*(R) <= loss of the model found`` and, since
-  a model with at most ``R`` features pays a penalty of at most ``pen(R)`` (the sum of
-  the ``R`` largest ``c0_j``), ``L*(R) >= V*(R) - pen(R) >= LB_R - pen(R)``; ``L*`` is also
-  non-increasing in ``R``, which tightens both ends the same way.
+:func:`size_path` solves a family's problem with the size limit (a risk score's
+``max_size``, a checklist's ``max_items``) at ``1, 2, ...``, smallest first; the family's
+path session (:attr:`~riskexplore.core.registry.ModelFamily.path_session`) solves each size,
+warm-started from the previous one (risk scores also share one
+:class:`~riskexplore.risk_score.cut_pool.CutPool`, since loss cuts depend only on the data),
+and reports each size's certificate and certified intervals (see
+:mod:`riskexplore.risk_score.size_path`); this module adds the train and test metrics.
+:func:`risk_score_size_path` and :func:`checklist_size_path` are the two families' paths.
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -35,15 +21,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.registry import ModelFamily, get_family
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
 
-__all__ = ["SizePath", "checklist_size_path", "risk_score_size_path"]
+__all__ = ["SizePath", "checklist_size_path", "risk_score_size_path", "size_path"]
 
 RowCallback = Callable[[dict[str, Any]], None]
 
-#: Arguments of fit_risk_score that belong to the solver rather than to the problem.
-_SOLVE_KEYS = ("node_limit", "gap_tolerance", "callbacks", "settings")
 #: Arguments the size path sets itself.
 _PATH_KEYS = ("max_size", "max_items", "warm_start", "time_limit")
 
@@ -59,7 +44,8 @@ class SizePath:
     models : list
         The model of each row (None where no model was found).
     kind : str
-        ``"risk_score"`` or ``"checklist"``.
+        The model family (``"risk_score"``, ``"checklist"``; see
+        :mod:`riskexplore.core.registry`).
     """
 
     rows: list[dict[str, Any]] = field(default_factory=list)
@@ -109,7 +95,7 @@ class SizePath:
         frame = self.to_frame()
         if frame.empty:
             return frame
-        metric = "loss" if self.kind == "risk_score" else "objective"
+        metric = get_family(self.kind).path_metric
         frame = frame[frame["model_size"].notna() & frame[metric].notna()]
         keep = []
         seen: set[tuple[float, float]] = set()
@@ -133,19 +119,8 @@ class SizePath:
             parts = [f"size <= {row['size']}"]
             if row.get("model_size") is None:
                 parts.append(f"no model ({row.get('status')})")
-            elif self.kind == "risk_score":
-                parts.append(
-                    f"loss {row['loss']:.4f} in [{row['loss_lower']:.4f}, {row['loss_upper']:.4f}]"
-                )
-                parts.append(f"gap {100 * row['gap']:.1f}%")
-                if row.get("test_auc") is not None:
-                    parts.append(
-                        f"test AUC {row['test_auc']:.3f}, CAL {100 * row['test_cal']:.1f}%"
-                    )
             else:
-                parts.append(f"N={row['model_size']}, M={row['M']}")
-                parts.append(f"train error {100 * row['train_error']:.1f}%")
-                parts.append(f"gap {100 * row['gap']:.1f}%")
+                parts.append(get_family(self.kind).describe_path_row(row))
             lines.append("  ".join(parts))
         return "\n".join(lines)
 
@@ -203,129 +178,6 @@ def _notify(callback, row: dict[str, Any], model) -> None:
 
 
 # --- risk scores -----------------------------------------------------------------------
-def _tighten_risk_rows(rows: list[dict[str, Any]]) -> None:
-    """Recompute the path-tightened intervals of every row (see the module notes)."""
-    have = [r for r in rows if r.get("model_size") is not None]
-    running_obj, running_loss = math.inf, math.inf
-    for r in have:  # increasing size: upper ends from smaller sizes
-        running_obj = min(running_obj, r["upper_bound"])
-        running_loss = min(running_loss, r["loss"])
-        r["objective_upper"], r["loss_upper"] = running_obj, running_loss
-    running_obj, running_loss = -math.inf, -math.inf
-    for r in reversed(have):  # decreasing size: lower ends from larger sizes
-        running_obj = max(running_obj, r["lower_bound"])
-        running_loss = max(running_loss, r["_loss_lower_raw"])
-        r["objective_lower"], r["loss_lower"] = running_obj, running_loss
-
-
-def risk_score_size_path(
-    X,
-    y,
-    *,
-    sizes=None,
-    time_limit_per_size: float = 60.0,
-    X_test=None,
-    y_test=None,
-    callback: RowCallback | None = None,
-    cut_pool=None,
-    stop=None,
-    **fit_kwargs: Any,
-) -> SizePath:
-    """Fit the best risk score with at most ``R`` features for every ``R`` in ``sizes``.
-
-    Sizes are solved in increasing order. All solves share one CutPool (``cut_pool`` or a
-    new one) and each is warm-started from the previous size's model when it is feasible
-    (it is, unless constraints such as a minimum size exclude it).
-
-    Parameters
-    ----------
-    X, y : training data, as for :func:`~riskexplore.risk_score.fit.fit_risk_score`.
-    sizes : iterable of int, or int
-        Size limits ``R`` (an int ``R_max`` means ``1..R_max``; default
-        ``1..min(d, 10)``). ``0`` gives the intercept-only model.
-    time_limit_per_size : float
-        Seconds for each solve.
-    X_test, y_test : optional
-        Held-out data; adds ``test_cal``, ``test_auc`` and ``test_loss``.
-    callback : callable ``(row) -> None``, optional
-        Called as each size finishes with its row (a dict, ``"model"`` included), so a
-        widget can fill progressively. Lower ends of the tightened intervals may still
-        rise when larger sizes finish; :meth:`SizePath.to_frame` has the final values.
-    cut_pool : CutPool, optional
-        A pool already attached to this data (e.g. from earlier explorations).
-    stop : threading.Event or callable, optional
-        Ends the current solve (keeping its best model) and the path.
-    **fit_kwargs
-        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``coef_min``,
-        ``coef_max``, ``c0``, ``constraints``, ``node_limit``, ``gap_tolerance``, ...).
-
-    Returns
-    -------
-    SizePath
-        Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
-    """
-    from riskexplore.risk_score.cut_pool import CutPool
-    from riskexplore.risk_score.fit import build_problem, solve_problem
-
-    _check_kwargs(fit_kwargs, _PATH_KEYS + ("stop", "cut_pool"))
-    has_test = _test_data(X_test, y_test)
-    solve_kw = {k: fit_kwargs.pop(k) for k in _SOLVE_KEYS if k in fit_kwargs}
-    pool = CutPool() if cut_pool is None else cut_pool
-    n_features = build_problem(X, y, **fit_kwargs).n_features
-    path = SizePath(kind="risk_score")
-    previous = None
-    for R in _sizes(sizes, min(n_features, 10), "sizes"):
-        if _stop_requested(stop):
-            break
-        problem = build_problem(X, y, max_size=R, **fit_kwargs)
-        warm = None
-        if previous is not None and problem.is_feasible(previous.coefficients):
-            warm = previous
-        start = time.perf_counter()
-        try:
-            model = solve_problem(
-                problem,
-                time_limit=time_limit_per_size,
-                stop=stop,
-                warm_start=warm,
-                cut_pool=pool,
-                **solve_kw,
-            )
-        except InfeasibleError as exc:
-            _add_infeasible(path, R, exc, start, callback)
-            continue
-        cert = model.certificate
-        c0 = np.sort(np.asarray(problem.c0, dtype=float))[::-1]
-        penalty = float(c0[: min(R, len(c0))].sum())
-        row: dict[str, Any] = {
-            "size": R,
-            "model_size": model.size,
-            "loss": float(model.loss),
-            "objective": float(model.objective),
-            "lower_bound": float(cert.lower_bound),
-            "upper_bound": float(cert.upper_bound),
-            "gap": float(cert.gap),
-            "status": cert.status,
-            "objective_lower": float(cert.lower_bound),
-            "objective_upper": float(cert.upper_bound),
-            "loss_lower": max(0.0, float(cert.lower_bound) - penalty),
-            "loss_upper": float(model.loss),
-            "_loss_lower_raw": max(0.0, float(cert.lower_bound) - penalty),
-        }
-        row.update(_metrics(model, X, y, "train", ("cal", "auc")))
-        if has_test:
-            row.update(_metrics(model, X_test, y_test, "test", ("cal", "auc", "loss")))
-        row["time"] = float(model.stats.get("time", time.perf_counter() - start))
-        row["nodes"] = int(model.stats.get("nodes", 0))
-        row["cuts"] = int(model.stats.get("cuts", 0))
-        path.rows.append(row)
-        path.models.append(model)
-        _tighten_risk_rows(path.rows)
-        previous = model
-        _notify(callback, _public(row), model)
-    _tighten_risk_rows(path.rows)
-    path.rows = [_public(r) for r in path.rows]
-    return path
 
 
 def _add_infeasible(
@@ -361,7 +213,138 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in row.items() if not k.startswith("_")}
 
 
-# --- checklists ------------------------------------------------------------------------
+# --- the paths -------------------------------------------------------------------------
+def size_path(
+    X,
+    y,
+    *,
+    family: str | ModelFamily = "risk_score",
+    sizes=None,
+    time_limit_per_size: float = 60.0,
+    X_test=None,
+    y_test=None,
+    groups=None,
+    test_groups=None,
+    callback: RowCallback | None = None,
+    cut_pool=None,
+    stop=None,
+    **fit_kwargs: Any,
+) -> SizePath:
+    """Fit the best model with at most ``R`` features (items) for every ``R`` in ``sizes``.
+
+    Parameters
+    ----------
+    X, y : training data, as for the family's fit function.
+    family : str or ModelFamily
+        The model family (``"risk_score"``, ``"checklist"``; see
+        :mod:`riskexplore.core.registry`).
+    sizes : iterable of int, or int
+        Size limits (an int ``R`` means ``1..R``; default ``1..`` the family's default,
+        e.g. ``min(d, 10)`` features or 8 items). ``0`` gives the intercept-only risk
+        score.
+    time_limit_per_size : float
+        Seconds for each solve.
+    X_test, y_test : optional
+        Held-out data; adds ``test_*`` metrics.
+    groups, test_groups : optional
+        Groups of the training / test rows: group-rate constraints (checklists) and the
+        worst FNR/FPR gaps between groups.
+    callback : callable ``(row) -> None``, optional
+        Called as each size finishes with its row (a dict, ``"model"`` included), so a
+        widget can fill progressively. Lower ends of tightened intervals may still rise
+        when larger sizes finish; :meth:`SizePath.to_frame` has the final values.
+    cut_pool : CutPool, optional
+        Risk scores: a pool already attached to this data.
+    stop : threading.Event or callable, optional
+        Ends the current solve (keeping its best model) and the path.
+    **fit_kwargs
+        Other arguments of the family's fit function (``coef_min``, ``c0``,
+        ``binarize``, ``fnr_max``, ``constraints``, ``node_limit``, ...).
+
+    Returns
+    -------
+    SizePath
+        Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
+    """
+    fam = get_family(family)
+    _check_kwargs(fit_kwargs, _PATH_KEYS + ("stop", "cut_pool"))
+    has_test = _test_data(X_test, y_test)
+    session = fam.path_session(
+        X, y, groups=groups, test_groups=test_groups, cut_pool=cut_pool, **fit_kwargs
+    )
+    path = SizePath(kind=fam.name)
+    for size in _sizes(sizes, session.default_max, "sizes"):
+        if _stop_requested(stop):
+            break
+        start = time.perf_counter()
+        try:
+            model = session.solve(size, time_limit_per_size, stop)
+        except InfeasibleError as exc:
+            _add_infeasible(path, size, exc, start, callback)
+            continue
+        row: dict[str, Any] = {"size": size, **session.columns(model, size)}
+        row.update(_metrics(model, X, y, "train", session.train_metrics, groups))
+        if has_test:
+            row.update(_metrics(model, X_test, y_test, "test", session.test_metrics, test_groups))
+        row["time"] = float(model.stats.get("time", time.perf_counter() - start))
+        row.update(session.work(model))
+        path.rows.append(row)
+        path.models.append(model)
+        session.tighten(path.rows)
+        _notify(callback, _public(row), model)
+    session.tighten(path.rows)
+    path.rows = [_public(r) for r in path.rows]
+    return path
+
+
+def risk_score_size_path(
+    X,
+    y,
+    *,
+    sizes=None,
+    time_limit_per_size: float = 60.0,
+    X_test=None,
+    y_test=None,
+    callback: RowCallback | None = None,
+    cut_pool=None,
+    stop=None,
+    **fit_kwargs: Any,
+) -> SizePath:
+    """The size path of risk scores (:func:`size_path` with ``family="risk_score"``).
+
+    Sizes are solved in increasing order, sharing one CutPool (``cut_pool`` or a new one);
+    each is warm-started from the previous size's model when it is feasible.
+
+    Parameters
+    ----------
+    X, y, sizes, time_limit_per_size, X_test, y_test, callback, cut_pool, stop
+        As for :func:`size_path` (test data add ``test_cal``, ``test_auc`` and
+        ``test_loss``).
+    **fit_kwargs
+        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`
+        (``coef_min``, ``coef_max``, ``c0``, ``constraints``, ``node_limit``,
+        ``gap_tolerance``, ...).
+
+    Returns
+    -------
+    SizePath
+        Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
+    """
+    return size_path(
+        X,
+        y,
+        family="risk_score",
+        sizes=sizes,
+        time_limit_per_size=time_limit_per_size,
+        X_test=X_test,
+        y_test=y_test,
+        callback=callback,
+        cut_pool=cut_pool,
+        stop=stop,
+        **fit_kwargs,
+    )
+
+
 def checklist_size_path(
     X,
     y,
@@ -376,80 +359,36 @@ def checklist_size_path(
     stop=None,
     **fit_kwargs: Any,
 ) -> SizePath:
-    """Fit the best checklist with at most ``N`` items for every ``N`` in ``n_values``.
-
-    Uses :func:`~riskexplore.checklist.fit.fit_checklist` with ``max_items=N``, smallest
-    first, each warm-started from the previous checklist (the solver ignores a warm start
-    that breaks the new problem's constraints).
+    """The size path of checklists (:func:`size_path` with ``family="checklist"``).
 
     Parameters
     ----------
     X, y : training data, as for ``fit_checklist``.
     n_values : iterable of int, or int
         Item limits ``N`` (an int means ``1..N``; default ``1..8``).
-    time_limit_per_size : float
-        Seconds for each solve.
-    X_test, y_test : optional
-        Held-out data (adds ``test_error``, ``test_fnr``, ``test_fpr``).
-    groups, test_groups : optional
-        Groups of the training / test rows; adds the worst FNR/FPR gaps between groups.
-        ``groups`` is also passed to ``fit_checklist`` (for group constraints).
-    callback : callable ``(row) -> None``, optional
-        Called as each size finishes (the row includes ``"model"``).
-    stop : threading.Event or callable, optional
-        Ends the current solve and the path.
+    time_limit_per_size, X_test, y_test, groups, test_groups, callback, stop
+        As for :func:`size_path` (test data add ``test_error``, ``test_fnr``,
+        ``test_fpr`` and ``test_auc``).
     **fit_kwargs
-        Other arguments of ``fit_checklist`` (``binarize``, ``fnr_max``, ``constraints``,
-        ``node_limit``, ...).
-    """
-    try:
-        from riskexplore.checklist.fit import fit_checklist
-    except ImportError as exc:  # pragma: no cover - depends on the checklist code
-        raise InputError(f"checklists are not available: {exc}") from exc
+        Other arguments of :func:`~riskexplore.checklist.fit.fit_checklist`
+        (``binarize``, ``fnr_max``, ``constraints``, ``node_limit``, ...).
 
-    _check_kwargs(fit_kwargs, _PATH_KEYS + ("stop",))
-    has_test = _test_data(X_test, y_test)
-    keys = ("error", "fnr", "fpr") + (("max_fnr_gap", "max_fpr_gap") if groups is not None else ())
-    test_keys = ("error", "fnr", "fpr", "auc") + (
-        ("max_fnr_gap", "max_fpr_gap") if test_groups is not None else ()
+    Returns
+    -------
+    SizePath
+        Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
+    """
+    return size_path(
+        X,
+        y,
+        family="checklist",
+        sizes=n_values,
+        time_limit_per_size=time_limit_per_size,
+        X_test=X_test,
+        y_test=y_test,
+        groups=groups,
+        test_groups=test_groups,
+        callback=callback,
+        stop=stop,
+        **fit_kwargs,
     )
-    path = SizePath(kind="checklist")
-    previous = None
-    for N in _sizes(n_values, 8, "n_values"):
-        if _stop_requested(stop):
-            break
-        start = time.perf_counter()
-        try:
-            model = fit_checklist(
-                X,
-                y,
-                max_items=N,
-                time_limit=time_limit_per_size,
-                warm_start=previous,
-                stop=stop,
-                groups=groups,
-                **fit_kwargs,
-            )
-        except InfeasibleError as exc:
-            _add_infeasible(path, N, exc, start, callback)
-            continue
-        cert = model.certificate
-        row = {
-            "size": N,
-            "model_size": model.N,
-            "M": model.M,
-            "objective": None if model.objective is None else float(model.objective),
-            "lower_bound": None if cert is None else float(cert.lower_bound),
-            "upper_bound": None if cert is None else float(cert.upper_bound),
-            "gap": None if cert is None else float(cert.gap),
-            "status": None if cert is None else cert.status,
-        }
-        row.update(_metrics(model, X, y, "train", keys, groups))
-        if has_test:
-            row.update(_metrics(model, X_test, y_test, "test", test_keys, test_groups))
-        row["time"] = float(model.stats.get("time", time.perf_counter() - start))
-        path.rows.append(row)
-        path.models.append(model)
-        previous = model
-        _notify(callback, row, model)
-    return path

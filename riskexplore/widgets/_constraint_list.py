@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from riskexplore.errors import ConstraintError, RiskExploreError
 from riskexplore.widgets.cards import message_html
@@ -152,3 +154,22 @@ class ConstraintListBase:
 
     def _message(self, text: str, level: str = "error") -> None:
         self.message.value = message_html(text, level)
+
+
+@dataclass(frozen=True)
+class ExplorerBuilder:
+    """How the Explorer makes, keys and refreshes a family's constraint builder.
+
+    Attributes
+    ----------
+    make : callable ``(state) -> builder``
+        A builder for the state's data and settings.
+    key : callable ``(state) -> tuple``
+        The settings the builder depends on (a new builder when they change).
+    refresh : callable ``(builder, state) -> None``
+        Update a builder kept across other setting changes.
+    """
+
+    make: Callable[[Any], Any]
+    key: Callable[[Any], tuple]
+    refresh: Callable[[Any, Any], None]

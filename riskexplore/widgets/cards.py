@@ -13,6 +13,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.registry import family_of_incumbent
+
 __all__ = [
     "ModelCardView",
     "certificate_html",
@@ -115,36 +118,38 @@ def incumbent_model(
     time: float | None = None,
     template=None,
 ):
-    """A model object (RiskScore or Checklist) for a solver incumbent dictionary.
+    """A model object of the incumbent's family for a solver incumbent dictionary.
 
     The certificate has status ``"solving"`` with the bounds at that moment. ``template``
     (an earlier model of the same problem) supplies feature ranges and names.
-    """
-    from riskexplore.core.certificate import Certificate
 
+    Parameters
+    ----------
+    incumbent : mapping
+        The ``incumbent`` of a solve event.
+    upper_bound, lower_bound : float
+        The bounds at that moment.
+    time : float, optional
+        Seconds since the solve started.
+    template : model, optional
+        An earlier model of the same problem.
+
+    Returns
+    -------
+    model
+        A :class:`RiskScore`, :class:`Checklist`, ... of the incumbent.
+
+    Raises
+    ------
+    ValueError
+        If no family reports incumbents like this one.
+    """
+    family = family_of_incumbent(incumbent)
+    if family is None:
+        raise ValueError(f"unknown incumbent {dict(incumbent)!r}")
     cert = Certificate.from_bounds("solving", upper_bound, lower_bound)
     stats = {"time": float(time)} if time is not None else {}
-    if "points" in incumbent:
-        from riskexplore.risk_score.model import RiskScore
-
-        points = {str(k): int(v) for k, v in (incumbent.get("points") or {}).items()}
-        names = list(getattr(template, "feature_names", None) or points)
-        if any(n not in names for n in points):
-            names = list(points)
-        info = getattr(template, "feature_info", None)
-        info = {n: info[n] for n in names if n in info} if info else None
-        if info is not None and len(info) != len(names):
-            info = None
-        return RiskScore(names, points, int(incumbent.get("intercept", 0)), cert, stats, info)
-    if "items" in incumbent:
-        from riskexplore.checklist.model import Checklist
-
-        items = [str(i) for i in incumbent.get("items") or []]
-        outcome = getattr(template, "outcome", None)
-        return Checklist(
-            items, int(incumbent.get("M", 1)), outcome=outcome, certificate=cert, stats=stats
-        )
-    raise ValueError(f"unknown incumbent {dict(incumbent)!r}")
+    return family.from_incumbent(incumbent, cert, stats, template)
 
 
 class ModelCardView:
@@ -192,7 +197,7 @@ class ModelCardView:
         try:
             model = incumbent_model(incumbent, upper_bound, lower_bound, time, template)
         except Exception as exc:  # show what we can rather than break the refresh loop
-            from riskexplore.widgets.figures import incumbent_text
+            from riskexplore.figures.progress import incumbent_text
 
             self.html.value = message_html(
                 f"best so far: {incumbent_text(incumbent)} ({exc})", "info"
@@ -208,7 +213,7 @@ class ModelCardView:
         """A static ``go.Figure`` of the model shown (see :func:`figures.card_figure`)."""
         if self.model is None:
             raise ValueError("no fitted model shown yet")
-        from riskexplore.widgets.figures import card_figure
+        from riskexplore.figures.cards import card_figure
 
         return card_figure(self.model)
 

@@ -20,8 +20,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from riskexplore.checklist import constraints as cc
+from riskexplore.checklist.binarize import Binarizer
+from riskexplore.checklist.engines import check_feasible
+from riskexplore.checklist.fit import prepare_checklist
 from riskexplore.errors import ConstraintError
-from riskexplore.widgets._constraint_list import ConstraintListBase
+from riskexplore.widgets._constraint_list import ConstraintListBase, ExplorerBuilder
 
 __all__ = ["CHECKLIST_CONSTRAINT_TYPES", "ChecklistConstraintBuilder", "data_checker"]
 
@@ -60,8 +63,6 @@ def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: A
     readable :class:`~riskexplore.errors.RiskExploreError` otherwise."""
 
     def check(constraints) -> None:
-        from riskexplore.checklist.engines import check_feasible
-        from riskexplore.checklist.fit import prepare_checklist
 
         prepared = prepare_checklist(
             X, y, constraints=list(constraints), groups=groups, **prepare_kw
@@ -307,3 +308,41 @@ class ChecklistConstraintBuilder(ConstraintListBase):
             widget.layout.display = None if visible else "none"
             if key in captions:
                 widget.description = captions[key]
+
+
+def _for_explorer(state) -> ChecklistConstraintBuilder:
+    """A builder over the items the Explorer's data and settings give."""
+    s = state.settings
+    binarizer_kw = {"categorical": cols} if (cols := state.categorical_columns()) else {}
+    if s["binarize"] is None:
+        names = [str(c) for c in state.X.columns]
+        item_groups = None
+        binarizer_kw = {}
+    else:
+        binarizer = Binarizer(method=s["binarize"], **binarizer_kw).fit(state.X)
+        names = [str(n) for n in binarizer.get_feature_names_out()]
+        item_groups = dict(binarizer.item_groups_)
+    checker = data_checker(
+        state.X,
+        state.y,
+        state.groups(),
+        binarize=s["binarize"],
+        max_items=int(s["max_items"]),
+        **binarizer_kw,
+    )
+    return ChecklistConstraintBuilder(
+        names, item_groups, list(s.get("group_columns") or ()), checker=checker
+    )
+
+
+#: The Explorer's checklist builder: a new one when the items, their number or the
+#: protected groups change.
+EXPLORER_BUILDER = ExplorerBuilder(
+    make=_for_explorer,
+    key=lambda state: (
+        state.settings["binarize"],
+        state.settings["max_items"],
+        tuple(state.settings.get("group_columns") or ()),
+    ),
+    refresh=lambda builder, state: None,
+)

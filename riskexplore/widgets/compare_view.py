@@ -1,7 +1,7 @@
 """Compare view: constrained against unconstrained side by side — both cards, both
 reliability diagrams, the metric deltas and the certified price of the constraints.
 
-One ``PlotView`` (:func:`~riskexplore.widgets.views_figures.compare_figure`) plus the
+One ``PlotView`` (:func:`~riskexplore.figures.compare.compare_figure`) plus the
 two printable cards (HTML, with certificates) and a plain-text price line.
 """
 
@@ -66,7 +66,7 @@ class CompareView:
         nested: bool = True,
     ) -> bool:
         """Compare two fitted models (``nested``: same problem plus ``constraints``)."""
-        from riskexplore.widgets.views_figures import comparison_from_models
+        from riskexplore.evaluation.compare import comparison_from_models
 
         try:
             comparison = comparison_from_models(
@@ -86,7 +86,8 @@ class CompareView:
 
     def show(self, comparison, X=None, y=None, X_test=None, y_test=None) -> bool:
         """Show a Comparison (reliability diagrams need ``X, y``)."""
-        from riskexplore.widgets.views_figures import compare_figure, price_text, replace_figure
+        from riskexplore.figures.compare import compare_figure, price_text
+        from riskexplore.widgets.plot_view import replace_figure
 
         try:
             fig = compare_figure(comparison, X, y, X_test, y_test)
@@ -117,14 +118,14 @@ class CompareView:
 
     def clear(self) -> None:
         """Show no comparison (e.g. the data changed)."""
-        from riskexplore.widgets.views_figures import replace_figure
+        from riskexplore.widgets.plot_view import replace_figure
 
         self.comparison, self._data = None, (None, None, None, None)
         self.message.value = self.price_label.value = self.cards.value = ""
         replace_figure(self.figure, _empty_figure())
 
     def static_figure(self):
-        from riskexplore.widgets.views_figures import compare_figure
+        from riskexplore.figures.compare import compare_figure
 
         if self.comparison is None:
             raise ValueError("nothing compared yet")

@@ -21,7 +21,7 @@ import numpy as np
 
 from riskexplore.errors import ConstraintError
 from riskexplore.risk_score import constraints as C
-from riskexplore.widgets._constraint_list import ConstraintListBase
+from riskexplore.widgets._constraint_list import ConstraintListBase, ExplorerBuilder
 
 __all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
 
@@ -280,3 +280,25 @@ class ConstraintBuilder(ConstraintListBase):
             widget.layout.display = None if visible else "none"
             if key in captions:
                 widget.description = captions[key]
+
+
+def _problem_kwargs(state) -> dict[str, Any]:
+    s = state.settings
+    return {
+        "max_size": int(s["max_size"]),
+        "coef_min": int(s["coef_min"]),
+        "coef_max": int(s["coef_max"]),
+    }
+
+
+def _refresh(builder: ConstraintBuilder, state) -> None:
+    builder.problem_kwargs.update(_problem_kwargs(state))
+
+
+#: The Explorer's risk-score builder: one per data version, its feasibility check
+#: following the size limit and points range.
+EXPLORER_BUILDER = ExplorerBuilder(
+    make=lambda state: ConstraintBuilder(state.feature_names, **_problem_kwargs(state)),
+    key=lambda state: (),
+    refresh=_refresh,
+)

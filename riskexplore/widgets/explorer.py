@@ -32,370 +32,28 @@ from __future__ import annotations
 
 import html
 import logging
-import math
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from riskexplore.data.tables import read_csv_table
+from riskexplore.core.registry import families
 from riskexplore.errors import InputError
+from riskexplore.widgets import checklist_builder, constraint_builder
 from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
 from riskexplore.widgets.runner import describe_error
 
-__all__ = ["DEFAULT_SETTINGS", "MAX_UPLOAD_BYTES", "Explorer", "ExplorerState", "RunRecord"]
+__all__ = ["Explorer"]
+
+#: The constraint builder of each family in the Explorer (a family without one is solved
+#: with the constraints given in code).
+BUILDERS = {
+    "risk_score": constraint_builder.EXPLORER_BUILDER,
+    "checklist": checklist_builder.EXPLORER_BUILDER,
+}
 
 log = logging.getLogger(__name__)
 
-#: Largest CSV accepted by :meth:`ExplorerState.load_csv` (20 MB).
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-
-#: Model families.
-FAMILIES = ("risk_score", "checklist")
-
-#: Settings and their defaults (see :class:`ExplorerState`).
-DEFAULT_SETTINGS: dict[str, Any] = {
-    "max_size": 5,
-    "coef_min": -5,
-    "coef_max": 5,
-    "max_items": 5,
-    "binarize": "adaptive",
-    "time_limit": 60.0,
-    "test_fraction": 0.25,
-    "seed": 0,
-    "group_columns": (),
-}
-
 _RUNS = ("unconstrained", "constrained")
-
-
-@dataclass
-class RunRecord:
-    """What a finished run used: model, family, settings, constraints, data version."""
-
-    model: Any
-    family: str
-    settings: dict[str, Any]
-    constraints: list
-    data_version: int
-    dataset: str | None
-    outcome: str | None
-
-
-@dataclass
-class ExplorerState:
-    """Plain-Python state of an :class:`Explorer` (no widgets; every method validates and
-    raises :class:`~riskexplore.errors.InputError` with a readable message).
-
-    Attributes
-    ----------
-    dataset : str or None
-        Name of the bundled dataset or of the uploaded file.
-    source : str
-        ``"bundled"`` or ``"upload"``.
-    frame : DataFrame or None
-        The whole table (outcome and features).
-    outcome : str or None
-        The outcome column (binary).
-    family : str
-        ``"risk_score"`` or ``"checklist"``.
-    settings : dict
-        ``max_size``, ``coef_min``, ``coef_max`` (risk scores), ``max_items``,
-        ``binarize`` (``"adaptive"``, ``"fixed"`` or ``None``; checklists),
-        ``time_limit`` (s), ``test_fraction`` and ``seed`` (held-out split; 0 for none),
-        ``group_columns`` (protected-group columns for checklist group-rate constraints).
-    X, y, X_test, y_test : training and held-out data (y as 0/1), set with the outcome.
-    results : dict
-        ``"unconstrained"`` / ``"constrained"`` -> fitted model (latest successful run).
-    runs : dict
-        Same keys -> :class:`RunRecord`.
-    messages : list of (level, text)
-        Every message shown, oldest first.
-    data_version : int
-        Incremented whenever the data or outcome changes.
-    categorical : tuple of str
-        Integer-coded categorical columns of a bundled dataset (one-hot items when
-        checklists binarize; from ``dataset_info``).
-    """
-
-    dataset: str | None = None
-    source: str = "bundled"
-    frame: pd.DataFrame | None = None
-    outcome: str | None = None
-    family: str = "risk_score"
-    settings: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
-    X: pd.DataFrame | None = None
-    y: pd.Series | None = None
-    X_test: pd.DataFrame | None = None
-    y_test: pd.Series | None = None
-    results: dict[str, Any] = field(default_factory=dict)
-    runs: dict[str, RunRecord] = field(default_factory=dict)
-    messages: list[tuple[str, str]] = field(default_factory=list)
-    data_version: int = 0
-    categorical: tuple[str, ...] = ()
-
-    # --- data ------------------------------------------------------------------------
-    def load_dataset(self, name: str) -> None:
-        """Load a bundled dataset; its outcome column is chosen."""
-        from riskexplore.datasets import dataset_info, load_dataset
-
-        data = load_dataset(name)
-        frame = data.frame
-        self._set_frame(frame, data.name, "bundled")
-        self.categorical = tuple(dataset_info(data.name).get("categorical") or ())
-        self.set_outcome(str(data.y.name))
-
-    def load_csv(self, content: bytes, name: str = "upload.csv") -> None:
-        """Read an uploaded CSV (at most :data:`MAX_UPLOAD_BYTES`); choose the outcome
-        with :meth:`set_outcome` next. Nothing changes if the file cannot be used."""
-        if isinstance(content, memoryview):
-            content = content.tobytes()
-        if not isinstance(content, (bytes, bytearray)):
-            raise InputError(f"expected the file's bytes, got {type(content).__name__}")
-        if len(content) > MAX_UPLOAD_BYTES:
-            raise InputError(
-                f"{name} is {len(content) / 2**20:.1f} MB; files up to "
-                f"{MAX_UPLOAD_BYTES // 2**20} MB are accepted"
-            )
-        frame = read_csv_table(content, name)  # refuses a repeated column name
-        if frame.shape[1] < 2:
-            raise InputError(
-                f"{name} has {frame.shape[1]} column; need an outcome column and at least one "
-                "feature (is the separator a comma?)"
-            )
-        if len(frame) < 4:
-            raise InputError(f"{name} has {len(frame)} rows; need more data to fit a model")
-        frame.columns = [str(c) for c in frame.columns]
-        self._set_frame(frame, name, "upload")
-
-    def _set_frame(self, frame: pd.DataFrame, name: str, source: str) -> None:
-        self.frame, self.dataset, self.source = frame, name, source
-        self.categorical = ()
-        self.outcome = None
-        self.X = self.y = self.X_test = self.y_test = None
-        self.settings["group_columns"] = ()
-        self.data_version += 1
-
-    @property
-    def columns(self) -> list[str]:
-        return [] if self.frame is None else [str(c) for c in self.frame.columns]
-
-    @property
-    def feature_names(self) -> list[str]:
-        return [c for c in self.columns if c != self.outcome]
-
-    def set_outcome(self, column: str | None) -> None:
-        """Choose the outcome column (binary, no missing values) and split the data."""
-        from riskexplore.evaluation.metrics import as_binary_outcome
-
-        if self.frame is None:
-            raise InputError("load a dataset or a CSV file first")
-        if column is None or str(column) == "":
-            raise InputError("choose the outcome column")
-        column = str(column)
-        if column not in self.columns:
-            raise InputError(f"unknown outcome column {column!r}")
-        values = self.frame[column]
-        if values.isna().any():
-            raise InputError(
-                f"the outcome {column!r} has {int(values.isna().sum())} missing values"
-            )
-        distinct = values.nunique()
-        if distinct != 2:
-            raise InputError(
-                f"the outcome {column!r} must be binary (two values); it has {distinct} "
-                "distinct value" + ("s" if distinct != 1 else "")
-            )
-        y = pd.Series(as_binary_outcome(values.to_numpy()), index=self.frame.index, name=column)
-        X = self.frame.drop(columns=[column])
-        self.outcome = column
-        self._split(X, y)
-        self.settings["group_columns"] = tuple(
-            c for c in self.settings.get("group_columns", ()) if c in X.columns
-        )
-        self.data_version += 1
-
-    def _split(self, X: pd.DataFrame, y: pd.Series) -> None:
-        fraction = float(self.settings.get("test_fraction") or 0.0)
-        if fraction <= 0:
-            self.X, self.y, self.X_test, self.y_test = X, y, None, None
-            return
-        rng = np.random.default_rng(int(self.settings.get("seed", 0)))
-        test = np.zeros(len(y), dtype=bool)
-        yv = y.to_numpy()
-        for value in (0, 1):  # stratified
-            idx = np.flatnonzero(yv == value)
-            k = int(round(fraction * len(idx)))
-            if 0 < k < len(idx):
-                test[rng.choice(idx, size=k, replace=False)] = True
-        self.X, self.y = X[~test], y[~test]
-        self.X_test, self.y_test = X[test], y[test]
-
-    # --- settings --------------------------------------------------------------------
-    def set_family(self, family: str) -> None:
-        if family not in FAMILIES:
-            raise InputError(f"unknown model family {family!r}; use 'risk_score' or 'checklist'")
-        self.family = family
-
-    def update_settings(self, **settings: Any) -> None:
-        """Change settings (all checked first; nothing changes on an error)."""
-        new = dict(self.settings)
-        for key, value in settings.items():
-            if key not in DEFAULT_SETTINGS:
-                raise InputError(
-                    f"unknown setting {key!r}; settings are {', '.join(DEFAULT_SETTINGS)}"
-                )
-            new[key] = value
-        for key in ("max_size", "max_items"):
-            if not (isinstance(new[key], (int, np.integer)) and new[key] >= 1):
-                raise InputError(f"{key} must be a positive integer, got {new[key]!r}")
-        if not all(isinstance(new[k], (int, np.integer)) for k in ("coef_min", "coef_max")):
-            raise InputError("the coefficient range must be integers")
-        if not new["coef_min"] <= 0 <= new["coef_max"] or new["coef_min"] == new["coef_max"]:
-            raise InputError(
-                f"the coefficient range [{new['coef_min']}, {new['coef_max']}] must contain 0 "
-                "and another value"
-            )
-        try:
-            new["time_limit"] = float(new["time_limit"])
-        except (TypeError, ValueError):
-            raise InputError(f"time_limit must be a number, got {new['time_limit']!r}") from None
-        if not (new["time_limit"] > 0 and math.isfinite(new["time_limit"])):
-            raise InputError(f"time_limit must be positive seconds, got {new['time_limit']}")
-        if new["binarize"] not in ("adaptive", "fixed", None):
-            raise InputError("binarize must be 'adaptive', 'fixed' or None")
-        if not 0 <= float(new["test_fraction"]) < 0.9:
-            raise InputError("test_fraction must lie in [0, 0.9)")
-        new["group_columns"] = tuple(str(c) for c in new["group_columns"] or ())
-        missing = [c for c in new["group_columns"] if c not in self.feature_names]
-        if missing:
-            raise InputError(f"unknown group column(s): {', '.join(missing)}")
-        resplit = (new["test_fraction"], new["seed"]) != (
-            self.settings["test_fraction"],
-            self.settings["seed"],
-        )
-        self.settings = new
-        if resplit and self.outcome is not None:
-            self.set_outcome(self.outcome)
-
-    # --- solving ---------------------------------------------------------------------
-    def check_ready(self) -> None:
-        """Raise a readable error unless data and outcome can be solved now."""
-        from riskexplore.data.validation import check_training_data
-
-        if self.frame is None:
-            raise InputError("load a dataset or a CSV file first")
-        if self.outcome is None or self.X is None:
-            raise InputError("choose the outcome column")
-        if self.X.shape[1] == 0:
-            raise InputError("there are no feature columns besides the outcome")
-        if self.y.nunique() < 2:
-            raise InputError("the training data hold a single outcome value")
-        if self.family == "risk_score":
-            check_training_data(self.X, self.y)  # numeric features, no missing values
-        elif self.settings["binarize"] is None:
-            bad = [c for c in self.X.columns if not set(pd.unique(self.X[c].dropna())) <= {0, 1}]
-            if bad:
-                raise InputError(
-                    f"without binarization every feature must be 0/1; not: {', '.join(bad[:5])}"
-                )
-
-    def groups(self, test: bool = False):
-        cols = list(self.settings.get("group_columns") or ())
-        X = self.X_test if test else self.X
-        return None if not cols or X is None else X[cols]
-
-    def binarizer_kwargs(self) -> dict[str, Any]:
-        """``categorical=`` for the Binarizer when the dataset declares coded columns."""
-        if self.settings["binarize"] is None or self.X is None:
-            return {}
-        cols = [c for c in self.categorical if c in self.X.columns]
-        return {"categorical": cols} if cols else {}
-
-    def fit_kwargs(self) -> dict[str, Any]:
-        """Arguments of ``fit_risk_score`` / ``fit_checklist`` from the settings."""
-        s = self.settings
-        if self.family == "risk_score":
-            return {
-                "max_size": int(s["max_size"]),
-                "coef_min": int(s["coef_min"]),
-                "coef_max": int(s["coef_max"]),
-                "time_limit": float(s["time_limit"]),
-            }
-        out = {
-            "max_items": int(s["max_items"]),
-            "binarize": s["binarize"],
-            "time_limit": float(s["time_limit"]),
-        }
-        out.update(self.binarizer_kwargs())
-        if self.groups() is not None:
-            out["groups"] = self.groups()
-        return out
-
-    def solve_function(self, constraints=()):
-        """A ``solve(callbacks, stop)`` for the current data, family and settings."""
-        from riskexplore.widgets.runner import solve_function
-
-        self.check_ready()
-        return solve_function(
-            self.family, self.X, self.y, constraints=list(constraints), **self.fit_kwargs()
-        )
-
-    def record(self, run: str, model, family, settings, constraints, data_version) -> None:
-        self.results[run] = model
-        self.runs[run] = RunRecord(
-            model,
-            family,
-            dict(settings),
-            list(constraints),
-            data_version,
-            self.dataset,
-            self.outcome,
-        )
-
-    def comparison(self):
-        """The :class:`~riskexplore.evaluation.compare.Comparison` of the two runs, with
-        the certified price when they solved the same problem apart from the
-        constraints; None until both ran on the current data."""
-        from riskexplore.widgets.views_figures import comparison_from_models
-
-        free, bound = self.runs.get("unconstrained"), self.runs.get("constrained")
-        if free is None or bound is None:
-            return None
-        if not free.data_version == bound.data_version == self.data_version:
-            return None
-        nested = (
-            free.family == bound.family
-            and not free.constraints
-            and _problem_settings(free) == _problem_settings(bound)
-        )
-        comparison = comparison_from_models(
-            free.model,
-            bound.model,
-            self.X,
-            self.y,
-            X_test=self.X_test,
-            y_test=self.y_test,
-            constraints=bound.constraints,
-            nested=nested,
-        )
-        if not nested:
-            comparison.notes.append(
-                "the runs used different settings, so the price of the constraints is not "
-                "certified; solve both with the same settings"
-            )
-        return comparison
-
-
-def _problem_settings(run: RunRecord) -> dict[str, Any]:
-    keys = (
-        ("max_size", "coef_min", "coef_max")
-        if run.family == "risk_score"
-        else ("max_items", "binarize", "group_columns")
-    )
-    return {k: run.settings.get(k) for k in keys}
 
 
 class Explorer:
@@ -405,13 +63,16 @@ class Explorer:
     ----------
     dataset : str, optional
         A bundled dataset to load at once (see :func:`riskexplore.list_datasets`).
-    family : {"risk_score", "checklist"}
+    family : str
+        The model family (``"risk_score"``, ``"checklist"``; see
+        :mod:`riskexplore.core.registry`).
     time_limit : float
         Seconds per solve.
     **defaults
-        Further settings (keys of :data:`DEFAULT_SETTINGS`), ``outcome`` (a column to
-        use as outcome) and ``auto_refresh`` (monitors refresh by themselves; default
-        True).
+        Further settings (keys of
+        :func:`~riskexplore.widgets.explorer_state.default_settings`), ``outcome`` (a
+        column to use as outcome) and ``auto_refresh`` (monitors refresh by themselves;
+        default True).
 
     Attributes
     ----------
@@ -469,8 +130,7 @@ class Explorer:
         self.data_info = w.HTML()
         # --- settings
         self.family_picker = w.ToggleButtons(
-            options=[("Risk score", "risk_score"), ("Checklist", "checklist")],
-            value=self.state.family,
+            options=[(f.label, f.name) for f in families()], value=self.state.family
         )
         self.max_size = w.BoundedIntText(
             value=s["max_size"],
@@ -578,14 +238,16 @@ class Explorer:
                 self.data_info,
             ]
         )
-        self._risk_settings = w.VBox([self.max_size, self.coef_range])
-        self._checklist_settings = w.VBox([self.max_items, self.binarize, self.group_columns])
+        # each family's settings (shown while it is chosen)
+        self._family_settings = {
+            "risk_score": w.VBox([self.max_size, self.coef_range]),
+            "checklist": w.VBox([self.max_items, self.binarize, self.group_columns]),
+        }
         settings_box = w.VBox(
             [
                 w.HTML("<h4 style='margin:4px 0'>2 · Model and settings</h4>"),
                 self.family_picker,
-                self._risk_settings,
-                self._checklist_settings,
+                *self._family_settings.values(),
                 self.time_limit,
                 self.test_fraction,
             ]
@@ -782,8 +444,9 @@ class Explorer:
         return True
 
     def update_settings(self, **settings: Any) -> bool:
-        """Change settings (keys of :data:`DEFAULT_SETTINGS`); False and a message if
-        invalid (nothing changes)."""
+        """Change settings (keys of
+        :func:`~riskexplore.widgets.explorer_state.default_settings`); False and a message
+        if invalid (nothing changes)."""
         if not self._guard(self.state.update_settings, **settings):
             self._sync_settings()
             return False
@@ -832,21 +495,14 @@ class Explorer:
         )
 
     def _show_family_settings(self) -> None:
-        risk = self.state.family == "risk_score"
-        self._risk_settings.layout.display = None if risk else "none"
-        self._checklist_settings.layout.display = "none" if risk else None
+        for name, box in self._family_settings.items():
+            box.layout.display = None if name == self.state.family else "none"
 
     # --- constraints -----------------------------------------------------------------
     def _builder_key(self) -> tuple:
-        s = self.state.settings
-        if self.state.family == "risk_score":
-            return ("risk_score", self.state.data_version)
-        return (
-            "checklist",
-            self.state.data_version,
-            s["binarize"],
-            s["max_items"],
-            tuple(s.get("group_columns") or ()),
+        spec = BUILDERS.get(self.state.family)
+        return (self.state.family, self.state.data_version) + (
+            spec.key(self.state) if spec is not None else ()
         )
 
     @property
@@ -887,11 +543,20 @@ class Explorer:
                 )
             ]
             return
+        spec = BUILDERS.get(st.family)
+        if spec is None:
+            self.constraints_box.children = [
+                w.HTML(
+                    f'<div style="color:#777">No constraint builder for '
+                    f"{html.escape(st.model_family.label)}: pass constraints in code.</div>"
+                )
+            ]
+            return
         key = self._builder_key()
         builder = self._builders.get(key)
         try:
             if builder is None:
-                builder = self._make_builder()
+                builder = spec.make(st)
                 # keep the constraints of the same family that still apply
                 previous = [b for k, b in self._builders.items() if k[0] == key[0]]
                 if previous:
@@ -900,51 +565,13 @@ class Explorer:
                     builder._refresh_list()
                 self._builders = {k: b for k, b in self._builders.items() if k[0] != key[0]}
                 self._builders[key] = builder
-            elif st.family == "risk_score":
-                builder.problem_kwargs.update(self._risk_problem_kwargs())
+            else:
+                spec.refresh(builder, st)
         except Exception as exc:
             self._show(f"Constraints unavailable: {describe_error(exc)}")
             self.constraints_box.children = []
             return
         self.constraints_box.children = [builder.widget]
-
-    def _risk_problem_kwargs(self) -> dict[str, Any]:
-        s = self.state.settings
-        return {
-            "max_size": int(s["max_size"]),
-            "coef_min": int(s["coef_min"]),
-            "coef_max": int(s["coef_max"]),
-        }
-
-    def _make_builder(self):
-        st = self.state
-        if st.family == "risk_score":
-            from riskexplore.widgets.constraint_builder import ConstraintBuilder
-
-            return ConstraintBuilder(st.feature_names, **self._risk_problem_kwargs())
-        from riskexplore.widgets.checklist_builder import ChecklistConstraintBuilder, data_checker
-
-        s = st.settings
-        if s["binarize"] is None:
-            names = [str(c) for c in st.X.columns]
-            item_groups = None
-        else:
-            from riskexplore.checklist.binarize import Binarizer
-
-            binarizer = Binarizer(method=s["binarize"], **st.binarizer_kwargs()).fit(st.X)
-            names = [str(n) for n in binarizer.get_feature_names_out()]
-            item_groups = dict(binarizer.item_groups_)
-        checker = data_checker(
-            st.X,
-            st.y,
-            st.groups(),
-            binarize=s["binarize"],
-            max_items=int(s["max_items"]),
-            **st.binarizer_kwargs(),
-        )
-        return ChecklistConstraintBuilder(
-            names, item_groups, list(s.get("group_columns") or ()), checker=checker
-        )
 
     # --- solving ---------------------------------------------------------------------
     def solve(self, constrained: bool = False, wait: bool = False, timeout: float | None = None):
@@ -979,7 +606,7 @@ class Explorer:
         runner = monitor.start(solve)
         if runner is None:
             return None
-        self._show(f"Solving {run} ({st.family.replace('_', ' ')})…", "info")
+        self._show(f"Solving {run} ({st.model_family.label.lower()})…", "info")
         if wait:
             self.wait(timeout)
         return monitor
@@ -1004,12 +631,7 @@ class Explorer:
                 return
             family, settings, constraints, version = self.monitors[run]._explorer_context
             self.state.record(run, model, family, settings, constraints, version)
-            self._show(
-                f"The {run} solve finished: {model.certificate_line()}"
-                if hasattr(model, "certificate_line")
-                else f"The {run} solve finished.",
-                "info",
-            )
+            self._show(f"The {run} solve finished: {model.certificate_line()}", "info")
             self._refresh_results(run)
 
     @property
@@ -1082,14 +704,9 @@ class Explorer:
         kw: dict[str, Any] = {"time_limit_per_size": per_size}
         if st.X_test is not None:
             kw.update(X_test=st.X_test, y_test=st.y_test)
-        if st.family == "risk_score":
-            kw["sizes"] = sizes if sizes is not None else fit.pop("max_size")
-            fit.pop("max_size", None)
-        else:
-            kw["n_values"] = sizes if sizes is not None else fit.pop("max_items")
-            fit.pop("max_items", None)
-            if "groups" in fit:
-                kw["groups"] = fit.pop("groups")
+        size_parameter = st.model_family.size_parameter
+        kw["sizes"] = sizes if sizes is not None else fit.pop(size_parameter)
+        fit.pop(size_parameter, None)
         kw.update(fit)
         return kw
 

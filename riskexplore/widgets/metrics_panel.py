@@ -1,6 +1,6 @@
 """AUC/CAL panel: train/test AUC, CAL, loss, size and gap of one or more models, and
 their ROC curves (one ``PlotView``; see
-:func:`~riskexplore.widgets.views_figures.metrics_figure`)."""
+:func:`~riskexplore.figures.metrics.metrics_figure`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class MetricsPanel:
     ----------
     figure : riskexplore.widgets.plot_view.PlotView
     table : pandas.DataFrame or None
-        The metrics shown (:func:`~riskexplore.widgets.views_figures.metrics_table`).
+        The metrics shown (:func:`~riskexplore.evaluation.tables.metrics_table`).
     message : ipywidgets.HTML
     widget : ipywidgets.VBox
     """
@@ -30,8 +30,8 @@ class MetricsPanel:
     def __init__(self, models=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
 
+        from riskexplore.figures.metrics import metrics_figure
         from riskexplore.widgets.plot_view import PlotView
-        from riskexplore.widgets.views_figures import metrics_figure
 
         self.title = title or "Performance"
         self.models: dict = {}
@@ -45,15 +45,12 @@ class MetricsPanel:
 
     def show(self, models, X, y, X_test=None, y_test=None) -> bool:
         """Show the models' metrics and ROC curves; False (and a message) on failure."""
-        from riskexplore.widgets.views_figures import (
-            _as_models,
-            metrics_figure,
-            metrics_table,
-            replace_figure,
-        )
+        from riskexplore.evaluation.tables import as_models, metrics_table
+        from riskexplore.figures.metrics import metrics_figure
+        from riskexplore.widgets.plot_view import replace_figure
 
         try:
-            models = _as_models(models)
+            models = as_models(models)
             table = metrics_table(models, X, y, X_test, y_test)
             fig = metrics_figure(models, X, y, X_test, y_test, title=self.title)
         except Exception as exc:
@@ -67,14 +64,15 @@ class MetricsPanel:
 
     def clear(self) -> None:
         """Show no model (e.g. the data changed)."""
-        from riskexplore.widgets.views_figures import metrics_figure, replace_figure
+        from riskexplore.figures.metrics import metrics_figure
+        from riskexplore.widgets.plot_view import replace_figure
 
         self.models, self.table, self._data = {}, None, (None, None, None, None)
         self.message.value = ""
         replace_figure(self.figure, metrics_figure(None, title=self.title))
 
     def static_figure(self):
-        from riskexplore.widgets.views_figures import metrics_figure
+        from riskexplore.figures.metrics import metrics_figure
 
         return metrics_figure(self.models, *self._data, title=self.title)
 

@@ -1,7 +1,7 @@
 """The solve monitor: watch a risk-score or checklist solve live, stop it at any time.
 
 One ``PlotView`` with three subplots (bounds with incumbent markers, gap, nodes and
-cuts; built by :func:`riskexplore.widgets.figures.bounds_figure`), Solve and Stop buttons,
+cuts; built by :func:`riskexplore.figures.progress.bounds_figure`), Solve and Stop buttons,
 a log-time switch, a status line (phase, time, bounds) and the best model's card below.
 
 Threads: the solve runs in a :class:`~riskexplore.widgets.runner.SolveRunner` worker that
@@ -32,9 +32,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from riskexplore.core.progress import ProgressSeries
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
-from riskexplore.widgets.runner import ProgressSeries, SolveRunner, describe_error, solve_function
+from riskexplore.widgets.runner import SolveRunner, describe_error, solve_function
 
 __all__ = ["SolveMonitor"]
 
@@ -106,7 +107,7 @@ class SolveMonitor:
     ) -> None:
         import ipywidgets as w
 
-        from riskexplore.widgets.figures import bounds_figure
+        from riskexplore.figures.progress import bounds_figure
         from riskexplore.widgets.plot_view import PlotView
 
         if not refresh_interval > 0:
@@ -149,9 +150,9 @@ class SolveMonitor:
 
     @classmethod
     def for_data(cls, fit, X, y, *, constraints=None, monitor_kw=None, **fit_kw) -> SolveMonitor:
-        """A monitor whose Solve button fits ``fit`` (``"risk_score"`` or ``"checklist"``)
-        on ``X, y``; ``constraints`` may be a :class:`ConstraintBuilder`, read at each
-        solve."""
+        """A monitor whose Solve button fits ``fit`` (a model family such as
+        ``"risk_score"`` or ``"checklist"``, or a fit function) on ``X, y``;
+        ``constraints`` may be a :class:`ConstraintBuilder`, read at each solve."""
         solve = solve_function(fit, X, y, constraints=constraints, **fit_kw)
         return cls(solve, **(monitor_kw or {}))
 
@@ -309,7 +310,7 @@ class SolveMonitor:
                 log.exception("solve monitor finish callback failed")
 
     def _redraw(self) -> None:
-        from riskexplore.widgets.figures import update_bounds_figure
+        from riskexplore.figures.progress import update_bounds_figure
 
         with self.figure.batch_update():
             update_bounds_figure(self.figure, self.series, title=self._title())
@@ -326,7 +327,7 @@ class SolveMonitor:
             )
 
     def _on_log_time(self, change) -> None:
-        from riskexplore.widgets.figures import update_bounds_figure
+        from riskexplore.figures.progress import update_bounds_figure
 
         with self._lock, self.figure.batch_update():
             update_bounds_figure(self.figure, self.series, log_time=bool(change["new"]))
@@ -359,12 +360,12 @@ class SolveMonitor:
     # --- static output ---------------------------------------------------------------
     def static_figure(self):
         """The current figure as a plain ``go.Figure`` (for papers and saving)."""
-        from riskexplore.widgets.figures import bounds_figure
+        from riskexplore.figures.progress import bounds_figure
 
         return bounds_figure(self.series, log_time=self.log_time, title=self._title())
 
     def save(self, path, **kwargs):
         """Save the current figure (``.html`` always; images need kaleido)."""
-        from riskexplore.widgets.figures import save_figure
+        from riskexplore.figures.export import save_figure
 
         return save_figure(self.static_figure(), path, **kwargs)

@@ -17,6 +17,9 @@ import threading
 import time
 from typing import Any
 
+from riskexplore.core.registry import get_family
+from riskexplore.errors import InputError
+from riskexplore.evaluation.paths import size_path
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import describe_error
@@ -67,8 +70,8 @@ class ParetoView:
     ) -> None:
         import ipywidgets as w
 
+        from riskexplore.figures.paths import pareto_figure
         from riskexplore.widgets.plot_view import PlotView
-        from riskexplore.widgets.views_figures import pareto_figure
 
         self.kind = kind
         self.title = title
@@ -151,8 +154,10 @@ class ParetoView:
                 self._show("Nothing to compute: load data first.", "warning")
                 return False
             X, y, kind, path_kw = self._solve
-            if kind not in ("risk_score", "checklist"):
-                self._show(f"unknown model family {kind!r}")
+            try:
+                kind = get_family(kind).name
+            except InputError as exc:
+                self._show(str(exc))
                 return False
             self._reset(kind)
             self._stop = threading.Event()
@@ -185,7 +190,8 @@ class ParetoView:
             self.status_label.value = ""
 
     def _reset(self, kind: str) -> None:
-        from riskexplore.widgets.views_figures import pareto_figure, replace_figure
+        from riskexplore.figures.paths import pareto_figure
+        from riskexplore.widgets.plot_view import replace_figure
 
         self.rows, self.models, self.selected, self.path, self.error = [], {}, None, None, None
         self._queue = queue.SimpleQueue()
@@ -199,11 +205,10 @@ class ParetoView:
             self._redraw()
 
     def _work(self, X, y, kind, path_kw, rows, stop, finished) -> None:
-        from riskexplore.evaluation.paths import checklist_size_path, risk_score_size_path
-
-        fn = risk_score_size_path if kind == "risk_score" else checklist_size_path
         try:
-            path = fn(X, y, callback=lambda row: rows.put(("row", row)), stop=stop, **path_kw)
+            path = size_path(
+                X, y, family=kind, callback=lambda row: rows.put(("row", row)), stop=stop, **path_kw
+            )
             rows.put(("done", path))
         except BaseException as exc:  # shown on the kernel thread
             rows.put(("error", exc))
@@ -290,7 +295,7 @@ class ParetoView:
         self.models[size] = model
 
     def _redraw(self) -> None:
-        from riskexplore.widgets.views_figures import update_pareto_figure
+        from riskexplore.figures.paths import update_pareto_figure
 
         with self.figure.batch_update():
             update_pareto_figure(self.figure, self.rows, kind=self.kind, selected=self.selected)
@@ -298,7 +303,8 @@ class ParetoView:
     # --- showing ---------------------------------------------------------------------
     def show_path(self, path) -> None:
         """Show a finished :class:`~riskexplore.evaluation.paths.SizePath`."""
-        from riskexplore.widgets.views_figures import pareto_figure, replace_figure
+        from riskexplore.figures.paths import pareto_figure
+        from riskexplore.widgets.plot_view import replace_figure
 
         kind = getattr(path, "kind", self.kind)
         if kind != self.kind:
@@ -324,12 +330,12 @@ class ParetoView:
     @property
     def frame(self):
         """The rows so far as a DataFrame."""
-        from riskexplore.widgets.views_figures import path_frame
+        from riskexplore.evaluation.tables import path_frame
 
         return path_frame(self.rows)
 
     def static_figure(self):
-        from riskexplore.widgets.views_figures import pareto_figure
+        from riskexplore.figures.paths import pareto_figure
 
         return pareto_figure(self.rows, kind=self.kind, selected=self.selected, title=self.title)
 

@@ -1,11 +1,13 @@
 """Reliability diagram widget: predicted against observed risk, train and test overlaid.
 
-One ``PlotView`` built by :func:`~riskexplore.widgets.views_figures.reliability_figure`;
+One ``PlotView`` built by :func:`~riskexplore.figures.reliability.reliability_figure`;
 :meth:`ReliabilityView.show` refills its traces inside ``fig.batch_update()``.
 """
 
 from __future__ import annotations
 
+from riskexplore.core.registry import family_of
+from riskexplore.evaluation.metrics import predicts_risk
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
 
@@ -33,8 +35,8 @@ class ReliabilityView:
     def __init__(self, model=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
 
+        from riskexplore.figures.reliability import reliability_figure
         from riskexplore.widgets.plot_view import PlotView
-        from riskexplore.widgets.views_figures import reliability_figure
 
         self.title = title or "Reliability diagram"
         self.model = None
@@ -48,10 +50,8 @@ class ReliabilityView:
     def show(self, model, X, y, X_test=None, y_test=None) -> bool:
         """Show ``model`` on ``(X, y)`` and ``(X_test, y_test)``; False (and a message)
         if it cannot be evaluated."""
-        from riskexplore.widgets.views_figures import (
-            reliability_tables,
-            update_reliability_figure,
-        )
+        from riskexplore.evaluation.tables import reliability_tables
+        from riskexplore.figures.reliability import update_reliability_figure
 
         try:
             tables = reliability_tables(model, X, y, X_test, y_test)
@@ -60,14 +60,16 @@ class ReliabilityView:
             return False
         self.model, self.tables = model, tables
         self.message.value = ""
-        kind = "" if hasattr(model, "predict_risk") else " (checklist: 0/1 prediction)"
+        kind = (
+            "" if predicts_risk(model) else f" ({family_of(model).label.lower()}: 0/1 prediction)"
+        )
         with self.figure.batch_update():
             update_reliability_figure(self.figure, tables)
             self.figure.layout.title.text = self.title + kind
         return True
 
     def clear(self) -> None:
-        from riskexplore.widgets.views_figures import update_reliability_figure
+        from riskexplore.figures.reliability import update_reliability_figure
 
         self.model, self.tables = None, {}
         with self.figure.batch_update():
@@ -75,7 +77,7 @@ class ReliabilityView:
 
     def static_figure(self):
         """The diagram as a plain ``go.Figure``."""
-        from riskexplore.widgets.views_figures import reliability_figure
+        from riskexplore.figures.reliability import reliability_figure
 
         return reliability_figure(self.tables, title=self.figure.layout.title.text)
 

@@ -1,38 +1,29 @@
-"""Static plotly figures built from plain data; the widgets reuse these builders.
+"""A solve's progress: upper and lower bounds, the gap, nodes and cuts over time.
 
-Every function returns (or fills) a ``plotly.graph_objects.Figure``; a
-:class:`~riskexplore.widgets.plot_view.PlotView` shows the same figure in the notebook, so a
-figure seen live can be saved for a paper with :func:`save_figure` (self-contained HTML
-always; PNG/SVG/PDF only when the ``kaleido`` renderer is installed, see
-:func:`image_export_available`).
-
-plotly is imported inside the functions: ``import riskexplore.widgets`` stays light.
+The live monitor (:class:`~riskexplore.widgets.monitor.SolveMonitor`) shows the same
+figure and refills it with :func:`update_bounds_figure`.
 
 Examples
 --------
->>> from riskexplore.widgets.figures import bounds_figure, save_figure
+>>> from riskexplore.figures.progress import bounds_figure
+>>> from riskexplore.figures.export import save_figure
 >>> fig = bounds_figure(model.trace)  # doctest: +SKIP
 >>> save_figure(fig, "bounds.html")  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-import html
-import importlib.util
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from riskexplore.errors import RiskExploreError
-from riskexplore.widgets.runner import ProgressSeries
+from riskexplore.core.progress import ProgressSeries
+from riskexplore.core.registry import family_of_incumbent
 
 __all__ = [
     "BOUNDS_TRACES",
+    "as_series",
     "bounds_figure",
-    "card_figure",
-    "image_export_available",
     "incumbent_text",
-    "save_figure",
     "update_bounds_figure",
 ]
 
@@ -66,16 +57,23 @@ def as_series(progress: Any) -> ProgressSeries:
 
 
 def incumbent_text(incumbent: Mapping[str, Any] | None) -> str:
-    """A short plain-text description of a solver incumbent (risk score or checklist)."""
+    """A short plain-text description of a solver incumbent, by its family.
+
+    Parameters
+    ----------
+    incumbent : mapping or None
+        The ``incumbent`` of a solve event.
+
+    Returns
+    -------
+    str
+        The description (``""`` for none).
+    """
     if not incumbent:
         return ""
-    if "points" in incumbent:
-        points = incumbent.get("points") or {}
-        terms = ", ".join(f"{name} {int(p):+d}" for name, p in points.items()) or "no features"
-        return f"intercept {int(incumbent.get('intercept', 0))}; {terms}"
-    if "items" in incumbent:
-        items = [str(i) for i in incumbent.get("items") or []]
-        return f"M = {incumbent.get('M')} of {len(items)}: " + (", ".join(items) or "no items")
+    family = family_of_incumbent(incumbent)
+    if family is not None:
+        return family.describe_incumbent(incumbent)
     return ", ".join(f"{k}={v}" for k, v in incumbent.items())
 
 
@@ -205,118 +203,3 @@ def update_bounds_figure(
         fig.update_xaxes(type="log" if log_time else "linear", autorange=True)
     if title is not None:
         fig.layout.title.text = title
-
-
-def card_figure(model, *, title: str | None = None):
-    """A static figure of a fitted model (score card or checklist) with its certificate.
-
-    A risk score gives two tables (points per feature; risk per score), a checklist one
-    table of check boxes; the certificate line is the subtitle.
-    """
-    import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
-
-    cert = model.certificate_line() if hasattr(model, "certificate_line") else ""
-    header = {"fill_color": "#eeeeee", "align": "left", "font": {"size": 13}}
-    cells = {"align": "left", "height": 26, "font": {"size": 13}}
-    if hasattr(model, "score_table"):
-        points = model.points
-        names = list(points) or ["(no features)"]
-        values = [f"{p:+d}" for p in points.values()] or ["0"]
-        table = model.score_table()
-        fig = make_subplots(
-            rows=2,
-            cols=1,
-            specs=[[{"type": "table"}], [{"type": "table"}]],
-            row_heights=[0.6, 0.4],
-            vertical_spacing=0.05,
-        )
-        fig.add_trace(
-            go.Table(
-                header={**header, "values": ["feature", "points"]},
-                cells={**cells, "values": [names, values]},
-                columnwidth=[3, 1],
-            ),
-            row=1,
-            col=1,
-        )
-        scores = [str(int(s)) for s in table["score"]]
-        risks = [_risk(r) for r in table["risk_percent"]]
-        fig.add_trace(
-            go.Table(
-                header={**header, "values": ["SCORE", "RISK"]},
-                cells={**cells, "values": [scores, risks]},
-            ),
-            row=2,
-            col=1,
-        )
-        heading = title or f"Risk score (intercept {model.intercept})"
-        n_rows = len(names) + len(scores)
-    else:
-        items = list(getattr(model, "items", []))
-        fig = go.Figure(
-            go.Table(
-                header={**header, "values": ["", "item"]},
-                cells={**cells, "values": [["☐"] * len(items), items or ["(no items)"]]},
-                columnwidth=[1, 8],
-            )
-        )
-        heading = title or (model.title() if hasattr(model, "title") else "Checklist")
-        n_rows = len(items) + 2
-    fig.update_layout(
-        title={"text": f"{html.escape(heading)}<br><sup>{html.escape(cert)}</sup>"},
-        height=int(min(900, 140 + 30 * n_rows)),
-        margin={"l": 20, "r": 20, "t": 80, "b": 10},
-    )
-    return fig
-
-
-def _risk(percent: float) -> str:
-    if percent < 0.1:
-        return "<0.1%"
-    if percent > 99.9:
-        return ">99.9%"
-    return f"{percent:.1f}%"
-
-
-def image_export_available() -> bool:
-    """True when plotly can write PNG/SVG/PDF here (needs the ``kaleido`` package)."""
-    return importlib.util.find_spec("kaleido") is not None
-
-
-_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".svg", ".pdf"}
-
-
-def save_figure(fig, path: str | Path, **kwargs: Any) -> Path:
-    """Save a figure (or a PlotView's figure) by file suffix.
-
-    ``.html`` writes a self-contained page (plotly.js inlined, works offline), ``.json``
-    the plotly JSON, and ``.png``/``.svg``/``.pdf``/... an image, which needs the
-    ``kaleido`` package; without it a :class:`RiskExploreError` says so.
-    """
-    import plotly.graph_objects as go
-
-    path = Path(path)
-    suffix = path.suffix.lower()
-    fig = getattr(fig, "figure", fig)  # a PlotView: its figure
-    static = fig if type(fig) is go.Figure else go.Figure(fig)
-    if suffix in (".html", ".htm"):
-        static.write_html(path, include_plotlyjs=kwargs.pop("include_plotlyjs", True), **kwargs)
-    elif suffix == ".json":
-        static.write_json(path, **kwargs)
-    elif suffix in _IMAGE_SUFFIXES:
-        if not image_export_available():
-            raise RiskExploreError(
-                f"saving {suffix[1:].upper()} needs the kaleido package, which is not "
-                "installed here; save as .html (self-contained) or install kaleido"
-            )
-        try:
-            static.write_image(path, **kwargs)
-        except Exception as exc:  # kaleido present but its browser/renderer is not
-            raise RiskExploreError(f"could not render {path.name}: {exc}") from exc
-    else:
-        raise RiskExploreError(
-            f"unknown figure format {suffix or '(none)'!r}; use .html, .json or an image "
-            "suffix (.png, .svg, .pdf)"
-        )
-    return path

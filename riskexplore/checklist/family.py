@@ -1,0 +1,128 @@
+"""Checklists as a model family: what the layers above need to know about them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist
+from riskexplore.checklist.model import Checklist
+from riskexplore.checklist.size_path import ChecklistPathSession, describe_path_row
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.params import Interval, Options, validate
+from riskexplore.core.registry import ModelFamily, PathPlot
+from riskexplore.errors import InputError
+
+__all__ = ["FAMILY"]
+
+#: The Explorer's checklist settings and their defaults.
+SETTINGS: dict[str, Any] = {"max_items": 5, "binarize": "adaptive"}
+
+#: What each setting may be (see :mod:`riskexplore.core.params`).
+SETTING_CONSTRAINTS = {
+    "max_items": [Interval(int, 1, None)],
+    "binarize": [Options(BINARIZE_METHODS), None],
+}
+
+
+def from_incumbent(
+    incumbent: Mapping[str, Any], certificate: Certificate, stats: dict, template=None
+) -> Checklist:
+    """A checklist of a solver incumbent ``{"items": [...], "M": m}`` (``template``: an
+    earlier checklist of the same problem, for the outcome's wording)."""
+    items = [str(i) for i in incumbent.get("items") or []]
+    outcome = getattr(template, "outcome", None)
+    return Checklist(
+        items, int(incumbent.get("M", 1)), outcome=outcome, certificate=certificate, stats=stats
+    )
+
+
+def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
+    """``"M = 2 of 3: cough, fever, age >= 60"``."""
+    items = [str(i) for i in incumbent.get("items") or []]
+    return f"M = {incumbent.get('M')} of {len(items)}: " + (", ".join(items) or "no items")
+
+
+def card_table(model: Checklist) -> tuple[list[str], list[list[str]]]:
+    """``(["", "item"], [boxes, items])`` with the rule on the last row."""
+    items = [str(i) for i in model.items]
+    rule = f"positive if at least {model.M} of {len(items)} checked"
+    return ["", "item"], [["☐"] * len(items) + [""], items + [rule]]
+
+
+def compare_table(a_model: Checklist, b_model: Checklist, names: tuple[str, str]) -> pd.DataFrame:
+    """Which items each of two checklists uses."""
+    a, b = names
+    ia, ib = list(a_model.items), list(b_model.items)
+    items = ia + [i for i in ib if i not in ia]
+    frame = pd.DataFrame({"item": items, a: [i in ia for i in items], b: [i in ib for i in items]})
+    frame["changed"] = frame[a] != frame[b]
+    return frame
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` unless the settings can be fitted."""
+    validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
+
+
+def fit_arguments(
+    settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
+) -> dict[str, Any]:
+    """The arguments of :func:`fit_checklist` for the Explorer's settings (coded columns
+    one-hot encoded when binarizing; groups for group constraints)."""
+    out: dict[str, Any] = {
+        "max_items": int(settings["max_items"]),
+        "binarize": settings["binarize"],
+    }
+    if settings["binarize"] is not None and categorical:
+        out["categorical"] = list(categorical)
+    if groups is not None:
+        out["groups"] = groups
+    return out
+
+
+def check_data(X, y, settings: Mapping[str, Any]) -> None:
+    """Without binarization every feature must be 0/1."""
+    if settings["binarize"] is None:
+        bad = [c for c in X.columns if not set(pd.unique(X[c].dropna())) <= {0, 1}]
+        if bad:
+            raise InputError(
+                f"without binarization every feature must be 0/1; not: {', '.join(bad[:5])}"
+            )
+
+
+FAMILY = ModelFamily(
+    name="checklist",
+    label="Checklist",
+    model_type=Checklist,
+    fit=fit_checklist,
+    size_parameter="max_items",
+    size_noun="items",
+    incumbent_key="items",
+    from_incumbent=from_incumbent,
+    describe_incumbent=describe_incumbent,
+    card_table=card_table,
+    compare_table=compare_table,
+    settings=SETTINGS,
+    check_settings=check_settings,
+    fit_arguments=fit_arguments,
+    check_data=check_data,
+    comparable=("max_items", "binarize", "group_columns"),
+    path_session=ChecklistPathSession,
+    path_metric="objective",
+    describe_path_row=describe_path_row,
+    path_plot=PathPlot(
+        traces=(
+            ("objective (mistakes)", "objective", 1, ("lower_bound", "upper_bound")),
+            ("train error", "train_error", 2, None),
+            ("test error", "test_error", 2, None),
+            ("train FNR", "train_fnr", 3, None),
+            ("test FNR", "test_fnr", 3, None),
+        ),
+        titles=("Training mistakes with certified interval", "Error", "False negative rate"),
+        objective_label="mistakes",
+        middle_percent=True,
+    ),
+)

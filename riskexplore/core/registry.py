@@ -1,0 +1,290 @@
+"""The model-family registry: what the evaluation, the figures, the widgets and the command
+line need to know about a family of models, in one place per family.
+
+A *family* (risk scores, checklists) is a package that defines its problem, constraints,
+solvers, model and fit function, and describes itself with one :class:`ModelFamily`
+(``riskexplore/<family>/family.py``). Everything above the families asks the registry
+instead of testing ``if family == "risk_score"`` or ``isinstance(model, RiskScore)``:
+
+>>> from riskexplore.core.registry import get_family
+>>> family = get_family("checklist")
+>>> family.size_parameter
+'max_items'
+
+Adding a family means adding its package and registering its :class:`ModelFamily`: in
+:data:`BUILTIN_FAMILIES` (the families shipped with riskexplore, imported on first use) or
+at run time with :func:`register_family`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+from riskexplore.errors import InputError
+
+__all__ = [
+    "BUILTIN_FAMILIES",
+    "ModelFamily",
+    "PathPlot",
+    "SizePathSession",
+    "families",
+    "family_of",
+    "family_of_incumbent",
+    "get_family",
+    "register_family",
+]
+
+#: The families shipped with riskexplore: name -> module whose ``FAMILY`` describes it.
+BUILTIN_FAMILIES: dict[str, str] = {
+    "risk_score": "riskexplore.risk_score.family",
+    "checklist": "riskexplore.checklist.family",
+}
+
+
+class SizePathSession(Protocol):
+    """The family's side of a size path (see :func:`riskexplore.evaluation.paths.size_path`):
+    solving the problem at one size limit after another, and the certified columns of
+    each size's row. Metrics are added by the evaluation layer."""
+
+    #: Largest size of the default path.
+    default_max: int
+    #: Metrics of the training and of the test data added to each row.
+    train_metrics: tuple[str, ...]
+    test_metrics: tuple[str, ...]
+
+    def solve(self, size: int, time_limit: float, stop: Any) -> Any:
+        """The best model with at most ``size`` (features, items); raises
+        :class:`~riskexplore.errors.InfeasibleError` when there is none."""
+
+    def columns(self, model: Any, size: int) -> dict[str, Any]:
+        """The row's columns of the model and its certificate (after ``size``)."""
+
+    def work(self, model: Any) -> dict[str, Any]:
+        """Columns after the row's ``time`` (search effort)."""
+
+    def tighten(self, rows: list[dict[str, Any]]) -> None:
+        """Tighten the certified intervals of all rows so far (in place)."""
+
+
+@dataclass(frozen=True)
+class PathPlot:
+    """How a size path of the family is drawn (:func:`riskexplore.figures.paths.pareto_figure`).
+
+    Attributes
+    ----------
+    traces : tuple of (name, column, subplot row, interval columns or None)
+        One trace per metric; the first carries the certified interval.
+    titles : tuple of str
+        The three subplot titles.
+    objective_label : str
+        The y axis of the first subplot.
+    middle_percent : bool
+        Whether the second subplot shows a rate (as a percentage).
+    """
+
+    traces: tuple[tuple[str, str, int, tuple[str, str] | None], ...]
+    titles: tuple[str, str, str]
+    objective_label: str
+    middle_percent: bool
+
+
+@dataclass(frozen=True)
+class ModelFamily:
+    """A family of models, as the layers above the families see it.
+
+    Attributes
+    ----------
+    name : str
+        The family's key (``"risk_score"``).
+    label : str
+        Its name for people (``"Risk score"``).
+    model_type : type
+        The fitted model class.
+    fit : callable
+        ``fit(X, y, *, constraints, callbacks, stop, time_limit, **settings) -> model``.
+    size_parameter : str
+        The fit argument that limits the model size (``"max_size"``).
+    size_noun : str
+        What the size counts (``"features"``, ``"items"``).
+    incumbent_key : str
+        The key that marks the family's incumbents in solve events.
+    from_incumbent : callable
+        ``(incumbent, certificate, stats, template) -> model``: a model of a solver
+        incumbent, for live views (``template`` an earlier model or None).
+    describe_incumbent : callable
+        ``(incumbent) -> str``: the incumbent in a few words.
+    card_table : callable
+        ``(model) -> (header, columns)``: the model's card as a table.
+    compare_table : callable
+        ``(model_a, model_b, names) -> DataFrame``: two models side by side, with a
+        ``changed`` column.
+    settings : mapping
+        The family's settings in the Explorer and their defaults.
+    check_settings : callable
+        ``(settings) -> None``: raises :class:`~riskexplore.errors.InputError` for
+        settings that cannot be fitted.
+    fit_arguments : callable
+        ``(settings, *, categorical, groups) -> dict``: the fit arguments of the
+        settings (``categorical``: coded columns of the dataset; ``groups``: the
+        protected attributes chosen, or None).
+    check_data : callable
+        ``(X, y, settings) -> None``: raises :class:`~riskexplore.errors.InputError`
+        when the data cannot be fitted with the settings.
+    comparable : tuple of str
+        Settings that must agree for two runs to differ only in their constraints (so the
+        price of the constraints is certified).
+    path_session : callable
+        ``(X, y, *, groups, cut_pool, **fit_kwargs) -> SizePathSession``.
+    path_metric : str
+        The column the size path's Pareto front uses (``"loss"``, ``"objective"``).
+    describe_path_row : callable
+        ``(row) -> str``: one row of a size path in words.
+    path_plot : PathPlot
+        How a size path is drawn.
+    """
+
+    name: str
+    label: str
+    model_type: type
+    fit: Callable[..., Any]
+    size_parameter: str
+    size_noun: str
+    incumbent_key: str
+    from_incumbent: Callable[..., Any]
+    describe_incumbent: Callable[[Mapping[str, Any]], str]
+    card_table: Callable[[Any], tuple[list[str], list[list[str]]]]
+    compare_table: Callable[[Any, Any, tuple[str, str]], pd.DataFrame]
+    settings: Mapping[str, Any]
+    check_settings: Callable[[Mapping[str, Any]], None]
+    fit_arguments: Callable[..., dict[str, Any]]
+    check_data: Callable[[Any, Any, Mapping[str, Any]], None]
+    comparable: tuple[str, ...]
+    path_session: Callable[..., SizePathSession]
+    path_metric: str
+    describe_path_row: Callable[[Mapping[str, Any]], str]
+    path_plot: PathPlot
+    aliases: tuple[str, ...] = field(default=())
+
+
+_lock = threading.Lock()
+_registry: dict[str, ModelFamily] = {}
+_loaded = False
+
+
+def register_family(family: ModelFamily) -> ModelFamily:
+    """Add a family (or replace the one of the same name).
+
+    Parameters
+    ----------
+    family : ModelFamily
+        The family.
+
+    Returns
+    -------
+    ModelFamily
+        ``family``.
+    """
+    with _lock:
+        _registry[family.name] = family
+    return family
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    for module in BUILTIN_FAMILIES.values():
+        family = importlib.import_module(module).FAMILY
+        with _lock:
+            _registry.setdefault(family.name, family)
+    _loaded = True
+
+
+def families() -> Sequence[ModelFamily]:
+    """Every registered family, built-in ones first.
+
+    Returns
+    -------
+    sequence of ModelFamily
+        The families.
+    """
+    _load_builtin()
+    with _lock:
+        return tuple(_registry.values())
+
+
+def get_family(name: str | ModelFamily) -> ModelFamily:
+    """The family called ``name`` (or one of its aliases).
+
+    Parameters
+    ----------
+    name : str or ModelFamily
+        A family name (``"risk_score"``, ``"checklist"``); a family is returned as is.
+
+    Returns
+    -------
+    ModelFamily
+        The family.
+
+    Raises
+    ------
+    InputError
+        For an unknown name.
+    """
+    if isinstance(name, ModelFamily):
+        return name
+    for family in families():
+        if name == family.name or name in family.aliases:
+            return family
+    known = ", ".join(repr(f.name) for f in families())
+    raise InputError(f"unknown model family {name!r}; use {known}")
+
+
+def family_of(model: Any) -> ModelFamily:
+    """The family of a fitted model.
+
+    Parameters
+    ----------
+    model : object
+        A fitted model (:class:`~riskexplore.risk_score.model.RiskScore`,
+        :class:`~riskexplore.checklist.model.Checklist`, ...).
+
+    Returns
+    -------
+    ModelFamily
+        Its family.
+
+    Raises
+    ------
+    InputError
+        If no registered family makes such models.
+    """
+    for family in families():
+        if isinstance(model, family.model_type):
+            return family
+    raise InputError(f"{type(model).__name__} is not a model of a registered family")
+
+
+def family_of_incumbent(incumbent: Mapping[str, Any]) -> ModelFamily | None:
+    """The family whose solvers report incumbents like ``incumbent`` (None if none does).
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The ``incumbent`` of a :class:`~riskexplore.core.events.SolveEvent`.
+
+    Returns
+    -------
+    ModelFamily or None
+        The family.
+    """
+    for family in families():
+        if family.incumbent_key in incumbent:
+            return family
+    return None

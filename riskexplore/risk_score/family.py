@@ -1,0 +1,139 @@
+"""Risk scores as a model family: what the layers above need to know about them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.params import Interval, validate
+from riskexplore.core.registry import ModelFamily, PathPlot
+from riskexplore.data.validation import check_training_data
+from riskexplore.errors import InputError
+from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
+from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
+
+__all__ = ["FAMILY"]
+
+#: The Explorer's risk-score settings and their defaults.
+SETTINGS: dict[str, Any] = {"max_size": 5, "coef_min": COEF_MIN, "coef_max": COEF_MAX}
+
+#: What each setting may be (see :mod:`riskexplore.core.params`).
+SETTING_CONSTRAINTS = {
+    "max_size": [Interval(int, 1, None)],
+    "coef_min": [Interval(int, None, None)],
+    "coef_max": [Interval(int, None, None)],
+}
+
+
+def from_incumbent(
+    incumbent: Mapping[str, Any], certificate: Certificate, stats: dict, template=None
+) -> RiskScore:
+    """A risk score of a solver incumbent ``{"intercept": b, "points": {name: p}}``.
+
+    ``template`` (an earlier model of the same problem) supplies feature names and ranges.
+    """
+    points = {str(k): int(v) for k, v in (incumbent.get("points") or {}).items()}
+    names = list(getattr(template, "feature_names", None) or points)
+    if any(n not in names for n in points):
+        names = list(points)
+    info = getattr(template, "feature_info", None)
+    info = {n: info[n] for n in names if n in info} if info else None
+    if info is not None and len(info) != len(names):
+        info = None
+    return RiskScore(names, points, int(incumbent.get("intercept", 0)), certificate, stats, info)
+
+
+def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
+    """``"intercept -2; age +1, bmi -1"``."""
+    points = incumbent.get("points") or {}
+    terms = ", ".join(f"{name} {int(p):+d}" for name, p in points.items()) or "no features"
+    return f"intercept {int(incumbent.get('intercept', 0))}; {terms}"
+
+
+def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
+    """``(["feature", "points"], [names, points])`` with the intercept first."""
+    points = model.points
+    names = ["(intercept)", *points]
+    values = [f"{int(model.intercept):+d}", *(f"{int(p):+d}" for p in points.values())]
+    return ["feature", "points"], [names, values]
+
+
+def compare_table(a_model: RiskScore, b_model: RiskScore, names: tuple[str, str]) -> pd.DataFrame:
+    """The points of two risk scores (features with points in either), intercept first."""
+    a, b = names
+    pa, pb = a_model.all_points, b_model.all_points
+    features = [f for f in pa if pa[f] or pb.get(f, 0)]
+    features += [f for f in pb if f not in pa and pb[f]]
+    rows = [{"feature": "(intercept)", a: a_model.intercept, b: b_model.intercept}]
+    rows += [{"feature": f, a: pa.get(f, 0), b: pb.get(f, 0)} for f in features]
+    frame = pd.DataFrame(rows, columns=["feature", a, b])
+    frame["changed"] = frame[a] != frame[b]
+    return frame
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` unless the settings can be fitted.
+
+    The points range must contain 0 and another value.
+    """
+    validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
+    lo, hi = settings["coef_min"], settings["coef_max"]
+    if not lo <= 0 <= hi or lo == hi:
+        raise InputError(f"the coefficient range [{lo}, {hi}] must contain 0 and another value")
+
+
+def fit_arguments(
+    settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
+) -> dict[str, Any]:
+    """The arguments of :func:`fit_risk_score` for the Explorer's settings."""
+    return {
+        "max_size": int(settings["max_size"]),
+        "coef_min": int(settings["coef_min"]),
+        "coef_max": int(settings["coef_max"]),
+    }
+
+
+def check_data(X, y, settings: Mapping[str, Any]) -> None:
+    """Numeric features without missing values."""
+    check_training_data(X, y)
+
+
+FAMILY = ModelFamily(
+    name="risk_score",
+    label="Risk score",
+    model_type=RiskScore,
+    fit=fit_risk_score,
+    size_parameter="max_size",
+    size_noun="features",
+    incumbent_key="points",
+    from_incumbent=from_incumbent,
+    describe_incumbent=describe_incumbent,
+    card_table=card_table,
+    compare_table=compare_table,
+    settings=SETTINGS,
+    check_settings=check_settings,
+    fit_arguments=fit_arguments,
+    check_data=check_data,
+    comparable=("max_size", "coef_min", "coef_max"),
+    path_session=RiskScorePathSession,
+    path_metric="loss",
+    describe_path_row=describe_path_row,
+    path_plot=PathPlot(
+        traces=(
+            ("training loss", "loss", 1, ("loss_lower", "loss_upper")),
+            ("train AUC", "train_auc", 2, None),
+            ("test AUC", "test_auc", 2, None),
+            ("train CAL", "train_cal", 3, None),
+            ("test CAL", "test_cal", 3, None),
+        ),
+        titles=("Training loss with certified interval", "AUC", "CAL"),
+        objective_label="loss",
+        middle_percent=False,
+    ),
+    aliases=("riskslim", "risk"),
+)
