@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
-from riskexplore.dashboard_cli import (
+from riskexplore.cli.dashboard import (
     DASHBOARDS,
     TEMPLATE_NAME,
     dashboards_dir,

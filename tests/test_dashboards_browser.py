@@ -33,7 +33,7 @@ import pytest
 from _browser import block_outside, button, upload_csv
 from playwright.sync_api import expect
 
-from riskexplore.dashboard_cli import start_voila, stop_process
+from riskexplore.cli.dashboard import start_voila, stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"

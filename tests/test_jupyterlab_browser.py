@@ -32,7 +32,7 @@ import nbformat
 import pytest
 from _browser import block_outside
 
-from riskexplore.dashboard_cli import free_port, stop_process, wait_listening
+from riskexplore.cli.dashboard import free_port, stop_process, wait_listening
 
 LOAD_TIMEOUT_MS = 240_000
 NOTEBOOKS = {

@@ -59,9 +59,13 @@ DASHBOARDS = {
 }
 
 
+#: The source checkout this package runs from (``riskexplore/cli/`` is two levels down).
+_SOURCE_ROOT = Path(__file__).resolve().parents[2]
+
+
 def dashboards_dir() -> Path:
     """The ``dashboards/`` directory of the source tree (next to the package)."""
-    here = Path(__file__).resolve().parent.parent / "dashboards"
+    here = _SOURCE_ROOT / "dashboards"
     if not here.is_dir():
         raise FileNotFoundError(
             f"dashboards not found at {here}; install riskexplore from a source checkout "
@@ -281,7 +285,7 @@ def install_command(python: str | Path | None = None) -> str:
     """The command that installs what the dashboards need (the ``interface`` extra of this
     source tree) into the environment of ``python`` (default: the running one)."""
     python = Path(python or sys.executable)
-    source = _shown(Path(__file__).resolve().parent.parent, source=True)
+    source = _shown(_SOURCE_ROOT, source=True)
     pip = python.with_name("pip")
     if os.path.abspath(python) == os.path.abspath(sys.executable) and pip.is_file():
         head = _shown(pip)

@@ -1,0 +1,100 @@
+"""The command line: ``python -m riskexplore COMMAND ...`` (also ``riskexplore COMMAND``).
+
+One module per command (:data:`COMMANDS`): ``fit`` (a risk score), ``checklist``,
+``datasets`` and ``dashboard``. A command module has ``DESCRIPTION``,
+``add_arguments(parser)`` and ``run(args) -> exit code`` (``dashboard`` parses its own
+arguments: ``main(argv)``); only the command that runs is imported, so ``datasets`` and
+``--help`` start fast. A new command is a new module here and a line in
+:data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+from riskexplore.cli.common import EXIT_USAGE, Parser, one_line, user_errors
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+#: Command -> (module, one-line help).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "fit": ("riskexplore.cli.fit", "fit a risk score to a CSV file or a bundled dataset"),
+    "checklist": (
+        "riskexplore.cli.checklist",
+        "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
+    ),
+    "dashboard": (
+        "riskexplore.cli.dashboard",
+        "serve the Voila dashboards (see: dashboard --help)",
+    ),
+    "datasets": ("riskexplore.cli.datasets", "list the bundled datasets"),
+}
+
+#: Commands that parse their own arguments (``main(argv)``).
+_OWN_PARSER = ("dashboard",)
+
+
+def build_parser(command: str | None = None) -> Parser:
+    """The parser of the command line, with the arguments of ``command`` (the others are
+    listed for ``--help``).
+
+    Parameters
+    ----------
+    command : str, optional
+        The command about to run.
+
+    Returns
+    -------
+    Parser
+        The parser; a chosen command's ``handler`` is its module's ``run``.
+    """
+    parser = Parser(
+        prog="riskexplore",
+        description="Certifiably optimal risk scores (RiskSLIM) and predictive checklists "
+        "from the command line.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        if name == command and name not in _OWN_PARSER:
+            module = importlib.import_module(module_name)
+            p = sub.add_parser(name, help=help_text, description=module.DESCRIPTION)
+            module.add_arguments(p)
+            p.set_defaults(handler=module.run)
+        else:
+            sub.add_parser(name, help=help_text)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0, 2 for bad input (one ``error:`` line on stderr), 130 after a
+        second Ctrl-C.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv else None
+    if command in _OWN_PARSER:
+        return importlib.import_module(COMMANDS[command][0]).main(argv[1:])
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        return 130
+    except user_errors() as exc:
+        sys.stderr.write(f"error: {one_line(exc)}\n")
+        return EXIT_USAGE

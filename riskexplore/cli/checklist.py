@@ -1,0 +1,169 @@
+"""``riskexplore checklist DATA``: fit a certifiably optimal predictive checklist."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import threading
+from pathlib import Path
+from typing import Any
+
+from riskexplore.checklist.fit import iter_fit_checklist
+from riskexplore.cli.common import (
+    CLIError,
+    ProgressPrinter,
+    finite,
+    load_table,
+    positive_float,
+    positive_int,
+    print_model,
+    rate,
+    run_solve,
+)
+from riskexplore.datasets import dataset_info, list_datasets
+
+__all__ = ["DESCRIPTION", "add_arguments", "checklist_report", "load_checklist_table", "run"]
+
+#: The command's description in ``--help``.
+DESCRIPTION = "Fit a certifiably optimal predictive checklist and print it."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
+    parser.add_argument(
+        "--target",
+        metavar="COL",
+        help="outcome column (default: the first column; a bundled dataset's own outcome)",
+    )
+    parser.add_argument(
+        "--max-items", type=positive_int, metavar="N", help="most items on the list"
+    )
+    parser.add_argument(
+        "--min-m", type=positive_int, default=1, metavar="M", help="least threshold M"
+    )
+    parser.add_argument("--max-m", type=positive_int, metavar="M", help="largest threshold M")
+    parser.add_argument(
+        "--binarize",
+        choices=("adaptive", "fixed", "none"),
+        default="adaptive",
+        help="how raw columns become items (none: the columns are 0/1 items already)",
+    )
+    parser.add_argument(
+        "--fnr-max", type=rate, metavar="G", help="largest training false negative rate"
+    )
+    parser.add_argument(
+        "--fpr-max", type=rate, metavar="G", help="largest training false positive rate"
+    )
+    parser.add_argument(
+        "--fp-weight",
+        type=positive_float,
+        default=1.0,
+        metavar="W",
+        help="cost of a false positive relative to a false negative (default 1)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=math.inf,
+        metavar="S",
+        help="seconds before returning the best checklist found (default: none)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=("exact", "mip"),
+        default="exact",
+        help="exact search over item subsets (default) or the HiGHS integer program",
+    )
+    parser.add_argument("--ascii", action="store_true", help="print boxes as [ ] and >= for ≥")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the checklist"
+    )
+
+
+def _short_outcome(text: str | None) -> str | None:
+    """``"heart disease (target = 1 ...)"`` -> ``"heart disease"`` for the title."""
+    if not text:
+        return text
+    short = text.split(" (", 1)[0].strip()
+    return short or text
+
+
+def load_checklist_table(data: str, target: str | None):
+    """``(X, y, name, outcome, categorical)``: like :func:`load_table`, plus the outcome
+    wording and categorical columns of a bundled dataset."""
+    X, y, name = load_table(data, target)
+    outcome, categorical = None, "auto"
+    if not Path(data).is_file() and data.strip().lower() in list_datasets():
+        info = dataset_info(name)
+        if target is None or str(target) == info["outcome_column"]:
+            outcome = _short_outcome(info["outcome"])
+        listed = [c for c in info.get("categorical") or () if c in X.columns]
+        if listed:
+            categorical = listed
+    if outcome is None:
+        outcome = f"{y.name} = 1" if getattr(y, "name", None) is not None else None
+    return X, y, name, outcome, categorical
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit the checklist, print it (or the ``--json`` report); the exit code."""
+    if args.max_m is not None and args.min_m > args.max_m:
+        raise CLIError(f"--min-m {args.min_m} exceeds --max-m {args.max_m}")
+    if args.max_items is not None and args.min_m > args.max_items:
+        raise CLIError(f"--min-m {args.min_m} exceeds --max-items {args.max_items}")
+    X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
+    binarize = None if args.binarize == "none" else args.binarize
+    progress = None if args.json else ProgressPrinter()
+    options: dict[str, Any] = {}
+    if binarize is not None:
+        options["categorical"] = categorical
+
+    def start(stop: threading.Event):
+        return iter_fit_checklist(
+            X,
+            y,
+            binarize=binarize,
+            max_items=args.max_items,
+            min_m=args.min_m,
+            max_m=args.max_m,
+            fnr_max=args.fnr_max,
+            fpr_max=args.fpr_max,
+            fp_weight=args.fp_weight,
+            time_limit=args.time_limit,
+            stop=stop,
+            outcome_name=outcome,
+            method=args.method,
+            **options,
+        )
+
+    model = run_solve(start, progress)
+    report = checklist_report(model, name, len(y)) if args.json else None
+    return print_model(model, report, ascii=args.ascii)
+
+
+def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
+    """The ``--json`` object of ``checklist``: certificate, checklist and statistics."""
+    cert = model.certificate
+    stats = model.stats
+    return {
+        "dataset": dataset,
+        "status": cert.status,
+        "objective": finite(stats.get("objective", cert.upper_bound)),
+        "lower_bound": finite(cert.lower_bound),
+        "upper_bound": finite(cert.upper_bound),
+        "gap": finite(cert.gap),
+        "M": model.M,
+        "N": model.N,
+        "items": list(model.items),
+        "train_errors": stats.get("train_errors"),
+        "train_error": finite(stats.get("train_error")),
+        "fp": stats.get("fp"),
+        "fn": stats.get("fn"),
+        "fnr": finite(stats.get("fnr")),
+        "fpr": finite(stats.get("fpr")),
+        "nodes": stats.get("nodes"),
+        "time": stats.get("time"),
+        "n_items": stats.get("n_items"),
+        "n_samples": int(stats.get("n_samples", n_samples)),
+    }

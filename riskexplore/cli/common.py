@@ -1,0 +1,295 @@
+"""What every command of the command line shares: argument checks, reading the data,
+progress lines, Ctrl-C handling, printing the model, and one-line errors.
+
+Errors the user can cause print one line ``error: ...`` on stderr and exit with code 2.
+Ctrl-C during a solve asks the solver to stop and prints the best model found so far;
+a second Ctrl-C aborts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pandas as pd
+
+from riskexplore.data.tables import read_csv_table
+from riskexplore.data.validation import split_outcome
+from riskexplore.datasets import list_datasets, load_dataset
+from riskexplore.errors import RiskExploreError
+
+__all__ = [
+    "EXIT_USAGE",
+    "CLIError",
+    "Parser",
+    "ProgressPrinter",
+    "finite",
+    "load_table",
+    "nonnegative_float",
+    "nonnegative_int",
+    "one_line",
+    "positive_float",
+    "positive_int",
+    "print_model",
+    "rate",
+    "run_solve",
+    "run_with_interrupt",
+    "stdout_to_stderr",
+    "user_errors",
+]
+
+EXIT_USAGE = 2
+
+
+class CLIError(Exception):
+    """A problem with the command line or its inputs (exit code 2)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message}\n")
+        sys.exit(EXIT_USAGE)
+
+
+def _argument(
+    text: str, convert: Callable[[str], Any], noun: str, ok: Callable[[Any], bool], wanted: str
+) -> Any:
+    """Parse a command-line value and check its range (argparse ``type=`` helper).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+    convert : callable
+        ``int`` or ``float``.
+    noun : str
+        What ``convert`` accepts (``"a number"``), for the message.
+    ok : callable
+        Whether the parsed value is in range.
+    wanted : str
+        What is in range (``"a positive number"``), for the message.
+
+    Returns
+    -------
+    Any
+        The parsed value.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        If ``text`` does not parse or the value is out of range.
+    """
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {noun}, got {text!r}") from None
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    return _argument(text, float, "a number", lambda v: v > 0, "a positive number")
+
+
+def nonnegative_float(text: str) -> float:
+    return _argument(
+        text,
+        float,
+        "a number",
+        lambda v: v >= 0 and math.isfinite(v),
+        "a non-negative number",
+    )
+
+
+def nonnegative_int(text: str) -> int:
+    return _argument(text, int, "an integer", lambda v: v >= 0, "a non-negative integer")
+
+
+def load_table(data: str, target: str | None):
+    """``(X, y, dataset name)`` from a CSV path or a bundled dataset name."""
+    path = Path(data)
+    if path.is_file():
+        frame = read_csv_table(path, data)
+        name = path.stem
+    elif path.is_dir():
+        raise CLIError(f"{data} is a directory, not a CSV file")
+    elif data.strip().lower() in list_datasets():
+        dataset = load_dataset(data)
+        frame = dataset.frame
+        name = dataset.name
+    else:
+        raise CLIError(
+            f"no such file or bundled dataset: {data!r} (bundled: {', '.join(list_datasets())})"
+        )
+    if frame.shape[0] == 0:
+        raise CLIError(f"{data} has no rows")
+    X, y = split_outcome(frame, target)
+    return X, y, name
+
+
+class ProgressPrinter:
+    """Listener printing at most one progress line per ``interval`` seconds."""
+
+    def __init__(self, stream=None, interval: float = 1.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self._last = -math.inf
+
+    def __call__(self, event) -> None:
+        now = time.monotonic()
+        if event.kind != "final" and now - self._last < self.interval:
+            return
+        self._last = now
+        best = f"{event.upper_bound:.6f}" if math.isfinite(event.upper_bound) else "-"
+        gap = f"{100 * event.gap:.2f}%" if math.isfinite(event.gap) else "-"
+        self.stream.write(
+            f"[{event.time:7.1f}s] {event.phase:<14} nodes {event.nodes:>8}  "
+            f"cuts {event.cuts:>6}  best {best}  bound {event.lower_bound:.6f}  gap {gap}\n"
+        )
+        self.stream.flush()
+
+
+def run_with_interrupt(start: Callable[[threading.Event], Any], consume: Callable[[Any], None]):
+    """Run a solve whose first Ctrl-C sets a stop event instead of killing the process.
+
+    ``start(stop)`` returns a generator of events whose return value is the result;
+    ``consume`` is called with each event. Returns the generator's return value.
+    """
+    stop = threading.Event()
+    previous = None
+    in_main = threading.current_thread() is threading.main_thread()
+
+    def on_interrupt(signum, frame) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        sys.stderr.write("stopping: finishing with the best model so far (Ctrl-C again to abort)\n")
+        sys.stderr.flush()
+
+    if in_main:
+        previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        events = start(stop)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration as done:
+                return done.value
+            consume(event)
+    finally:
+        stop.set()  # a solve still running (after an error or abort) ends promptly
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """Send everything written to file descriptor 1 (also by C code) to stderr meanwhile."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (AttributeError, OSError, ValueError):  # no real stdout: nothing to protect
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def run_solve(start: Callable[[threading.Event], Any], progress: ProgressPrinter | None) -> Any:
+    """Run a solve with Ctrl-C handling, its stdout kept off ours.
+
+    Parameters
+    ----------
+    start : callable
+        ``start(stop)`` returns the event generator of the solve (see
+        :func:`run_with_interrupt`).
+    progress : ProgressPrinter or None
+        Shown the events, if given.
+
+    Returns
+    -------
+    Any
+        The fitted model.
+    """
+    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
+        return run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+
+
+def print_model(model: Any, report: dict[str, Any] | None, **text_options: Any) -> int:
+    """Print the ``--json`` report, or the model's text and summary.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+    report : dict or None
+        The ``--json`` object, when ``--json`` was given.
+    **text_options
+        Arguments of ``model.to_text`` (``ascii=`` of a checklist).
+
+    Returns
+    -------
+    int
+        The exit code, 0.
+    """
+    if report is not None:
+        print(json.dumps(report, allow_nan=False))
+    else:
+        print(model.to_text(**text_options))
+        print()
+        print(model.summary())
+    return 0
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    return (
+        CLIError,
+        RiskExploreError,
+        OSError,
+        pd.errors.ParserError,
+        pd.errors.EmptyDataError,
+        UnicodeDecodeError,
+        ValueError,
+    )
+
+
+def one_line(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        return f"no such file: {exc.filename}"
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def positive_int(text: str) -> int:
+    return _argument(text, int, "an integer", lambda v: v >= 1, "a positive integer")
+
+
+def rate(text: str) -> float:
+    return _argument(text, float, "a number", lambda v: 0 <= v <= 1, "a rate between 0 and 1")
+
+
+def finite(value):
+    """``value`` as a float, or None when it is None or not finite (for strict JSON)."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None

@@ -1,0 +1,106 @@
+"""``riskexplore fit DATA``: fit a certifiably optimal risk score and print its card."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import threading
+from typing import Any
+
+from riskexplore.cli.common import (
+    CLIError,
+    ProgressPrinter,
+    finite,
+    load_table,
+    nonnegative_float,
+    nonnegative_int,
+    positive_float,
+    print_model,
+    run_solve,
+)
+from riskexplore.risk_score.fit import iter_fit_risk_score
+from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN, INTERCEPT_MAX, INTERCEPT_MIN
+
+__all__ = ["DESCRIPTION", "add_arguments", "fit_report", "run"]
+
+#: The command's description in ``--help``.
+DESCRIPTION = "Fit a certifiably optimal risk score and print its score card."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments."""
+    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
+    parser.add_argument(
+        "--target", metavar="COL", help="outcome column (default: the first column)"
+    )
+    parser.add_argument(
+        "--max-size", type=nonnegative_int, metavar="R", help="most features with points"
+    )
+    parser.add_argument("--coef-min", type=int, default=COEF_MIN, metavar="A", help="least points")
+    parser.add_argument("--coef-max", type=int, default=COEF_MAX, metavar="B", help="most points")
+    parser.add_argument("--intercept-min", type=int, default=INTERCEPT_MIN, metavar="A0")
+    parser.add_argument("--intercept-max", type=int, default=INTERCEPT_MAX, metavar="B0")
+    parser.add_argument(
+        "--c0", type=nonnegative_float, default=C0, metavar="C", help="penalty per feature"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=math.inf,
+        metavar="S",
+        help="seconds before returning the best model found (default: none)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the card"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit the risk score, print it (or the ``--json`` report); the exit code."""
+    for low, high, what in (
+        (args.coef_min, args.coef_max, "coef"),
+        (args.intercept_min, args.intercept_max, "intercept"),
+    ):
+        if low > high:
+            raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
+    X, y, name = load_table(args.data, args.target)
+    progress = None if args.json else ProgressPrinter()
+
+    def start(stop: threading.Event):
+        return iter_fit_risk_score(
+            X,
+            y,
+            max_size=args.max_size,
+            coef_min=args.coef_min,
+            coef_max=args.coef_max,
+            intercept_min=args.intercept_min,
+            intercept_max=args.intercept_max,
+            c0=args.c0,
+            time_limit=args.time_limit,
+            stop=stop,
+        )
+
+    model = run_solve(start, progress)
+    return print_model(model, fit_report(model, name, len(y)) if args.json else None)
+
+
+def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
+    """The ``--json`` object of ``fit``: certificate, model and solve statistics."""
+    cert = model.certificate
+    stats = model.stats
+    return {
+        "dataset": dataset,
+        "status": cert.status,
+        "objective": finite(stats.get("objective", cert.upper_bound)),
+        "loss": finite(stats.get("loss")),
+        "lower_bound": finite(cert.lower_bound),
+        "upper_bound": finite(cert.upper_bound),
+        "gap": finite(cert.gap),
+        "intercept": model.intercept,
+        "coefficients": model.points,
+        "size": model.size,
+        "nodes": stats.get("nodes"),
+        "cuts": stats.get("cuts"),
+        "time": stats.get("time"),
+        "n_samples": int(stats.get("n_samples", n_samples)),
+    }
