@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from riskexplore.checklist.fit import iter_fit_checklist
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_time_limit,
     finite,
     load_table,
     positive_float,
@@ -62,13 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="W",
         help="cost of a false positive relative to a false negative (default 1)",
     )
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=math.inf,
-        metavar="S",
-        help="seconds before returning the best checklist found (default: none)",
-    )
+    add_time_limit(parser, "checklist")
     parser.add_argument(
         "--method",
         choices=("exact", "mip"),

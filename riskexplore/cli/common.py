@@ -30,6 +30,7 @@ from riskexplore.errors import RiskExploreError
 
 __all__ = [
     "EXIT_USAGE",
+    "add_time_limit",
     "CLIError",
     "Parser",
     "ProgressPrinter",
@@ -293,3 +294,22 @@ def finite(value):
         return None
     value = float(value)
     return value if math.isfinite(value) else None
+
+
+def add_time_limit(parser: argparse.ArgumentParser, found: str) -> None:
+    """``--time-limit S`` (positive seconds, default none).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    found : str
+        What is returned when the limit is reached (``"model"``, ``"checklist"``).
+    """
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=math.inf,
+        metavar="S",
+        help=f"seconds before returning the best {found} found (default: none)",
+    )

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import math
 import threading
 from typing import Any
 
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_time_limit,
     finite,
     load_table,
     nonnegative_float,
     nonnegative_int,
-    positive_float,
     print_model,
     run_solve,
 )
@@ -43,13 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--c0", type=nonnegative_float, default=C0, metavar="C", help="penalty per feature"
     )
-    parser.add_argument(
-        "--time-limit",
-        type=positive_float,
-        default=math.inf,
-        metavar="S",
-        help="seconds before returning the best model found (default: none)",
-    )
+    add_time_limit(parser, "model")
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
