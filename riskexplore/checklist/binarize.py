@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.exceptions import NotFittedError
 
 from riskexplore.data.validation import check_unique_names
 from riskexplore.errors import InputError
@@ -492,8 +493,6 @@ class Binarizer(TransformerMixin, BaseEstimator):
     # --- transform ---------------------------------------------------------------------
     def _check_fitted(self) -> None:
         if not hasattr(self, "items_"):
-            from sklearn.exceptions import NotFittedError
-
             raise NotFittedError("this Binarizer is not fitted yet; call fit first")
 
     def transform(self, X) -> pd.DataFrame:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from riskexplore.checklist.mip import check_checklist_feasible, solve_checklist
+from riskexplore.checklist.search import check_feasible_exact, solve_checklist_exact
 from riskexplore.core.events import SolveEvent
 from riskexplore.core.limits import Limits
 from riskexplore.errors import InputError
@@ -38,13 +40,10 @@ def solve_with(
     engine ``method``; both return a
     :class:`~riskexplore.core.result.SolveResult`."""
     if check_method(method) == "mip":
-        from riskexplore.checklist.mip import solve_checklist
-
         return solve_checklist(
             problem, limits=limits, listeners=listeners, warm_starts=warm_starts,
             settings=settings,
         )  # fmt: skip
-    from riskexplore.checklist.search import solve_checklist_exact
 
     return solve_checklist_exact(
         problem, limits=limits, listeners=listeners, warm_starts=warm_starts, settings=settings
@@ -56,9 +55,6 @@ def check_feasible(problem, method: str = "exact"):
     conflicting constraints when no checklist satisfies ``problem``; otherwise return a
     feasible ``(items, M)`` (``None`` when the engine cannot decide in time)."""
     if check_method(method) == "mip":
-        from riskexplore.checklist.mip import check_checklist_feasible
-
         return check_checklist_feasible(problem)
-    from riskexplore.checklist.search import check_feasible_exact
 
     return check_feasible_exact(problem)

@@ -11,7 +11,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.checklist import constraints as cc
+from riskexplore.checklist.binarize import Binarizer
+from riskexplore.checklist.engines import check_feasible, check_method, solve_with
+from riskexplore.checklist.heuristics import submodular_checklists, unit_weighting_checklists
 from riskexplore.checklist.model import Checklist
+from riskexplore.checklist.problem import ChecklistProblem
 from riskexplore.core.events import Listener, SolveEvent, iterate_solve
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
@@ -47,8 +52,6 @@ class PreparedChecklist:
 
 
 def _binarizer_params() -> set[str]:
-    from riskexplore.checklist.binarize import Binarizer
-
     return set(inspect.signature(Binarizer).parameters)
 
 
@@ -62,7 +65,6 @@ def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]
                 f"binarizer option(s) {', '.join(sorted(binarizer_kw))} need binarize set"
             )
         return X, None
-    from riskexplore.checklist.binarize import Binarizer
 
     if isinstance(binarize, Binarizer):
         if thresholds is not None or binarizer_kw:
@@ -131,9 +133,6 @@ def prepare_checklist(
     **kw: Any,
 ) -> PreparedChecklist:
     """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved."""
-    from riskexplore.checklist import constraints as cc
-    from riskexplore.checklist.problem import ChecklistProblem
-
     max_items = _count_or_none(max_items, "max_items", 1)
     min_m = _count_or_none(min_m, "min_m", 1)
     max_m = _count_or_none(max_m, "max_m", 1)
@@ -238,20 +237,12 @@ def _warm_starts(prepared: PreparedChecklist, warm_start, use_heuristics: bool) 
                 raise InputError(f"warm start uses items not in the data: {', '.join(unknown)}")
             starts.append((list(items), int(m)))
     if use_heuristics:
-        try:
-            from riskexplore.checklist import heuristics as heur
-        except ImportError:  # pragma: no cover - heuristics are optional
-            heur = None
-        if heur is not None:
-            for name in ("submodular_checklists", "unit_weighting_checklists"):
-                fn = getattr(heur, name, None)
-                if fn is None:
-                    continue
-                try:
-                    found = fn(problem)
-                except (ArithmeticError, ValueError, RuntimeError):  # a heuristic may fail
-                    continue
-                starts.extend((list(items), int(m)) for items, m in found[:5])
+        for heuristic in (submodular_checklists, unit_weighting_checklists):
+            try:
+                found = heuristic(problem)
+            except (ArithmeticError, ValueError, RuntimeError):  # a heuristic may fail
+                continue
+            starts.extend((list(items), int(m)) for items, m in found[:5])
     return starts
 
 
@@ -271,8 +262,6 @@ def solve_checklist_problem(
     """Solve a prepared problem with the checklist engine ``method`` and wrap the result
     as a Checklist (raising :class:`InfeasibleError` with the culprits when no checklist
     satisfies the constraints)."""
-    from riskexplore.checklist.engines import check_feasible, check_method, solve_with
-
     method = check_method(method)
     if use_heuristics is None:  # the exact search finds its own incumbents at once
         use_heuristics = method == "mip"
@@ -483,8 +472,6 @@ def iter_fit_checklist(
     :class:`~riskexplore.core.events.SolveEvent` objects and *returns* the fitted
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
-    from riskexplore.checklist.engines import check_method
-
     prepared = prepare_checklist(X, y, **problem_args)
     make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here
     check_method(method)

@@ -15,6 +15,9 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
+import sklearn
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
 
 #: The paper's budgets ``B = k n+`` (Section 5.1), followed by two larger ones so that
 #: problems with a tight FNR limit (which need high coverage) also get feasible starts.
@@ -35,7 +38,6 @@ DEFAULT_MAX_ITEMS = 8
 
 def _l1_keywords() -> dict:
     """``l1_ratio=1`` on scikit-learn >= 1.8 (where ``penalty`` is deprecated), else l1."""
-    import sklearn
 
     major, minor = (int(part) for part in sklearn.__version__.split(".")[:2])
     return {"l1_ratio": 1.0} if (major, minor) >= (1, 8) else {"penalty": "l1"}
@@ -366,8 +368,6 @@ def unit_weighting_checklists(
 
     Returns the distinct feasible candidates, best objective first.
     """
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
 
     _L1 = _l1_keywords()
     X = np.asarray(problem.X, dtype=np.float64)

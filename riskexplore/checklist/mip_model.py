@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import highspy
 import numpy as np
 
 from riskexplore.checklist.problem import ChecklistProblem
@@ -116,7 +117,6 @@ class ChecklistIP:
         exact: bool = False,
         settings: ChecklistIPSettings | None = None,
     ) -> None:
-        import highspy
 
         self.highspy = highspy
         self.problem = p = problem

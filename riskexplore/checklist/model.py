@@ -11,11 +11,12 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from riskexplore.checklist.binarize import Binarizer
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.events import Trace
 from riskexplore.core.jsonio import JsonDocument
@@ -24,9 +25,6 @@ from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.core.rates import error_rates, group_rates, worst_gap
 from riskexplore.errors import InfeasibleError, InputError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from riskexplore.checklist.binarize import Binarizer
 
 #: Identifies the JSON documents written by :meth:`Checklist.to_json`.
 FORMAT = "riskexplore.Checklist"
@@ -294,8 +292,6 @@ class Checklist(JsonDocument):
 
     def _get_binarizer(self):
         if self._binarizer_obj is None:
-            from riskexplore.checklist.binarize import Binarizer
-
             self._binarizer_obj = Binarizer.from_dict(self.binarizer)
         return self._binarizer_obj
 

@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from riskexplore.checklist.constraints import FNRLimit
 from riskexplore.checklist.engines import check_method, solve_with
@@ -144,8 +145,6 @@ class PathResult(BoundsMixin):
         """One row per sub-solve: the cell, its best checklist (``N, M, items``, training
         ``error, fnr, fpr``), the objective of that checklist (``upper_bound``), the
         cell's proven ``lower_bound``, their ``gap``, ``status``, ``time`` and ``nodes``."""
-        import pandas as pd
-
         rows = []
         for k, s in enumerate(self.steps):
             cell = (s.n_min, s.n_max, s.m_min, s.m_max)
@@ -212,8 +211,6 @@ class ErrorPathResult:
     def to_frame(self):
         """Tidy frame: ``fnr_limit, N, M, items, error, fnr, fpr, upper_bound,
         lower_bound, gap, status, time, nodes``."""
-        import pandas as pd
-
         return pd.DataFrame(
             [
                 {

@@ -34,8 +34,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import webbrowser
 from pathlib import Path
+
+from riskexplore import widgets
+from riskexplore.core.lazy import export_map
 
 __all__ = [
     "DASHBOARDS",
@@ -132,9 +137,6 @@ def template_root(directory: str | Path | None = None) -> Path:
     By default one fixed folder per user in the temporary directory, rewritten on each
     start (so launches do not leave a new folder behind every time).
     """
-    import json
-    import tempfile
-
     if directory is None:
         user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
         directory = Path(tempfile.gettempdir()) / f"riskexplore-voila-{user}"
@@ -372,9 +374,6 @@ def _kernel_imports(notebooks: list[Path]) -> list[str]:
     views, and with them ipywidgets, anywidget and plotly, on first use)."""
     statements = list(dict.fromkeys(s for nb in notebooks for s in notebook_imports(nb)))
     if any(re.match(r"(from|import) riskexplore\b", s) for s in statements):
-        from riskexplore import widgets
-        from riskexplore.core.lazy import export_map
-
         modules = {module for module, _ in export_map(widgets.__file__).values()}
         statements += [f"import {m}" for m in sorted(modules)]
     return statements
@@ -478,8 +477,6 @@ def _interrupt(signum, frame) -> None:
 
 
 def _open_browser(url: str) -> None:
-    import webbrowser
-
     try:
         webbrowser.open(url)
     except Exception:  # no browser here: the printed URL is enough

@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from riskexplore.core.jsonio import decode_float, encode_float
 
 #: Phases a solve passes through, in order.
@@ -183,8 +185,6 @@ class Trace:
             return cls.from_records(json.loads(line) for line in f if line.strip())
 
     def to_frame(self):
-        import pandas as pd
-
         return pd.DataFrame(
             [{k: v for k, v in e.to_dict().items() if k != "incumbent"} for e in self.events]
         )

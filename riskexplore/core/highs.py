@@ -13,6 +13,7 @@ import sys
 import threading
 
 import highspy
+import numpy as np
 
 _lock = threading.Lock()
 _banner_done = False
@@ -52,7 +53,6 @@ def _construct_muted() -> highspy.Highs:
 
 def add_dense_rows(h: highspy.Highs, A, lower, upper) -> None:
     """Add the rows ``lower <= A @ x <= upper`` of a dense matrix (infinite bounds allowed)."""
-    import numpy as np
 
     A = np.asarray(A, dtype=float)
     if A.shape[0] == 0:

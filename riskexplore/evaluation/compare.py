@@ -22,6 +22,8 @@ import pandas as pd
 from riskexplore.core.registry import family_of
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
+from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.fit import fit_risk_score
 
 __all__ = ["Comparison", "certified_price", "compare", "compare_models", "comparison_from_models"]
 
@@ -282,9 +284,6 @@ def compare_models(
         Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``max_size``,
         ``time_limit``, ``c0``, ``coef_min``, ...), used for both solves.
     """
-    from riskexplore.risk_score.cut_pool import CutPool
-    from riskexplore.risk_score.fit import fit_risk_score
-
     if "constraints" in fit_kwargs or "warm_start" in fit_kwargs:
         raise InputError("pass constraints / base_constraints; warm starts come from the pool")
     names = _names(names)

@@ -31,6 +31,8 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import as_binary_outcome, model_metrics
+from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.fit import fit_risk_score
 
 __all__ = [
     "NestedCVResult",
@@ -117,8 +119,6 @@ class _PoolCache:
         self._pools: dict[bytes, Any] = {}
 
     def get(self, rows: np.ndarray):
-        from riskexplore.risk_score.cut_pool import CutPool
-
         key = np.asarray(rows, dtype=np.int64).tobytes()
         if key not in self._pools:
             self._pools[key] = CutPool()
@@ -468,8 +468,6 @@ def risk_score_recipe(**fit_kwargs: Any) -> Recipe:
         raise InputError("the recipe gets a cut pool per training fold; do not pass cut_pool")
 
     def recipe(X, y, cut_pool=None):
-        from riskexplore.risk_score.fit import fit_risk_score
-
         return fit_risk_score(X, y, cut_pool=cut_pool, **fit_kwargs)
 
     recipe.fit_kwargs = dict(fit_kwargs)  # type: ignore[attr-defined]

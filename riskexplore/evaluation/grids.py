@@ -36,6 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
 from riskexplore.errors import InputError
 
 __all__ = ["BACKENDS", "CellResult", "GridEvent", "GridResult", "run_grid"]
@@ -127,8 +129,6 @@ class GridResult:
     def to_frame(self):
         """One row per cell: the cell's keys, ``status``, ``error``, ``time``, then the
         result's keys (values that are not scalars are kept as Python objects)."""
-        import pandas as pd
-
         rows = []
         for c in self.cells:
             row: dict[str, Any] = dict(c.cell)

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import beta
 
 from riskexplore.core.rates import error_rates, group_labels, group_rates, worst_gap
 from riskexplore.errors import InputError
@@ -206,8 +207,6 @@ def reliability_table(y, risk, scores=None, confidence: float = 0.95) -> pd.Data
 
     ``table.attrs["binned"]`` is True when the scores were grouped into 10 bins.
     """
-    from scipy.stats import beta
-
     if not 0 < confidence < 1:
         raise InputError(f"confidence must lie in (0, 1), got {confidence}")
     yb = as_binary_outcome(y)

@@ -54,6 +54,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Unpack
 
 import numpy as np
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold
 
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
@@ -174,9 +176,6 @@ def _choose_index(
 
 def _cv_auc_choice(problem, pool, candidates, n_splits, seed, max_iter, tol) -> int:
     """Index (into ``candidates``) of the parameters with the best mean K-fold test AUC."""
-    from sklearn.metrics import roc_auc_score
-    from sklearn.model_selection import StratifiedKFold
-
     if not pool.params:
         raise InputError('choose="cv_auc" needs a pool with (alpha, gamma) parameters')
     X, y, w = problem.X, problem.y, problem.sample_weight

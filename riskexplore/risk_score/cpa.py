@@ -24,13 +24,14 @@ import math
 import time
 from collections.abc import Callable, Sequence
 
+import highspy
 import numpy as np
 
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.highs import add_dense_rows, new_highs
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, finish_solve
-from riskexplore.risk_score.feasibility import FeasibilityModel
+from riskexplore.risk_score.feasibility import FeasibilityModel, check_feasible
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = ["solve_cpa"]
@@ -90,7 +91,6 @@ class _CPA:
     # --- model -----------------------------------------------------------------------
     def _build(self):
         """The master MIP over ``[lam_0..lam_d, s+_1..d, s-_1..d, L]``."""
-        import highspy
 
         p, d = self.problem, self.d
         fm = FeasibilityModel(p)  # clipped bounds, size rows and user rows by group
@@ -191,8 +191,6 @@ class _CPA:
         return self._finish(complete, infeasible)
 
     def _check_feasible(self) -> None:
-        from riskexplore.risk_score.feasibility import check_feasible
-
         check_feasible(self.problem)  # raises InfeasibleError naming the culprits
 
     def _iterate(self) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import highspy
 import numpy as np
 
 from riskexplore.core import culprits
@@ -124,8 +125,6 @@ class FeasibilityModel:
 
         ``status`` is ``"feasible"``, ``"infeasible"`` or ``"unknown"``.
         """
-        import highspy
-
         d = self.d
         lo = self.lo if lo is None else lo
         hi = self.hi if hi is None else hi

@@ -15,6 +15,7 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
+from riskexplore.risk_score.lcpa import solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
     C0,
@@ -69,8 +70,6 @@ def solve_problem(
     cut_pool=None,
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
-    from riskexplore.risk_score.lcpa import solve_lcpa
-
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
     result = solve_lcpa(
         problem,

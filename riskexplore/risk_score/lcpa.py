@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
@@ -29,6 +30,7 @@ from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.errors import InputError
 from riskexplore.risk_score.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
 from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.surrogate_lp import BasisSnapshot, SurrogateLP
@@ -205,10 +207,6 @@ class _LCPA:
 
     # --- driver ------------------------------------------------------------------------
     def run(self) -> SolveResult:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # pragma: no cover - scikit-learn brings threadpoolctl
-            return self._run()
         with threadpool_limits(limits=1):  # one BLAS thread: calls here are small
             return self._run()
 
@@ -237,10 +235,6 @@ class _LCPA:
         return self._finish(complete)
 
     def _check_feasible(self) -> None:
-        try:
-            from riskexplore.risk_score.feasibility import check_feasible
-        except ImportError:  # pragma: no cover - older checkouts
-            return
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
         self._feasible_start = start
 

@@ -25,7 +25,7 @@ import numpy as np
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.cut_pool import CutPool
-from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_risk_scores"]
@@ -207,8 +207,6 @@ def near_optimal_risk_scores(
     InfeasibleError
         If no model satisfies the problem's constraints.
     """
-    from riskexplore.risk_score.lcpa import solve_lcpa
-
     tolerance = _tolerance(tolerance)
     if (
         isinstance(max_models, bool)

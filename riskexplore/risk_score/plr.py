@@ -27,6 +27,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import sklearn
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from threadpoolctl import threadpool_limits
 
 from riskexplore.errors import InputError
 from riskexplore.risk_score.problem import RiskScoreProblem
@@ -157,9 +161,6 @@ def _gamma_path(X, y, w, alpha: float, n_gammas: int) -> np.ndarray:
 
 
 def _logistic(alpha: float, max_iter: int, tol: float):
-    import sklearn
-    from sklearn.linear_model import LogisticRegression
-
     kwargs: dict[str, Any] = dict(
         solver="saga", l1_ratio=float(alpha), warm_start=True, max_iter=max_iter, tol=tol
     )
@@ -177,7 +178,6 @@ def _fit_path(X, y, w, n, alpha, gammas, max_iter, tol, solver="cd") -> list[np.
         return _cd_path(X, y, w, alpha, gammas, max_iter=max_iter, tol=tol)
     if solver != "saga":
         raise InputError(f'solver must be "cd" or "saga", got {solver!r}')
-    from sklearn.exceptions import ConvergenceWarning
 
     d = X.shape[1]
     order = np.argsort(-np.asarray(gammas, dtype=float), kind="stable")
@@ -237,7 +237,6 @@ def _cd_path(X, y, w, alpha, gammas, *, max_iter=2000, tol=1e-4) -> list[np.ndar
     backtracking step keeps the true objective decreasing. Exact zeros come out of
     the soft-thresholding, as with the lasso.
     """
-    from threadpoolctl import threadpool_limits
 
     # the matrices are small: multi-threaded BLAS only adds overhead (a lot of it on a
     # busy machine)

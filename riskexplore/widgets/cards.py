@@ -15,6 +15,8 @@ from typing import Any
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.registry import family_of_incumbent
+from riskexplore.figures.cards import card_figure
+from riskexplore.figures.progress import incumbent_text
 
 __all__ = [
     "ModelCardView",
@@ -197,8 +199,6 @@ class ModelCardView:
         try:
             model = incumbent_model(incumbent, upper_bound, lower_bound, time, template)
         except Exception as exc:  # show what we can rather than break the refresh loop
-            from riskexplore.figures.progress import incumbent_text
-
             self.html.value = message_html(
                 f"best so far: {incumbent_text(incumbent)} ({exc})", "info"
             )
@@ -213,7 +213,6 @@ class ModelCardView:
         """A static ``go.Figure`` of the model shown (see :func:`figures.card_figure`)."""
         if self.model is None:
             raise ValueError("no fitted model shown yet")
-        from riskexplore.figures.cards import card_figure
 
         return card_figure(self.model)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 
+from riskexplore.evaluation.compare import comparison_from_models
+from riskexplore.figures.compare import compare_figure, price_text
 from riskexplore.widgets.cards import message_html, model_html
 from riskexplore.widgets.runner import describe_error
 
@@ -66,8 +68,6 @@ class CompareView:
         nested: bool = True,
     ) -> bool:
         """Compare two fitted models (``nested``: same problem plus ``constraints``)."""
-        from riskexplore.evaluation.compare import comparison_from_models
-
         try:
             comparison = comparison_from_models(
                 unconstrained,
@@ -86,7 +86,6 @@ class CompareView:
 
     def show(self, comparison, X=None, y=None, X_test=None, y_test=None) -> bool:
         """Show a Comparison (reliability diagrams need ``X, y``)."""
-        from riskexplore.figures.compare import compare_figure, price_text
         from riskexplore.widgets.plot_view import replace_figure
 
         try:
@@ -125,8 +124,6 @@ class CompareView:
         replace_figure(self.figure, _empty_figure())
 
     def static_figure(self):
-        from riskexplore.figures.compare import compare_figure
-
         if self.comparison is None:
             raise ValueError("nothing compared yet")
         return compare_figure(self.comparison, *self._data)

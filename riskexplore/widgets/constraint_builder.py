@@ -21,6 +21,8 @@ import numpy as np
 
 from riskexplore.errors import ConstraintError
 from riskexplore.risk_score import constraints as C
+from riskexplore.risk_score.feasibility import check_feasible
+from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.widgets._constraint_list import ConstraintListBase, ExplorerBuilder
 
 __all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
@@ -67,9 +69,6 @@ def check_constraints(
     ------
     ConstraintError, InfeasibleError, InputError
     """
-    from riskexplore.risk_score.feasibility import check_feasible
-    from riskexplore.risk_score.problem import RiskScoreProblem
-
     names = [str(n) for n in feature_names]
     placeholder_X = np.zeros((2, len(names)))
     placeholder_y = np.array([0, 1])

@@ -36,10 +36,16 @@ import threading
 from typing import Any
 
 from riskexplore.core.registry import families
+from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.widgets import checklist_builder, constraint_builder
 from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
+from riskexplore.widgets.metrics_panel import MetricsPanel
+from riskexplore.widgets.monitor import SolveMonitor
+from riskexplore.widgets.pareto import ParetoView
+from riskexplore.widgets.reliability import ReliabilityView
 from riskexplore.widgets.runner import describe_error
 
 __all__ = ["Explorer"]
@@ -95,13 +101,6 @@ class Explorer:
         **defaults: Any,
     ) -> None:
         import ipywidgets as w
-
-        from riskexplore.datasets import list_datasets
-        from riskexplore.widgets.compare_view import CompareView
-        from riskexplore.widgets.metrics_panel import MetricsPanel
-        from riskexplore.widgets.monitor import SolveMonitor
-        from riskexplore.widgets.pareto import ParetoView
-        from riskexplore.widgets.reliability import ReliabilityView
 
         auto_refresh = bool(defaults.pop("auto_refresh", True))
         outcome = defaults.pop("outcome", None)

@@ -4,6 +4,8 @@ their ROC curves (one ``PlotView``; see
 
 from __future__ import annotations
 
+from riskexplore.evaluation.tables import as_models, metrics_table
+from riskexplore.figures.metrics import metrics_figure
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
 
@@ -30,7 +32,6 @@ class MetricsPanel:
     def __init__(self, models=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
 
-        from riskexplore.figures.metrics import metrics_figure
         from riskexplore.widgets.plot_view import PlotView
 
         self.title = title or "Performance"
@@ -45,8 +46,6 @@ class MetricsPanel:
 
     def show(self, models, X, y, X_test=None, y_test=None) -> bool:
         """Show the models' metrics and ROC curves; False (and a message) on failure."""
-        from riskexplore.evaluation.tables import as_models, metrics_table
-        from riskexplore.figures.metrics import metrics_figure
         from riskexplore.widgets.plot_view import replace_figure
 
         try:
@@ -64,7 +63,6 @@ class MetricsPanel:
 
     def clear(self) -> None:
         """Show no model (e.g. the data changed)."""
-        from riskexplore.figures.metrics import metrics_figure
         from riskexplore.widgets.plot_view import replace_figure
 
         self.models, self.table, self._data = {}, None, (None, None, None, None)
@@ -72,8 +70,6 @@ class MetricsPanel:
         replace_figure(self.figure, metrics_figure(None, title=self.title))
 
     def static_figure(self):
-        from riskexplore.figures.metrics import metrics_figure
-
         return metrics_figure(self.models, *self._data, title=self.title)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -33,6 +33,8 @@ from collections.abc import Callable
 from typing import Any
 
 from riskexplore.core.progress import ProgressSeries
+from riskexplore.figures.export import save_figure
+from riskexplore.figures.progress import bounds_figure, update_bounds_figure
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import SolveRunner, describe_error, solve_function
@@ -107,7 +109,6 @@ class SolveMonitor:
     ) -> None:
         import ipywidgets as w
 
-        from riskexplore.figures.progress import bounds_figure
         from riskexplore.widgets.plot_view import PlotView
 
         if not refresh_interval > 0:
@@ -310,8 +311,6 @@ class SolveMonitor:
                 log.exception("solve monitor finish callback failed")
 
     def _redraw(self) -> None:
-        from riskexplore.figures.progress import update_bounds_figure
-
         with self.figure.batch_update():
             update_bounds_figure(self.figure, self.series, title=self._title())
         series = self.series
@@ -327,8 +326,6 @@ class SolveMonitor:
             )
 
     def _on_log_time(self, change) -> None:
-        from riskexplore.figures.progress import update_bounds_figure
-
         with self._lock, self.figure.batch_update():
             update_bounds_figure(self.figure, self.series, log_time=bool(change["new"]))
 
@@ -360,12 +357,8 @@ class SolveMonitor:
     # --- static output ---------------------------------------------------------------
     def static_figure(self):
         """The current figure as a plain ``go.Figure`` (for papers and saving)."""
-        from riskexplore.figures.progress import bounds_figure
-
         return bounds_figure(self.series, log_time=self.log_time, title=self._title())
 
     def save(self, path, **kwargs):
         """Save the current figure (``.html`` always; images need kaleido)."""
-        from riskexplore.figures.export import save_figure
-
         return save_figure(self.static_figure(), path, **kwargs)

@@ -20,6 +20,8 @@ from typing import Any
 from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import size_path
+from riskexplore.evaluation.tables import path_frame
+from riskexplore.figures.paths import pareto_figure, update_pareto_figure
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import describe_error
@@ -70,7 +72,6 @@ class ParetoView:
     ) -> None:
         import ipywidgets as w
 
-        from riskexplore.figures.paths import pareto_figure
         from riskexplore.widgets.plot_view import PlotView
 
         self.kind = kind
@@ -190,7 +191,6 @@ class ParetoView:
             self.status_label.value = ""
 
     def _reset(self, kind: str) -> None:
-        from riskexplore.figures.paths import pareto_figure
         from riskexplore.widgets.plot_view import replace_figure
 
         self.rows, self.models, self.selected, self.path, self.error = [], {}, None, None, None
@@ -295,15 +295,12 @@ class ParetoView:
         self.models[size] = model
 
     def _redraw(self) -> None:
-        from riskexplore.figures.paths import update_pareto_figure
-
         with self.figure.batch_update():
             update_pareto_figure(self.figure, self.rows, kind=self.kind, selected=self.selected)
 
     # --- showing ---------------------------------------------------------------------
     def show_path(self, path) -> None:
         """Show a finished :class:`~riskexplore.evaluation.paths.SizePath`."""
-        from riskexplore.figures.paths import pareto_figure
         from riskexplore.widgets.plot_view import replace_figure
 
         kind = getattr(path, "kind", self.kind)
@@ -330,13 +327,9 @@ class ParetoView:
     @property
     def frame(self):
         """The rows so far as a DataFrame."""
-        from riskexplore.evaluation.tables import path_frame
-
         return path_frame(self.rows)
 
     def static_figure(self):
-        from riskexplore.figures.paths import pareto_figure
-
         return pareto_figure(self.rows, kind=self.kind, selected=self.selected, title=self.title)
 
     def _show(self, text: str, level: str = "error") -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from riskexplore.core.registry import family_of
 from riskexplore.evaluation.metrics import predicts_risk
+from riskexplore.evaluation.tables import reliability_tables
+from riskexplore.figures.reliability import reliability_figure, update_reliability_figure
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
 
@@ -35,7 +37,6 @@ class ReliabilityView:
     def __init__(self, model=None, X=None, y=None, X_test=None, y_test=None, *, title=None):
         import ipywidgets as w
 
-        from riskexplore.figures.reliability import reliability_figure
         from riskexplore.widgets.plot_view import PlotView
 
         self.title = title or "Reliability diagram"
@@ -50,9 +51,6 @@ class ReliabilityView:
     def show(self, model, X, y, X_test=None, y_test=None) -> bool:
         """Show ``model`` on ``(X, y)`` and ``(X_test, y_test)``; False (and a message)
         if it cannot be evaluated."""
-        from riskexplore.evaluation.tables import reliability_tables
-        from riskexplore.figures.reliability import update_reliability_figure
-
         try:
             tables = reliability_tables(model, X, y, X_test, y_test)
         except Exception as exc:
@@ -69,16 +67,12 @@ class ReliabilityView:
         return True
 
     def clear(self) -> None:
-        from riskexplore.figures.reliability import update_reliability_figure
-
         self.model, self.tables = None, {}
         with self.figure.batch_update():
             update_reliability_figure(self.figure, {})
 
     def static_figure(self):
         """The diagram as a plain ``go.Figure``."""
-        from riskexplore.figures.reliability import reliability_figure
-
         return reliability_figure(self.tables, title=self.figure.layout.title.text)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -1,0 +1,127 @@
+"""The architecture rules (ARCHITECTURE.md): the import-linter contracts of pyproject.toml,
+and the two rules import-linter cannot state -- imports inside functions only for optional
+extras, and no private name used from another package."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "riskexplore"
+
+#: Modules a function may import (the optional extras: Jupyter, plotly, Pyomo, Dask, joblib),
+#: and our own plot widget, which imports them.
+OPTIONAL = (
+    "ipywidgets",
+    "anywidget",
+    "traitlets",
+    "IPython",
+    "plotly",
+    "pyomo",
+    "dask",
+    "distributed",
+    "joblib",
+    "jupyter_client",
+    "kaleido",
+    "riskexplore.widgets.plot_view",
+)
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _package(module: str) -> str:
+    """``riskexplore.core.events`` -> ``riskexplore.core``; top-level modules are their own."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def rule_violations(source: str, module: str) -> list[str]:
+    """Imports inside functions of modules that are not optional extras, and private
+    names imported from another package, in ``source`` (the text of ``module``)."""
+    out = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                names = []
+                if isinstance(sub, ast.Import):
+                    names = [a.name for a in sub.names]
+                elif isinstance(sub, ast.ImportFrom) and sub.module and sub.level == 0:
+                    names = [sub.module]
+                for name in names:
+                    if not any(name == o or name.startswith(o + ".") for o in OPTIONAL):
+                        out.append(f"{module}:{sub.lineno} imports {name} inside a function")
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("riskexplore."):
+            if _package(node.module) != _package(module):
+                for alias in node.names:
+                    if alias.name.startswith("_"):
+                        out.append(
+                            f"{module}:{node.lineno} uses {node.module}.{alias.name}, a private "
+                            "name of another package"
+                        )
+    return out
+
+
+def test_the_rules_hold_in_the_package():
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        problems += rule_violations(path.read_text(), _module_name(path))
+    assert problems == []
+
+
+def test_the_rule_checker_finds_what_it_should():
+    source = (
+        "from riskexplore.risk_score.lcpa import _Node\n"
+        "from riskexplore.core.events import _FLOAT_FIELDS\n"
+        "def f():\n"
+        "    import numpy\n"
+        "    import plotly.graph_objects as go\n"
+        "    from riskexplore.evaluation.metrics import auc\n"
+    )
+    found = rule_violations(source, "riskexplore.risk_score.cpa")
+    assert found == [
+        "riskexplore.risk_score.cpa:2 uses riskexplore.core.events._FLOAT_FIELDS, a private "
+        "name of another package",
+        "riskexplore.risk_score.cpa:4 imports numpy inside a function",
+        "riskexplore.risk_score.cpa:6 imports riskexplore.evaluation.metrics inside a function",
+    ]
+
+
+def test_import_linter_contracts_are_kept():
+    pytest.importorskip("importlinter")
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run(
+        [str(lint)], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "4 kept, 0 broken" in done.stdout
+
+
+def test_import_linter_finds_a_broken_layer(tmp_path):
+    """The layers contract breaks when core imports a family (a copy of the package)."""
+    pytest.importorskip("importlinter")
+    copy = tmp_path / "riskexplore"
+    subprocess.run(["cp", "-r", str(PACKAGE), str(copy)], check=True)
+    events = copy / "core" / "events.py"
+    events.write_text(events.read_text() + "\nimport riskexplore.risk_score.fit  # noqa\n")
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run(
+        [str(lint)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode != 0
+    assert "riskexplore.core.events -> riskexplore.risk_score.fit" in done.stdout
