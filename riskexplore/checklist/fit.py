@@ -16,14 +16,14 @@ from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.engines import check_feasible, check_method, solve_with
 from riskexplore.checklist.heuristics import submodular_checklists, unit_weighting_checklists
 from riskexplore.checklist.model import Checklist
-from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.problem import PARAMETERS, ChecklistProblem, checklist_sizes
 from riskexplore.core.events import Listener, SolveEvent, iterate_solve
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
-    Limits,
     StopRequest,
     checked_limits,
 )
+from riskexplore.core.params import Interval, validate
 from riskexplore.errors import InputError
 
 __all__ = [
@@ -89,28 +89,12 @@ def _outcome_name(y, outcome_name: str | None) -> str | None:
     return str(name) if isinstance(name, str) and name else None
 
 
-def _count_or_none(value, what: str, minimum: int = 0) -> int | None:
-    if value is None:
-        return None
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be an integer, got {value!r}") from None
-    if not math.isfinite(f) or f != round(f) or f < minimum:
-        raise InputError(f"{what} must be an integer >= {minimum}, got {value!r}")
-    return int(round(f))
-
-
-def _rate_or_none(value, what: str) -> float | None:
-    if value is None:
-        return None
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} must be a number in [0, 1], got {value!r}") from None
-    if not 0.0 <= f <= 1.0:
-        raise InputError(f"{what} must lie in [0, 1], got {value!r}")
-    return f
+#: What the fit-level settings may be (the problem's own are checked by
+#: :func:`~riskexplore.checklist.problem.checklist_sizes` and the problem).
+FIT_PARAMETERS = {
+    "fnr_max": [Interval(float, 0, 1), None],
+    "fpr_max": [Interval(float, 0, 1), None],
+}
 
 
 def prepare_checklist(
@@ -133,23 +117,11 @@ def prepare_checklist(
     **kw: Any,
 ) -> PreparedChecklist:
     """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved."""
-    max_items = _count_or_none(max_items, "max_items", 1)
-    min_m = _count_or_none(min_m, "min_m", 1)
-    max_m = _count_or_none(max_m, "max_m", 1)
-    if min_m is None:
-        min_m = 1
-    if max_m is not None and max_m < min_m:
-        raise InputError(f"max_m {max_m} is less than min_m {min_m}")
-    if max_items is not None and min_m > max_items:
-        raise InputError(f"min_m {min_m} exceeds max_items {max_items}")
-    fnr_max = _rate_or_none(fnr_max, "fnr_max")
-    fpr_max = _rate_or_none(fpr_max, "fpr_max")
-    try:
-        fp_weight = float(fp_weight)
-    except (TypeError, ValueError):
-        raise InputError(f"fp_weight must be a positive number, got {fp_weight!r}") from None
-    if not (fp_weight > 0 and math.isfinite(fp_weight)):
-        raise InputError(f"fp_weight must be a positive number, got {fp_weight!r}")
+    sizes = checklist_sizes(max_items=max_items, min_m=min_m, max_m=max_m)  # before binarizing
+    validate(FIT_PARAMETERS, {"fnr_max": fnr_max, "fpr_max": fpr_max})
+    validate(PARAMETERS, {"fp_weight": fp_weight})
+    fnr_max = None if fnr_max is None else float(fnr_max)
+    fpr_max = None if fpr_max is None else float(fpr_max)
     if not isinstance(X, pd.DataFrame):
         arr = np.asarray(X)
         if arr.ndim != 2:
@@ -183,9 +155,9 @@ def prepare_checklist(
         items,
         y.to_numpy() if isinstance(y, pd.Series) else y,
         item_groups=item_groups,
-        max_items=max_items,
-        min_m=min_m,
-        max_m=max_m,
+        max_items=sizes["max_items"],
+        min_m=sizes["min_m"],
+        max_m=sizes["max_m"],
         fp_weight=fp_weight,
         constraints=tuple(cons),
         groups=groups,
@@ -195,13 +167,13 @@ def prepare_checklist(
         "binarize": binarize
         if binarize is None or isinstance(binarize, str)
         else getattr(binarize, "method", "custom"),
-        "max_items": max_items,
-        "min_m": min_m,
-        "max_m": max_m,
+        "max_items": sizes["max_items"],
+        "min_m": sizes["min_m"],
+        "max_m": sizes["max_m"],
         "one_item_per_group": bool(one_item_per_group),
         "fnr_max": fnr_max,
         "fpr_max": fpr_max,
-        "fp_weight": fp_weight,
+        "fp_weight": float(fp_weight),
         "n_constraints": len(cons),
     }
     return PreparedChecklist(problem, binarizer, outcome, settings)
@@ -265,7 +237,7 @@ def solve_checklist_problem(
     method = check_method(method)
     if use_heuristics is None:  # the exact search finds its own incumbents at once
         use_heuristics = method == "mip"
-    limits = make_limits(time_limit, node_limit, gap_tolerance, stop)
+    limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
     began = time.perf_counter()
     starts = _warm_starts(prepared, warm_start, use_heuristics)
     heuristics_time = time.perf_counter() - began
@@ -302,18 +274,6 @@ def solve_checklist_problem(
     model.stats["heuristics_time"] = float(heuristics_time)
     model.stats["time"] = model.stats["solve_time"] + float(heuristics_time)
     return model
-
-
-def make_limits(time_limit, node_limit, gap_tolerance, stop) -> Limits:
-    """Validated solve limits (raises :class:`InputError` on bad values)."""
-    if time_limit is None:
-        time_limit = math.inf
-    try:
-        time_limit = float(time_limit)
-        gap_tolerance = float(gap_tolerance)
-    except (TypeError, ValueError):
-        raise InputError("time_limit and gap_tolerance must be numbers") from None
-    return checked_limits(time_limit, node_limit, gap_tolerance, stop)
 
 
 def fit_checklist(
@@ -473,7 +433,7 @@ def iter_fit_checklist(
     :class:`Checklist` (the ``value`` of ``StopIteration``).
     """
     prepared = prepare_checklist(X, y, **problem_args)
-    make_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here
+    checked_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here
     check_method(method)
     return iterate_solve(
         solve_checklist_problem,

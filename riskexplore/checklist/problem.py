@@ -47,13 +47,16 @@ import pandas as pd
 from riskexplore.checklist.constraints import checklist_constraints_to_rows
 from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import check_name, close_matches_hint
+from riskexplore.core.params import Check, Interval, validate
 from riskexplore.core.rates import group_labels
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import ConstraintError, InputError
 
 __all__ = [
+    "PARAMETERS",
     "ChecklistProblem",
     "ChecklistSolution",
+    "checklist_sizes",
 ]
 
 #: Tolerances of constraint checks on weighted mistakes (HiGHS' feasibility tolerance
@@ -65,6 +68,74 @@ _REL_TOL = 1e-9
 def violation_slack(bound: float) -> float:
     """Tolerance of a check against ``bound`` (relative for large bounds)."""
     return _ABS_TOL + _REL_TOL * abs(bound) if math.isfinite(bound) else 0.0
+
+
+_POSITIVE = Interval(float, 0, None, closed="neither")
+
+#: What the settings of a checklist problem may be (see :mod:`riskexplore.core.params`);
+#: :func:`checklist_sizes` and :class:`ChecklistProblem` check them.
+PARAMETERS = {
+    "max_items": [Interval(int, 1, None), None],
+    "min_items": [Interval(int, 0, None)],
+    "min_m": [Interval(int, 1, None)],
+    "max_m": [Interval(int, 1, None), None],
+    "fp_weight": [
+        Check(lambda w: _POSITIVE.satisfied_by(w) and math.isfinite(w), "a positive number")
+    ],
+}
+_POSITIVE = Interval(float, 0, None, closed="neither")
+
+
+def checklist_sizes(
+    *,
+    max_items: int | None = None,
+    min_items: int = 1,
+    min_m: int = 1,
+    max_m: int | None = None,
+    n_items: int | None = None,
+) -> dict[str, int | None]:
+    """The size and threshold bounds of a checklist problem, checked and made consistent.
+
+    Parameters
+    ----------
+    max_items, min_items : int
+        Bounds on the number of items ``N`` (``max_items=None``: no limit).
+    min_m, max_m : int
+        Bounds on the threshold ``M`` (``max_m=None``: ``max_items``).
+    n_items : int, optional
+        The number of items of the data (``max_items`` is capped by it), once known.
+
+    Returns
+    -------
+    dict
+        ``max_items``, ``min_items`` (at least 1), ``min_m``, ``max_m`` (at most
+        ``max_items``); ``max_items`` and ``max_m`` stay None without limits and
+        ``n_items``.
+
+    Raises
+    ------
+    InputError
+        For a setting of the wrong kind, or empty bounds.
+    """
+    validate(
+        PARAMETERS, {"max_items": max_items, "min_items": min_items, "min_m": min_m, "max_m": max_m}
+    )
+    n_max = None if max_items is None else int(max_items)
+    if n_items is not None:
+        n_max = n_items if n_max is None else min(n_max, n_items)
+    n_min, m_min = int(min_items), int(min_m)
+    m_max = n_max if max_m is None else int(max_m) if n_max is None else min(int(max_m), n_max)
+    if n_max is not None and n_min > n_max:
+        with_items = "" if n_items is None else f" (with {n_items} items)"
+        raise InputError(
+            f"min_items={n_min} exceeds max_items={n_max}{with_items}; the size bounds are empty"
+        )
+    if m_max is not None and m_min > m_max:
+        at_most = "" if n_max is None else f" (max_m is at most max_items={n_max})"
+        raise InputError(
+            f"the threshold bounds are empty: min_m={m_min} exceeds max_m={m_max}{at_most}"
+        )
+    return {"max_items": n_max, "min_items": max(n_min, 1), "min_m": m_min, "max_m": m_max}
 
 
 class ChecklistSolution(NamedTuple):
@@ -140,12 +211,7 @@ class ChecklistProblem:
         self.X = X_float.astype(np.uint8)
         self.y = (y_pm > 0).astype(np.uint8)
         self.weights = w.astype(float)
-        if isinstance(fp_weight, bool) or not (
-            isinstance(fp_weight, (int, float, np.number))
-            and math.isfinite(fp_weight)
-            and fp_weight > 0
-        ):
-            raise InputError(f"fp_weight must be a positive number, got {fp_weight!r}")
+        validate(PARAMETERS, {"fp_weight": fp_weight})
         self.fp_weight = float(fp_weight)
         self.item_groups = _item_groups(item_groups, names)
         d = len(names)
@@ -163,35 +229,11 @@ class ChecklistProblem:
 
     # --- setup -------------------------------------------------------------------------
     def _set_sizes(self, d, max_items, min_items, min_m, max_m) -> None:
-        def whole(value, what):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float, np.integer, np.floating))
-                or not float(value).is_integer()
-            ):
-                raise InputError(f"{what} must be a whole number, got {value!r}")
-            return int(value)
-
-        n_max = d if max_items is None else min(whole(max_items, "max_items"), d)
-        n_min = whole(min_items, "min_items")
-        m_min = whole(min_m, "min_m")
-        m_max = n_max if max_m is None else min(whole(max_m, "max_m"), n_max)
-        if n_max < 1:
-            raise InputError(f"max_items must be at least 1, got {max_items}")
-        if m_min < 1:
-            raise InputError(f"min_m must be at least 1 (M >= 1), got {min_m}")
-        if n_min > n_max:
-            raise InputError(
-                f"min_items={n_min} exceeds max_items={n_max} (with {d} items); the size "
-                "bounds are empty"
-            )
-        if m_min > m_max:
-            raise InputError(
-                f"the threshold bounds are empty: min_m={m_min} exceeds max_m={m_max} "
-                f"(max_m is at most max_items={n_max})"
-            )
-        self.max_items, self.min_items = n_max, max(n_min, 1)
-        self.min_m, self.max_m = m_min, m_max
+        sizes = checklist_sizes(
+            max_items=max_items, min_items=min_items, min_m=min_m, max_m=max_m, n_items=d
+        )
+        self.max_items, self.min_items = sizes["max_items"], sizes["min_items"]
+        self.min_m, self.max_m = sizes["min_m"], sizes["max_m"]
 
     def _compress(self) -> None:
         """Distinct item patterns ``u`` with their weighted class counts."""

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from riskexplore.errors import InputError
+from riskexplore.core.params import Check, Interval, validate
 
 StopRequest = threading.Event | Callable[[], bool] | None
 
@@ -39,7 +39,24 @@ class Limits:
 DEFAULT_GAP_TOLERANCE = Limits().gap_tolerance
 
 
-def checked_limits(time_limit, node_limit, gap_tolerance, stop: StopRequest) -> Limits:
+#: What the limits of the ``fit_*`` functions may be (see :mod:`riskexplore.core.params`).
+LIMIT_CONSTRAINTS = {
+    "time_limit": [Interval(float, 0, None, closed="neither"), None],
+    "node_limit": [Interval(int, 0, None), None],
+    "gap_tolerance": [Interval(float, 0, 1, closed="left")],
+    "stop": [
+        None,
+        Check(
+            lambda s: isinstance(s, threading.Event) or callable(s),
+            "a threading.Event or a callable returning bool",
+        ),
+    ],
+}
+
+
+def checked_limits(
+    time_limit: float | None, node_limit: int | None, gap_tolerance: float, stop: StopRequest
+) -> Limits:
     """Validated solve limits, from the arguments of the ``fit_*`` functions.
 
     Parameters
@@ -61,18 +78,19 @@ def checked_limits(time_limit, node_limit, gap_tolerance, stop: StopRequest) -> 
     Raises
     ------
     InputError
-        If a limit is out of range.
+        If a limit is out of range (:data:`LIMIT_CONSTRAINTS`).
     """
-    if time_limit is None:
-        time_limit = math.inf
-    if not (float(time_limit) > 0):
-        raise InputError(f"time_limit must be positive, got {time_limit}")
-    if node_limit is not None and int(node_limit) < 0:
-        raise InputError(f"node_limit must be non-negative, got {node_limit}")
-    if not (0 <= float(gap_tolerance) < 1):
-        raise InputError(f"gap_tolerance must lie in [0, 1), got {gap_tolerance}")
+    validate(
+        LIMIT_CONSTRAINTS,
+        {
+            "time_limit": time_limit,
+            "node_limit": node_limit,
+            "gap_tolerance": gap_tolerance,
+            "stop": stop,
+        },
+    )
     return Limits(
-        time_limit=float(time_limit),
+        time_limit=math.inf if time_limit is None else float(time_limit),
         node_limit=None if node_limit is None else int(node_limit),
         gap_tolerance=float(gap_tolerance),
         stop=stop,

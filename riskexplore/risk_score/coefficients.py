@@ -7,7 +7,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.core.params import Interval, validate
 from riskexplore.errors import InputError
+
+#: What the coefficient settings may be (see :mod:`riskexplore.core.params`).
+PARAMETERS = {
+    "coef_min": [Interval(int, None, None)],
+    "coef_max": [Interval(int, None, None)],
+    "intercept_min": [Interval(int, None, None)],
+    "intercept_max": [Interval(int, None, None)],
+    "c0": [Interval(float, 0, None)],
+}
 
 
 @dataclass
@@ -51,15 +61,27 @@ class CoefficientSet:
 
         ``signs`` maps a feature to +1 (points >= 0) or -1 (points <= 0).
         """
+        validate(
+            PARAMETERS,
+            {
+                "coef_min": coef_min,
+                "coef_max": coef_max,
+                "c0": c0,
+                "intercept_min": intercept_min,
+                "intercept_max": intercept_max,
+            },
+        )
         names = list(feature_names)
         d = len(names)
-        lower = np.full(d, _as_int(coef_min, "coef_min"), dtype=np.int64)
-        upper = np.full(d, _as_int(coef_max, "coef_max"), dtype=np.int64)
+        lower = np.full(d, int(coef_min), dtype=np.int64)
+        upper = np.full(d, int(coef_max), dtype=np.int64)
         penalty = np.full(d, float(c0))
         index = {n: j for j, n in enumerate(names)}
         for name, (lo, hi) in (bounds or {}).items():
             j = _feature(index, name, "bounds")
-            lower[j], upper[j] = _as_int(lo, f"lower bound of {name}"), _as_int(hi, name)
+            validate({name: PARAMETERS["coef_min"]}, {name: lo})
+            validate({name: PARAMETERS["coef_max"]}, {name: hi})
+            lower[j], upper[j] = int(lo), int(hi)
         for name, sign in (signs or {}).items():
             j = _feature(index, name, "signs")
             if sign not in (1, -1):
@@ -75,8 +97,8 @@ class CoefficientSet:
             lower,
             upper,
             penalty,
-            _as_int(intercept_min, "intercept_min"),
-            _as_int(intercept_max, "intercept_max"),
+            int(intercept_min),
+            int(intercept_max),
         )
         out.validate()
         return out
@@ -106,12 +128,6 @@ class CoefficientSet:
         lo = np.concatenate([[self.intercept_lower], self.lower]).astype(float)
         hi = np.concatenate([[self.intercept_upper], self.upper]).astype(float)
         return lo, hi
-
-
-def _as_int(value, what: str) -> int:
-    if isinstance(value, bool) or not float(value).is_integer():
-        raise InputError(f"{what} must be an integer, got {value!r}")
-    return int(value)
 
 
 def _feature(index: Mapping[str, int], name: str, where: str) -> int:

@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
+from riskexplore.core.params import Check, Interval, validate
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score.coefficients import CoefficientSet
@@ -31,6 +32,18 @@ COEF_MIN, COEF_MAX = -5, 5
 INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
 #: Default penalty per feature used (small: it only breaks ties towards fewer features).
 C0 = 1e-6
+
+_POSITIVE = Interval(float, 0, None, closed="neither")
+
+#: What the problem's own settings may be (see :mod:`riskexplore.core.params`; the
+#: coefficient bounds are checked by :class:`CoefficientSet`).
+PARAMETERS = {
+    "positive_weight": [
+        Check(lambda w: _POSITIVE.satisfied_by(w) and math.isfinite(w), "a positive number")
+    ],
+    "min_size": [Interval(int, 0, None)],
+    "max_size": [Interval(int, 0, None), None],
+}
 
 
 class RiskScoreSettings(TypedDict, total=False):
@@ -105,8 +118,10 @@ class RiskScoreProblem:
         constraints: Iterable = (),
     ) -> None:
         X, y, w, names = check_training_data(X, y, sample_weight, feature_names)
-        if not (positive_weight > 0 and math.isfinite(positive_weight)):
-            raise InputError(f"positive_weight must be a positive number, got {positive_weight}")
+        validate(
+            PARAMETERS,
+            {"positive_weight": positive_weight, "min_size": min_size, "max_size": max_size},
+        )
         self.X, self.y, self.feature_names = X, y, names
         self.sample_weight = w * np.where(y > 0, positive_weight, 1.0)
         if coefficient_set is None:
