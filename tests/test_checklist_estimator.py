@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import riskexplore
-from riskexplore import ChecklistClassifier, fit_checklist, iter_fit_checklist
+from riskexplore import Binarizer, ChecklistClassifier, fit_checklist, iter_fit_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.core.events import SolveEvent
 from riskexplore.datasets import load_dataset
@@ -190,3 +191,48 @@ def test_iter_fit_checklist_checks_input_before_returning(heart):
         iter_fit_checklist(heart.X, heart.y, time_limit=0)
     with pytest.raises(InputError, match="max_m"):
         iter_fit_checklist(heart.X, heart.y, min_m=2, max_m=1)
+
+
+@parametrize_with_checks([ChecklistClassifier(max_items=3, time_limit=2.0)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def test_weights_count_as_repeated_rows_in_the_binarizer(heart):
+    rows = np.random.default_rng(0).choice(len(heart.y), size=120, replace=False)
+    X, y = heart.X.iloc[rows], heart.y.iloc[rows]
+    w = np.tile([0, 1, 2], 40)
+    weighted = Binarizer(method="adaptive").fit(X, sample_weight=w)
+    repeated = Binarizer(method="adaptive").fit(X.iloc[np.repeat(np.arange(120), w)])
+    assert weighted.get_feature_names_out().tolist() == repeated.get_feature_names_out().tolist()
+    # unweighted, the rows of weight 0 move the cut points
+    plain = Binarizer(method="adaptive").fit(X)
+    assert plain.get_feature_names_out().tolist() != weighted.get_feature_names_out().tolist()
+    model_w = fit_checklist(X, y, max_items=3, sample_weight=w, time_limit=20)
+    model_r = fit_checklist(
+        X.iloc[np.repeat(np.arange(120), w)], y.iloc[np.repeat(np.arange(120), w)],
+        max_items=3, time_limit=20,
+    )  # fmt: skip
+    assert (model_w.items, model_w.M) == (model_r.items, model_r.M)
+    with pytest.raises(InputError, match="zero"):
+        Binarizer().fit(X, sample_weight=np.zeros(120))
+
+
+def test_raw_binary_column_with_missing_values_is_binarized():
+    X = pd.DataFrame({"smoker": [1, 0, 1, 0, 1, 0, 1, 0] * 3, "age": np.arange(24.0)})
+    y = (X["smoker"] == 1).astype(int)
+    clf = ChecklistClassifier(max_items=1, time_limit=5).fit(X, y)
+    assert clf.model_.items == ["smoker"]
+    Xn = X.copy()
+    Xn.loc[0, "smoker"] = np.nan  # the binarizer's "zero": a missing value checks no item
+    assert clf.count_checked(Xn)[0] == 0 and clf.count_checked(Xn)[2] == 1
+
+
+def test_fit_without_y_and_with_a_column_y(heart):
+    clf = ChecklistClassifier(max_items=2, time_limit=5)
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        clf.fit(heart.X, None)
+    from sklearn.exceptions import DataConversionWarning
+
+    with pytest.warns(DataConversionWarning):
+        clf.fit(heart.X, heart.y.to_numpy().reshape(-1, 1))

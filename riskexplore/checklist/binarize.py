@@ -313,10 +313,29 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise InputError(f"X must be a 2-D table, got an array with {arr.ndim} dimensions")
         return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
 
-    def fit(self, X, y=None):
-        """Compute the items (thresholds, categories) from the training table ``X``."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the items (thresholds, categories) from the training table ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, d)
+            The training table.
+        y : ignored
+            Present for scikit-learn pipelines.
+        sample_weight : array-like of shape (n,), optional
+            Weights of the rows: a row of weight 0 is left out, and whole-number weights
+            count as repeated rows (so fitting with weights is fitting on the repeated
+            rows). Other weights do not change the cut points.
+
+        Returns
+        -------
+        Binarizer
+            ``self``.
+        """
         self._check_params()
         X = self._as_frame(X)
+        if sample_weight is not None:
+            X = _weighted_rows(X, sample_weight)
         if X.shape[0] == 0:
             raise InputError("X has no rows; binarization needs at least one example")
         columns = list(X.columns)
@@ -655,3 +674,18 @@ def _compare(values: np.ndarray, op: str, value: float) -> np.ndarray:
     if op == "<":
         return values < value
     raise InputError(f"unknown item operator {op!r}")
+
+
+def _weighted_rows(X: pd.DataFrame, sample_weight) -> pd.DataFrame:
+    """The rows of ``X`` as the weights count them: without the rows of weight 0, and each
+    row repeated by its weight when every weight is a whole number."""
+    w = np.asarray(sample_weight, dtype=float).ravel()
+    if w.shape != (len(X),):
+        raise InputError(f"sample_weight has {w.size} entries for {len(X)} rows")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise InputError("sample_weight must be finite and non-negative")
+    if not np.any(w > 0):
+        raise InputError("every sample_weight is zero; at least one row needs a positive weight")
+    if np.all(w == np.round(w)):
+        return X.iloc[np.repeat(np.arange(len(X)), w.astype(np.int64))]
+    return X.iloc[np.flatnonzero(w > 0)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from riskexplore.checklist.fit import fit_checklist
 from riskexplore.core.classifier import binary_classes
@@ -110,11 +110,15 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
 
         ``groups`` (one label per row) feeds group-rate constraints and statistics.
         """
+        if y is None:
+            raise InputError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
         frame = self._frame(X, reset=True)
         y_name = getattr(y, "name", None)
         y = np.asarray(y)
         if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
+            y = column_or_1d(y, warn=True)
         if y.ndim != 1 or len(y) != len(frame):
             raise InputError(f"y must be one label per row of X ({len(frame)}), got {y.shape}")
         classes = binary_classes(y, "ChecklistClassifier")
@@ -172,11 +176,13 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
 
     def count_checked(self, X) -> np.ndarray:
         """Number of the checklist's items checked in each row."""
-        return self.model_.count_checked(self._features(X))
+        X = self._features(X)
+        return self.model_.count_checked(X)
 
     def decision_function(self, X) -> np.ndarray:
         """``count_checked - M + 0.5``: positive exactly when ``classes_[1]`` is predicted."""
-        return self.model_.decision_function(self._features(X))
+        X = self._features(X)
+        return self.model_.decision_function(X)
 
     def predict(self, X) -> np.ndarray:
         """``classes_[1]`` where at least ``M`` items are checked, else ``classes_[0]``."""

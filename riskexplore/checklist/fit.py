@@ -55,8 +55,8 @@ def _binarizer_params() -> set[str]:
     return set(inspect.signature(Binarizer).parameters)
 
 
-def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]):
-    """``(item frame, binarizer or None)``."""
+def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any], sample_weight):
+    """``(item frame, binarizer or None)``; the binarizer is fitted with the rows' weights."""
     if binarize is None:
         if thresholds is not None:
             raise InputError("thresholds need binarize='adaptive' or 'fixed', not None")
@@ -71,7 +71,7 @@ def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]
             raise InputError("give binarizer options to the Binarizer itself, not fit_checklist")
         if hasattr(binarize, "items_"):
             return binarize.transform(X), binarize
-        return binarize.fit_transform(X), binarize
+        return binarize.fit(X, sample_weight=sample_weight).transform(X), binarize
     if not isinstance(binarize, str) or binarize not in BINARIZE_METHODS:
         raise InputError(
             f"binarize must be 'adaptive', 'fixed', None or a Binarizer, got {binarize!r}"
@@ -79,7 +79,7 @@ def _binarize(X, binarize, thresholds, categorical, binarizer_kw: dict[str, Any]
     binarizer = Binarizer(
         method=binarize, thresholds=thresholds, categorical=categorical, **binarizer_kw
     )
-    return binarizer.fit_transform(X), binarizer
+    return binarizer.fit(X, sample_weight=sample_weight).transform(X), binarizer
 
 
 def _outcome_name(y, outcome_name: str | None) -> str | None:
@@ -136,7 +136,9 @@ def prepare_checklist(
     outcome = _outcome_name(y, outcome_name)
 
     bin_kw = {k: kw.pop(k) for k in list(kw) if k in _binarizer_params()}
-    items, binarizer = _binarize(X, binarize, thresholds, categorical, bin_kw)
+    items, binarizer = _binarize(
+        X, binarize, thresholds, categorical, bin_kw, kw.get("sample_weight")
+    )
     item_groups = None
     if binarizer is not None:
         item_groups = dict(binarizer.item_groups_)

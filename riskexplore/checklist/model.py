@@ -202,14 +202,17 @@ class Checklist(JsonDocument):
     def item_matrix(self, X) -> np.ndarray:
         """The 0/1 values of the checklist's items for each row of ``X``, shape ``(n, N)``.
 
-        ``X`` may be a DataFrame of items (columns named like the items), a raw
-        DataFrame (binarized with the stored binarizer), or an array whose columns are
-        all item names in training order, or just the checklist's items in order.
+        ``X`` may be a raw DataFrame (binarized with the stored binarizer whenever it has
+        every raw column, so a binary column keeps the binarizer's handling of missing
+        values), a DataFrame of items (columns named like the items), or an array whose
+        columns are all item names in training order, or just the checklist's items in
+        order.
         """
         if isinstance(X, pd.DataFrame):
             columns = {str(c): c for c in X.columns}
             missing = [i for i in self.items if i not in columns]
-            if missing and self.binarizer is not None:
+            raw = self.binarizer is not None and all(c in columns for c in self._raw_columns())
+            if (missing or raw) and self.binarizer is not None:
                 X = self._binarize(X)
                 columns = {str(c): c for c in X.columns}
                 missing = [i for i in self.items if i not in columns]
