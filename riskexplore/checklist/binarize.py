@@ -81,6 +81,16 @@ def format_value(value) -> str:
     4 significant digits but at least to integers (``12345.6`` -> ``12346``, as the
     adaptive thresholds are rounded), never in exponent notation; anything else with
     ``str``.
+
+    Parameters
+    ----------
+    value : Any
+        A threshold or category.
+
+    Returns
+    -------
+    str
+        Its text.
     """
     value = _plain(value)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -118,13 +128,27 @@ class Item:
     value: object
 
     def to_dict(self) -> dict:
+        """The item as a JSON-ready dict (see :meth:`from_dict`)."""
         return {"name": self.name, "column": self.column, "op": self.op, "value": self.value}
 
     @classmethod
     def from_dict(cls, data: dict) -> Item:
+        """The item of a dict of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            The item's ``name``, ``column``, ``op`` and ``value``.
+
+        Returns
+        -------
+        Item
+            The item.
+        """
         return cls(str(data["name"]), str(data["column"]), str(data["op"]), data["value"])
 
     def describe(self) -> str:
+        """The item in words (``age ≥ 54``, ``cp = 2``)."""
         return self.name
 
 

@@ -19,7 +19,23 @@ CHECKLIST_METHODS = ("exact", "mip")
 
 
 def check_method(method) -> str:
-    """``method`` if it names a checklist engine, else a one-line :class:`InputError`."""
+    """``method`` if it names a checklist engine, else a one-line :class:`InputError`.
+
+    Parameters
+    ----------
+    method : str
+        ``"exact"`` or ``"mip"`` (:data:`CHECKLIST_METHODS`).
+
+    Returns
+    -------
+    str
+        ``method``.
+
+    Raises
+    ------
+    InputError
+        For any other value.
+    """
     if method not in CHECKLIST_METHODS:
         raise InputError(
             f"method must be one of {', '.join(repr(m) for m in CHECKLIST_METHODS)}, got {method!r}"
@@ -38,7 +54,29 @@ def solve_with(
 ):
     """Solve a :class:`~riskexplore.checklist.problem.ChecklistProblem` with the
     engine ``method``; both return a
-    :class:`~riskexplore.core.result.SolveResult`."""
+    :class:`~riskexplore.core.result.SolveResult`.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+    method : {"exact", "mip"}
+        The engine: the exact search (default) or the HiGHS MIP.
+    limits : Limits, optional
+        Time and node limits, gap tolerance and stop request.
+    listeners : sequence of callables
+        Each receives every :class:`~riskexplore.core.events.SolveEvent`.
+    warm_starts : iterable of ``(items, M)``
+        Checklists to start from (infeasible ones are skipped).
+    settings : ExactSearchSettings or ChecklistIPSettings, optional
+        The engine's settings.
+
+    Returns
+    -------
+    SolveResult
+        The best checklist (``solution``: a
+        :class:`~riskexplore.checklist.problem.ChecklistSolution`), bounds and statistics.
+    """
     if check_method(method) == "mip":
         return solve_checklist(
             problem, limits=limits, listeners=listeners, warm_starts=warm_starts,
@@ -53,7 +91,25 @@ def solve_with(
 def check_feasible(problem, method: str = "exact"):
     """Raise :class:`~riskexplore.errors.InfeasibleError` naming an irreducible set of
     conflicting constraints when no checklist satisfies ``problem``; otherwise return a
-    feasible ``(items, M)`` (``None`` when the engine cannot decide in time)."""
+    feasible ``(items, M)`` (``None`` when the engine cannot decide in time).
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+    method : {"exact", "mip"}
+        The engine that decides feasibility.
+
+    Returns
+    -------
+    tuple or None
+        A feasible ``(items, M)``, or ``None`` when the engine cannot decide in time.
+
+    Raises
+    ------
+    InfeasibleError
+        Naming the conflicting constraints (``error.culprits``).
+    """
     if check_method(method) == "mip":
         return check_checklist_feasible(problem)
 

@@ -192,10 +192,23 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     # --- conveniences ----------------------------------------------------------------
     @property
     def certificate(self):
+        """The fitted checklist's :class:`~riskexplore.core.certificate.Certificate`."""
         check_is_fitted(self, "model_")
         return self.model_.certificate
 
     def to_text(self, ascii: bool = False) -> str:
+        """The fitted checklist as printed text (``ascii=True``: ``[ ]`` boxes and ``>=``).
+
+        Parameters
+        ----------
+        ascii : bool
+            Plain ASCII instead of Unicode symbols.
+
+        Returns
+        -------
+        str
+            The checklist.
+        """
         check_is_fitted(self, "model_")
         return self.model_.to_text(ascii=ascii)
 

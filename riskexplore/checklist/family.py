@@ -31,7 +31,24 @@ def from_incumbent(
     incumbent: Mapping[str, Any], certificate: Certificate, stats: dict, template=None
 ) -> Checklist:
     """A checklist of a solver incumbent ``{"items": [...], "M": m}`` (``template``: an
-    earlier checklist of the same problem, for the outcome's wording)."""
+    earlier checklist of the same problem, for the outcome's wording).
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+    certificate : Certificate
+        The certificate to attach (bounds at that moment).
+    stats : dict
+        Statistics to attach.
+    template : Checklist, optional
+        An earlier checklist of the same problem.
+
+    Returns
+    -------
+    Checklist
+        The checklist.
+    """
     items = [str(i) for i in incumbent.get("items") or []]
     outcome = getattr(template, "outcome", None)
     return Checklist(
@@ -40,20 +57,55 @@ def from_incumbent(
 
 
 def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
-    """``"M = 2 of 3: cough, fever, age >= 60"``."""
+    """``"M = 2 of 3: cough, fever, age >= 60"``.
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+
+    Returns
+    -------
+    str
+        The description.
+    """
     items = [str(i) for i in incumbent.get("items") or []]
     return f"M = {incumbent.get('M')} of {len(items)}: " + (", ".join(items) or "no items")
 
 
 def card_table(model: Checklist) -> tuple[list[str], list[list[str]]]:
-    """``(["", "item"], [boxes, items])`` with the rule on the last row."""
+    """``(["", "item"], [boxes, items])`` with the rule on the last row.
+
+    Parameters
+    ----------
+    model : Checklist
+        The checklist.
+
+    Returns
+    -------
+    tuple
+        The header and the columns.
+    """
     items = [str(i) for i in model.items]
     rule = f"positive if at least {model.M} of {len(items)} checked"
     return ["", "item"], [["☐"] * len(items) + [""], items + [rule]]
 
 
 def compare_table(a_model: Checklist, b_model: Checklist, names: tuple[str, str]) -> pd.DataFrame:
-    """Which items each of two checklists uses."""
+    """Which items each of two checklists uses.
+
+    Parameters
+    ----------
+    a_model, b_model : Checklist
+        The checklists.
+    names : (str, str)
+        Their labels (the membership columns).
+
+    Returns
+    -------
+    DataFrame
+        ``item``, one boolean column per checklist and ``changed``.
+    """
     a, b = names
     ia, ib = list(a_model.items), list(b_model.items)
     items = ia + [i for i in ib if i not in ia]
@@ -63,7 +115,13 @@ def compare_table(a_model: Checklist, b_model: Checklist, names: tuple[str, str]
 
 
 def check_settings(settings: Mapping[str, Any]) -> None:
-    """Raise :class:`InputError` unless the settings can be fitted."""
+    """Raise :class:`InputError` unless the settings can be fitted.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings (``max_items``, ``binarize``).
+    """
     validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
 
 
@@ -71,7 +129,22 @@ def fit_arguments(
     settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
 ) -> dict[str, Any]:
     """The arguments of :func:`fit_checklist` for the Explorer's settings (coded columns
-    one-hot encoded when binarizing; groups for group constraints)."""
+    one-hot encoded when binarizing; groups for group constraints).
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings.
+    categorical : sequence of str
+        Integer-coded categorical columns of the dataset.
+    groups : DataFrame, optional
+        The protected attributes chosen.
+
+    Returns
+    -------
+    dict
+        Keyword arguments of :func:`~riskexplore.checklist.fit.fit_checklist`.
+    """
     out: dict[str, Any] = {
         "max_items": int(settings["max_items"]),
         "binarize": settings["binarize"],
@@ -84,7 +157,22 @@ def fit_arguments(
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
-    """Without binarization every feature must be 0/1."""
+    """Without binarization every feature must be 0/1.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Features.
+    y : Series
+        Outcome.
+    settings : mapping
+        The Explorer's settings.
+
+    Raises
+    ------
+    InputError
+        Naming up to five columns that are not 0/1.
+    """
     if settings["binarize"] is None:
         bad = [c for c in X.columns if not set(pd.unique(X[c].dropna())) <= {0, 1}]
         if bad:

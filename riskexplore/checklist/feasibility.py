@@ -35,7 +35,18 @@ def _size_groups(problem: ChecklistProblem) -> list[str]:
 
 
 def constraint_groups(problem: ChecklistProblem) -> list[str]:
-    """Names of the relaxable parts of a problem: size bounds, then constraint names."""
+    """Names of the relaxable parts of a problem: size bounds, then constraint names.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+
+    Returns
+    -------
+    list of str
+        The names (size bounds as :meth:`ChecklistProblem.size_names` words them).
+    """
     names = problem.size_names()
     out = [names[k] for k in _size_groups(problem)]
     for row in (*problem.rows, *problem.error_rows):

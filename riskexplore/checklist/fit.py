@@ -116,7 +116,28 @@ def prepare_checklist(
     outcome_name: str | None = None,
     **kw: Any,
 ) -> PreparedChecklist:
-    """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved."""
+    """Binarize (if asked), then build the :class:`ChecklistProblem` that is solved.
+
+    Parameters
+    ----------
+    X, y, binarize, thresholds, categorical, max_items, min_m, max_m, one_item_per_group
+        As for :func:`fit_checklist`.
+    fnr_max, fpr_max, fp_weight, constraints, groups, outcome_name
+        As for :func:`fit_checklist`.
+    **kw
+        Binarizer options and further :class:`ChecklistProblem` arguments.
+
+    Returns
+    -------
+    PreparedChecklist
+        The problem, the fitted binarizer (or None), the outcome's wording and the
+        settings as the model records them.
+
+    Raises
+    ------
+    InputError
+        For settings or data that cannot be used (before binarizing when possible).
+    """
     sizes = checklist_sizes(max_items=max_items, min_m=min_m, max_m=max_m)  # before binarizing
     validate(FIT_PARAMETERS, {"fnr_max": fnr_max, "fpr_max": fpr_max})
     validate(PARAMETERS, {"fp_weight": fp_weight})
@@ -235,7 +256,22 @@ def solve_checklist_problem(
 ) -> Checklist:
     """Solve a prepared problem with the checklist engine ``method`` and wrap the result
     as a Checklist (raising :class:`InfeasibleError` with the culprits when no checklist
-    satisfies the constraints)."""
+    satisfies the constraints).
+
+    Parameters
+    ----------
+    prepared : PreparedChecklist
+        The problem (see :func:`prepare_checklist`).
+    time_limit, node_limit, gap_tolerance, stop, callbacks, warm_start, use_heuristics
+        As for :func:`fit_checklist`.
+    settings, method
+        As for :func:`fit_checklist`.
+
+    Returns
+    -------
+    Checklist
+        The checklist, its certificate and statistics.
+    """
     method = check_method(method)
     if use_heuristics is None:  # the exact search finds its own incumbents at once
         use_heuristics = method == "mip"
@@ -433,6 +469,21 @@ def iter_fit_checklist(
     this function returns, so bad input raises here. The generator yields
     :class:`~riskexplore.core.events.SolveEvent` objects and *returns* the fitted
     :class:`Checklist` (the ``value`` of ``StopIteration``).
+
+    Parameters
+    ----------
+    X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start
+        As for :func:`fit_checklist`.
+    use_heuristics, settings, method
+        As for :func:`fit_checklist`.
+    **problem_args
+        The problem arguments of :func:`fit_checklist` (``binarize``, ``max_items``,
+        ``constraints``, ...).
+
+    Returns
+    -------
+    generator of SolveEvent, returning Checklist
+        The events; the fitted checklist is the generator's return value.
     """
     prepared = prepare_checklist(X, y, **problem_args)
     checked_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here

@@ -51,6 +51,16 @@ def item_group_ids(problem) -> np.ndarray | None:
     merged (a stricter partition, so sets that respect it still meet every row). Items in
     no such row are groups of their own. Returns one integer id per item, or ``None`` when
     the problem has no such row.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+
+    Returns
+    -------
+    ndarray of int or None
+        One group id per item.
     """
     d = len(problem.item_names)
     index = {name: j for j, name in enumerate(problem.item_names)}
@@ -88,7 +98,18 @@ def item_group_ids(problem) -> np.ndarray | None:
 
 def size_bounds(problem) -> tuple[int, int, int, int]:
     """``(n_lo, n_hi, m_lo, m_hi)``: the problem's bounds on ``N`` and ``M``, tightened by
-    rows on ``N`` alone or ``M`` alone (e.g. :class:`MaxItems`, :class:`MRange`)."""
+    rows on ``N`` alone or ``M`` alone (e.g. :class:`MaxItems`, :class:`MRange`).
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+
+    Returns
+    -------
+    tuple of int
+        ``(n_lo, n_hi, m_lo, m_hi)``.
+    """
     n_lo, n_hi = int(problem.min_items), int(problem.max_items)
     m_lo, m_hi = int(problem.min_m), int(problem.max_m)
     for row in getattr(problem, "rows", ()) or ():
@@ -131,6 +152,18 @@ def rank_candidates(
 
     Candidates are ``(items, M)`` with items given as indices or names. Ties are broken by
     ``(N, M, item names)`` so that the order is deterministic.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+    candidates : iterable of ``(items, M)``
+        Items as indices or names.
+
+    Returns
+    -------
+    list of ``(items, M)``
+        Feasible, distinct candidates (item names), best objective first.
     """
     names = list(problem.item_names)
     index = {name: j for j, name in enumerate(names)}
@@ -185,6 +218,30 @@ def knapsack_cover(
     final ``S`` is returned. Passes that cannot add anything are skipped (same result).
 
     Returns the distinct non-empty sets found, as frozensets of column indices.
+
+    Parameters
+    ----------
+    Xpos : ndarray of shape (n+, d)
+        The items of the positive rows.
+    wpos : ndarray of shape (n+,)
+        Their weights.
+    cost : ndarray of shape (d,)
+        The cost of each item (its weighted false positives at ``M``).
+    M : int
+        The threshold.
+    max_items : int
+        The most items.
+    budget : float
+        The cost budget ``B``.
+    groups : ndarray of int, optional
+        Item groups (at most one item per group).
+    epsilon : float
+        The step of the thresholds.
+
+    Returns
+    -------
+    list of frozenset of int
+        The sets found.
     """
     Xpos = np.asarray(Xpos, dtype=np.float64)
     wpos = np.asarray(wpos, dtype=np.float64)
@@ -367,6 +424,22 @@ def unit_weighting_checklists(
     every allowed threshold ``M`` in ``1..N``.
 
     Returns the distinct feasible candidates, best objective first.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+    Cs : sequence of float
+        Inverse regularisation strengths.
+    max_items : int, optional
+        The most items (default: the problem's, or :data:`DEFAULT_MAX_ITEMS`).
+    solver : str
+        scikit-learn's solver.
+
+    Returns
+    -------
+    list of ``(items, M)``
+        The candidates.
     """
 
     _L1 = _l1_keywords()

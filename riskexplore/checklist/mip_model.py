@@ -286,6 +286,18 @@ class ChecklistIP:
         return x
 
     def decode(self, x) -> tuple[np.ndarray, int]:
+        """The checklist ``(item mask, M)`` of a column vector of the IP.
+
+        Parameters
+        ----------
+        x : array-like
+            Values of the IP's columns.
+
+        Returns
+        -------
+        tuple
+            The boolean item mask and the threshold.
+        """
         x = np.asarray(x, dtype=float)
         return x[: self.d] > 0.5, int(round(float(x[self.col_M])))
 
@@ -310,6 +322,17 @@ class SparseRows:
         self.count = 0
 
     def add(self, cols, vals, lower: float, upper: float) -> None:
+        """Queue the row ``lower <= sum vals[k] x[cols[k]] <= upper``.
+
+        Parameters
+        ----------
+        cols : array-like of int
+            Column indices.
+        vals : array-like of float
+            Coefficients.
+        lower, upper : float
+            Row bounds (infinite for an open side).
+        """
         self.starts.append(self.nnz)
         self.index.append(np.asarray(cols, dtype=np.int32))
         self.value.append(np.asarray(vals, dtype=float))
@@ -319,6 +342,13 @@ class SparseRows:
         self.count += 1
 
     def flush(self, h) -> None:
+        """Add every queued row to the HiGHS model ``h`` in one call.
+
+        Parameters
+        ----------
+        h : highspy.Highs
+            The model.
+        """
         if not self.count:
             return
         h.addRows(

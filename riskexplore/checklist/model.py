@@ -186,10 +186,12 @@ class Checklist(JsonDocument):
 
     @property
     def size(self) -> int:
+        """The number of items (``N``)."""
         return self.N
 
     @property
     def objective(self) -> float | None:
+        """The objective of the solve that found the checklist (None when not known)."""
         return self.stats.get("objective")
 
     @property
@@ -309,6 +311,7 @@ class Checklist(JsonDocument):
         return _to_ascii(text) if ascii else text
 
     def certificate_line(self) -> str:
+        """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
         if self.certificate is None:
             return "no optimality certificate"
         return self.certificate.describe(self.stats.get("time"))
@@ -401,6 +404,23 @@ class Checklist(JsonDocument):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Checklist:
+        """A checklist from a dict of :meth:`to_dict` (JSON round trips are exact).
+
+        Parameters
+        ----------
+        data : mapping
+            The document.
+
+        Returns
+        -------
+        Checklist
+            The checklist.
+
+        Raises
+        ------
+        InputError
+            If the document is not a checklist or lacks a field.
+        """
         if not isinstance(data, Mapping):
             raise InputError(f"expected a checklist document (a dict), got {type(data).__name__}")
         if data.get("format", FORMAT) != FORMAT:
@@ -458,7 +478,19 @@ def rates(y_true, y_pred, *, sample_weight=None, groups=None) -> dict[str, Any]:
 
 # --- reading a problem -----------------------------------------------------------------
 def problem_data(problem) -> dict[str, Any]:
-    """Item matrix, item names, outcome, weights, item groups and groups of a problem."""
+    """Item matrix, item names, outcome, weights, item groups and groups of a problem.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem or object
+        A problem (anything with an item matrix ``X``, ``y`` and item names).
+
+    Returns
+    -------
+    dict
+        ``X``, ``item_names``, ``y`` (0/1), ``sample_weight`` (None for unit weights),
+        ``item_groups`` and ``groups``.
+    """
     X = None
     for attr in ("X_items", "X", "items_matrix"):
         X = getattr(problem, attr, None)

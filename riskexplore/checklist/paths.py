@@ -190,10 +190,12 @@ class ErrorPathPoint:
 
     @property
     def gap(self) -> float:
+        """The relative gap of the point's certificate."""
         return relative_gap(self.upper_bound, self.lower_bound)
 
     @property
     def certified(self) -> bool:
+        """Whether the point's checklist is certified optimal for its FNR limit."""
         return self.status == "optimal"
 
 
@@ -265,6 +267,20 @@ def restrict(problem, *, n_min: int, n_max: int, m_min: int, m_max: int, extra_r
 
     Objectives stay comparable: the tie-breaking penalties depend only on the items and
     the weights.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+        The problem.
+    n_min, n_max, m_min, m_max : int
+        The new bounds on ``N`` and ``M``.
+    extra_rows : iterable of ErrorRow
+        Rows added to the problem's mistake rows.
+
+    Returns
+    -------
+    ChecklistProblem
+        The restricted problem (data shared with ``problem``).
     """
     sub = copy.copy(problem)
     sub.min_items, sub.max_items = int(n_min), int(n_max)
@@ -460,6 +476,12 @@ def sequential_training(
         Least time (s) a cell gets in the first pass.
     method : {"exact", "mip"}
         Engine of the cell solves (see :mod:`riskexplore.checklist.engines`).
+
+    Returns
+    -------
+    PathResult
+        The best checklist over all cells, the combined certificate, and every cell's
+        bound and best checklist.
     """
     check_method(method)
     limits = limits or Limits()
@@ -697,6 +719,12 @@ def fnr_error_path(
         Engine settings.
     method : {"exact", "mip"}
         Engine of the solves (see :mod:`riskexplore.checklist.engines`).
+
+    Returns
+    -------
+    ErrorPathResult
+        One point per limit (its checklist, rates and certificate), and every checklist
+        found.
     """
     check_method(method)
     limits = limits or Limits()

@@ -66,7 +66,18 @@ _REL_TOL = 1e-9
 
 
 def violation_slack(bound: float) -> float:
-    """Tolerance of a check against ``bound`` (relative for large bounds)."""
+    """Tolerance of a check against ``bound`` (relative for large bounds).
+
+    Parameters
+    ----------
+    bound : float
+        The bound.
+
+    Returns
+    -------
+    float
+        The tolerance (0 for an infinite bound).
+    """
     return _ABS_TOL + _REL_TOL * abs(bound) if math.isfinite(bound) else 0.0
 
 
@@ -335,12 +346,20 @@ class ChecklistProblem:
         return float((wp if positive else wn).sum())
 
     def add_note(self, note: str) -> None:
+        """Record a remark about the problem (once), e.g. a group left out of a constraint.
+
+        Parameters
+        ----------
+        note : str
+            The remark.
+        """
         if note not in self.notes:
             self.notes.append(note)
 
     # --- checklists --------------------------------------------------------------------
     @property
     def n_items(self) -> int:
+        """The number of items ``d``."""
         return len(self.item_names)
 
     def mask(self, items) -> np.ndarray:
@@ -367,6 +386,18 @@ class ChecklistProblem:
         return array.astype(bool)
 
     def items_of(self, mask) -> list[str]:
+        """The item names of a checklist given as names or a 0/1 mask.
+
+        Parameters
+        ----------
+        mask : array-like or sequence of str
+            The checklist.
+
+        Returns
+        -------
+        list of str
+            Its items, in the problem's order.
+        """
         return [n for n, m in zip(self.item_names, self.mask(mask), strict=True) if m]
 
     def pattern_predictions(self, items, M: int) -> np.ndarray:
@@ -405,6 +436,20 @@ class ChecklistProblem:
         }
 
     def loss(self, items, M: int) -> float:
+        """The weighted mistakes ``FN + W- FP`` of a checklist on the training data.
+
+        Parameters
+        ----------
+        items : array-like or sequence of str
+            The checklist's items (names or a 0/1 mask).
+        M : int
+            Its threshold.
+
+        Returns
+        -------
+        float
+            The loss.
+        """
         fn, fp = self._mistakes(self.pattern_predictions(items, M))
         return fn + self.fp_weight * fp
 
@@ -453,6 +498,20 @@ class ChecklistProblem:
         return out
 
     def error_row_value(self, row: ErrorRow, pred: np.ndarray) -> float:
+        """The left-hand side of a mistake row for the pattern predictions ``pred``.
+
+        Parameters
+        ----------
+        row : ErrorRow
+            The row.
+        pred : ndarray of shape (patterns,)
+            The 0/1 prediction of each distinct item pattern.
+
+        Returns
+        -------
+        float
+            ``sum_g fn[g] FN_g + fp[g] FP_g``.
+        """
         value = 0.0
         for label, c in row.fn.items():
             value += c * self._mistakes(pred, label)[0]
@@ -461,6 +520,20 @@ class ChecklistProblem:
         return value
 
     def is_feasible(self, items, M: int) -> bool:
+        """Whether a checklist meets every bound and constraint of the problem.
+
+        Parameters
+        ----------
+        items : array-like or sequence of str
+            The checklist's items.
+        M : int
+            Its threshold.
+
+        Returns
+        -------
+        bool
+            True without violations.
+        """
         return not self.violations(items, M)
 
     def as_dict(self, items, M: int) -> dict:
@@ -526,7 +599,18 @@ def _group_frame(groups, n: int) -> pd.DataFrame | None:
 
 def grid_of(coefs: np.ndarray) -> float | None:
     """Largest ``q`` with every coefficient an integer multiple of ``q`` (rational
-    coefficients with denominators up to 10^6), or ``None``."""
+    coefficients with denominators up to 10^6), or ``None``.
+
+    Parameters
+    ----------
+    coefs : ndarray
+        Positive coefficients.
+
+    Returns
+    -------
+    float or None
+        The grid ``q``, or ``None`` when there is none.
+    """
     if coefs.size == 0:
         return 1.0
     if np.all(coefs == np.round(coefs)):

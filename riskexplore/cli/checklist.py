@@ -29,7 +29,13 @@ DESCRIPTION = "Fit a certifiably optimal predictive checklist and print it."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments."""
+    """The command's arguments.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
     parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
     parser.add_argument(
         "--target",
@@ -85,7 +91,20 @@ def _short_outcome(text: str | None) -> str | None:
 
 def load_checklist_table(data: str, target: str | None):
     """``(X, y, name, outcome, categorical)``: like :func:`load_table`, plus the outcome
-    wording and categorical columns of a bundled dataset."""
+    wording and categorical columns of a bundled dataset.
+
+    Parameters
+    ----------
+    data : str
+        A CSV path or a bundled dataset name.
+    target : str or None
+        The outcome column.
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name, outcome, categorical)``.
+    """
     X, y, name = load_table(data, target)
     outcome, categorical = None, "auto"
     if not Path(data).is_file() and data.strip().lower() in list_datasets():
@@ -101,7 +120,18 @@ def load_checklist_table(data: str, target: str | None):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Fit the checklist, print it (or the ``--json`` report); the exit code."""
+    """Fit the checklist, print it (or the ``--json`` report); the exit code.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
+    """
     if args.max_m is not None and args.min_m > args.max_m:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-m {args.max_m}")
     if args.max_items is not None and args.min_m > args.max_items:
@@ -137,7 +167,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
-    """The ``--json`` object of ``checklist``: certificate, checklist and statistics."""
+    """The ``--json`` object of ``checklist``: certificate, checklist and statistics.
+
+    Parameters
+    ----------
+    model : Checklist
+        The fitted checklist.
+    dataset : str
+        The dataset's name.
+    n_samples : int
+        Training rows (when the statistics do not say).
+
+    Returns
+    -------
+    dict
+        The report (non-finite numbers as None).
+    """
     cert = model.certificate
     stats = model.stats
     return {

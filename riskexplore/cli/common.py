@@ -102,10 +102,34 @@ def _argument(
 
 
 def positive_float(text: str) -> float:
+    """A positive number (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    float
+        The number.
+    """
     return _argument(text, float, "a number", lambda v: v > 0, "a positive number")
 
 
 def nonnegative_float(text: str) -> float:
+    """A finite number >= 0 (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    float
+        The number.
+    """
     return _argument(
         text,
         float,
@@ -116,11 +140,41 @@ def nonnegative_float(text: str) -> float:
 
 
 def nonnegative_int(text: str) -> int:
+    """An integer >= 0 (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    int
+        The integer.
+    """
     return _argument(text, int, "an integer", lambda v: v >= 0, "a non-negative integer")
 
 
 def load_table(data: str, target: str | None):
-    """``(X, y, dataset name)`` from a CSV path or a bundled dataset name."""
+    """``(X, y, dataset name)`` from a CSV path or a bundled dataset name.
+
+    Parameters
+    ----------
+    data : str
+        A CSV path or a bundled dataset name.
+    target : str or None
+        The outcome column (default: the first column).
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name)``.
+
+    Raises
+    ------
+    CLIError
+        For a directory, an unknown name or an empty table.
+    """
     path = Path(data)
     if path.is_file():
         frame = read_csv_table(path, data)
@@ -168,6 +222,18 @@ def run_with_interrupt(start: Callable[[threading.Event], Any], consume: Callabl
 
     ``start(stop)`` returns a generator of events whose return value is the result;
     ``consume`` is called with each event. Returns the generator's return value.
+
+    Parameters
+    ----------
+    start : callable
+        ``start(stop) -> generator of events``.
+    consume : callable
+        Called with each event.
+
+    Returns
+    -------
+    Any
+        The generator's return value (the fitted model).
     """
     stop = threading.Event()
     previous = None
@@ -262,6 +328,13 @@ def print_model(model: Any, report: dict[str, Any] | None, **text_options: Any) 
 
 
 def user_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions a user can cause (one ``error:`` line, exit code 2).
+
+    Returns
+    -------
+    tuple of exception types
+        CLI, riskexplore, file, CSV and value errors.
+    """
     return (
         CLIError,
         RiskExploreError,
@@ -274,6 +347,18 @@ def user_errors() -> tuple[type[BaseException], ...]:
 
 
 def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (``no such file: ...`` for a missing file).
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception.
+
+    Returns
+    -------
+    str
+        The message.
+    """
     if isinstance(exc, FileNotFoundError) and exc.filename:
         return f"no such file: {exc.filename}"
     text = " ".join(str(exc).split())
@@ -281,15 +366,50 @@ def one_line(exc: BaseException) -> str:
 
 
 def positive_int(text: str) -> int:
+    """An integer >= 1 (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    int
+        The integer.
+    """
     return _argument(text, int, "an integer", lambda v: v >= 1, "a positive integer")
 
 
 def rate(text: str) -> float:
+    """A number in [0, 1] (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    float
+        The rate.
+    """
     return _argument(text, float, "a number", lambda v: 0 <= v <= 1, "a rate between 0 and 1")
 
 
 def finite(value):
-    """``value`` as a float, or None when it is None or not finite (for strict JSON)."""
+    """``value`` as a float, or None when it is None or not finite (for strict JSON).
+
+    Parameters
+    ----------
+    value : float or None
+        The value.
+
+    Returns
+    -------
+    float or None
+        The float, or None.
+    """
     if value is None:
         return None
     value = float(value)

@@ -69,7 +69,18 @@ _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def dashboards_dir() -> Path:
-    """The ``dashboards/`` directory of the source tree (next to the package)."""
+    """The ``dashboards/`` directory of the source tree (next to the package).
+
+    Returns
+    -------
+    Path
+        The directory.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the package is not run from a source checkout.
+    """
     here = _SOURCE_ROOT / "dashboards"
     if not here.is_dir():
         raise FileNotFoundError(
@@ -80,7 +91,18 @@ def dashboards_dir() -> Path:
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that is free on ``host`` right now."""
+    """A TCP port that is free on ``host`` right now.
+
+    Parameters
+    ----------
+    host : str
+        The interface.
+
+    Returns
+    -------
+    int
+        The port.
+    """
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
@@ -136,6 +158,16 @@ def template_root(directory: str | Path | None = None) -> Path:
 
     By default one fixed folder per user in the temporary directory, rewritten on each
     start (so launches do not leave a new folder behind every time).
+
+    Parameters
+    ----------
+    directory : str or Path, optional
+        Where to write it (default: a folder per user under the temporary directory).
+
+    Returns
+    -------
+    Path
+        The directory.
     """
     if directory is None:
         user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
@@ -160,7 +192,30 @@ def voila_command(
     extra: list[str] | None = None,
 ) -> tuple[list[str], str]:
     """The Voila command line for a dashboard (or any notebook or folder given as a
-    ``Path``) and the URL it will serve the app at."""
+    ``Path``) and the URL it will serve the app at.
+
+    Parameters
+    ----------
+    which : {"risk", "checklist", "all"} or Path
+        The dashboard, or a notebook or folder.
+    port : int
+        The port.
+    host : str
+        The interface.
+    theme : str
+        Voila's theme.
+    preheat : bool
+        Start kernels ahead of requests.
+    show_tracebacks : bool
+        Show Python tracebacks on the page.
+    extra : list of str, optional
+        Further Voila arguments.
+
+    Returns
+    -------
+    tuple
+        ``(command, url)``.
+    """
     base = f"http://{host}:{port}"
     if isinstance(which, Path):
         target, url = str(which), f"{base}/"
@@ -193,7 +248,26 @@ def voila_command(
 
 
 def wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float) -> None:
-    """Wait until ``host:port`` accepts connections; fails if ``proc`` exits first."""
+    """Wait until ``host:port`` accepts connections; fails if ``proc`` exits first.
+
+    Parameters
+    ----------
+    host : str
+        The interface.
+    port : int
+        The port.
+    proc : subprocess.Popen
+        The server process.
+    timeout : float
+        Seconds to wait.
+
+    Raises
+    ------
+    RuntimeError
+        If the process exits first.
+    TimeoutError
+        If the port does not open in time.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -207,7 +281,15 @@ def wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float)
 
 
 def stop_process(proc: subprocess.Popen, timeout: float = 20.0) -> None:
-    """Terminate ``proc``, killing it if it has not stopped within ``timeout`` seconds."""
+    """Terminate ``proc``, killing it if it has not stopped within ``timeout`` seconds.
+
+    Parameters
+    ----------
+    proc : subprocess.Popen
+        The process.
+    timeout : float
+        Seconds to wait after terminating it.
+    """
     proc.terminate()
     try:
         proc.wait(timeout)
@@ -233,6 +315,24 @@ def start_voila(
 
     The caller stops the process (:func:`stop_process`). ``log_file`` receives Voila's
     output (default: inherited).
+
+    Parameters
+    ----------
+    which : {"risk", "checklist", "all"} or Path
+        The dashboard, or a notebook or folder.
+    port : int, optional
+        The port (default: a free one).
+    host, theme, preheat, show_tracebacks, extra
+        As for :func:`voila_command`.
+    timeout : float
+        Seconds to wait for the server.
+    log_file : file, optional
+        Where Voila's output goes.
+
+    Returns
+    -------
+    tuple
+        ``(process, url)``.
     """
     if port is None:
         port = free_port(host)
@@ -285,7 +385,18 @@ def _shown(path: Path, *, source: bool = False) -> str:
 
 def install_command(python: str | Path | None = None) -> str:
     """The command that installs what the dashboards need (the ``interface`` extra of this
-    source tree) into the environment of ``python`` (default: the running one)."""
+    source tree) into the environment of ``python`` (default: the running one).
+
+    Parameters
+    ----------
+    python : str or Path, optional
+        The Python of the environment.
+
+    Returns
+    -------
+    str
+        The command.
+    """
     python = Path(python or sys.executable)
     source = _shown(_SOURCE_ROOT, source=True)
     pip = python.with_name("pip")
@@ -308,7 +419,18 @@ def _notebooks(which: str | Path) -> list[Path]:
 
 def notebook_imports(notebook: str | Path) -> list[str]:
     """The top-level ``import`` statements of a notebook's code cells, in order, each once
-    (cells that are not plain Python, such as IPython magics, are skipped)."""
+    (cells that are not plain Python, such as IPython magics, are skipped).
+
+    Parameters
+    ----------
+    notebook : str or Path
+        The notebook.
+
+    Returns
+    -------
+    list of str
+        The statements.
+    """
     cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells", [])
     out: list[str] = []
     for cell in cells:
@@ -390,6 +512,20 @@ def kernel_problem(
     (``manager``; default: the one Voila uses), and runs the notebook's import lines
     (and the widget modules they load later) with that kernel's Python, in the
     notebook's folder, in a short subprocess.
+
+    Parameters
+    ----------
+    which : {"risk", "checklist", "all"} or Path
+        The dashboard.
+    manager : KernelSpecManager, optional
+        The kernel specs to look in (default: Jupyter's).
+    timeout : float
+        Seconds for the check in the kernel's Python.
+
+    Returns
+    -------
+    str or None
+        The problem in one line, or None when the kernel can run the dashboard.
     """
     if manager is None:
         from jupyter_client.kernelspec import KernelSpecManager
@@ -484,6 +620,13 @@ def _open_browser(url: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``riskexplore dashboard [risk|checklist|all] [--port P] [--no-browser]``.
+
+    Returns
+    -------
+    ArgumentParser
+        The parser.
+    """
     p = argparse.ArgumentParser(
         prog="python -m riskexplore dashboard",
         description="Serve the risk score and checklist builders with Voila.",
@@ -506,6 +649,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Serve the dashboards until Ctrl-C or SIGTERM (``riskexplore dashboard ...``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after ``dashboard`` (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0, or 2 when the kernel cannot run the dashboards.
+    """
     args = build_parser().parse_args(argv)
     with _sigterm_interrupts():
         try:

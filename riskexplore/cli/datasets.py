@@ -14,12 +14,29 @@ DESCRIPTION = "List the bundled datasets."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments."""
+    """The command's arguments.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    """List the bundled datasets (``--json``: as JSON); the exit code."""
+    """List the bundled datasets (``--json``: as JSON); the exit code.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit code, 0.
+    """
     infos = [dataset_info(name) for name in list_datasets()]
     if args.json:
         keys = ("name", "n_rows", "n_features", "n_positive", "outcome_column", "outcome")

@@ -27,7 +27,13 @@ DESCRIPTION = "Fit a certifiably optimal risk score and print its score card."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's arguments."""
+    """The command's arguments.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
     parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
     parser.add_argument(
         "--target", metavar="COL", help="outcome column (default: the first column)"
@@ -49,7 +55,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Fit the risk score, print it (or the ``--json`` report); the exit code."""
+    """Fit the risk score, print it (or the ``--json`` report); the exit code.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
+    """
     for low, high, what in (
         (args.coef_min, args.coef_max, "coef"),
         (args.intercept_min, args.intercept_max, "intercept"),
@@ -78,7 +95,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
-    """The ``--json`` object of ``fit``: certificate, model and solve statistics."""
+    """The ``--json`` object of ``fit``: certificate, model and solve statistics.
+
+    Parameters
+    ----------
+    model : RiskScore
+        The fitted risk score.
+    dataset : str
+        The dataset's name.
+    n_samples : int
+        Training rows (when the statistics do not say).
+
+    Returns
+    -------
+    dict
+        The report (non-finite numbers as None).
+    """
     cert = model.certificate
     stats = model.stats
     return {

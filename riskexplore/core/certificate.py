@@ -61,6 +61,13 @@ class Certificate:
         return f"gap {gap}{after} ({reason})"
 
     def to_dict(self) -> dict[str, Any]:
+        """The certificate as a strict-JSON dict (non-finite bounds as strings).
+
+        Returns
+        -------
+        dict
+            ``status``, ``upper_bound``, ``lower_bound`` and ``gap``.
+        """
         return {
             "status": self.status,
             "upper_bound": encode_float(self.upper_bound),
@@ -70,6 +77,18 @@ class Certificate:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Certificate:
+        """The inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            A dict of :meth:`to_dict`.
+
+        Returns
+        -------
+        Certificate
+            The certificate.
+        """
         return cls(
             str(data["status"]),
             decode_float(data["upper_bound"]),

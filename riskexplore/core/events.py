@@ -103,7 +103,18 @@ _FLOAT_FIELDS = ("time", "upper_bound", "lower_bound", "gap")
 
 
 def relative_gap(upper: float, lower: float) -> float:
-    """Optimality gap as the paper defines it: ``(upper - lower) / upper``."""
+    """Optimality gap as the paper defines it: ``(upper - lower) / upper``.
+
+    Parameters
+    ----------
+    upper, lower : float
+        The bounds.
+
+    Returns
+    -------
+    float
+        The gap (``inf`` without a model, 0 when the bounds meet).
+    """
     if not math.isfinite(upper):
         return math.inf
     if upper == lower:
@@ -122,9 +133,17 @@ class EventEmitter:
 
     @property
     def active(self) -> bool:
+        """Whether any listener is attached (solvers skip building events otherwise)."""
         return bool(self.listeners)
 
     def emit(self, event: SolveEvent) -> None:
+        """Deliver ``event`` to every listener, in order.
+
+        Parameters
+        ----------
+        event : SolveEvent
+            The event.
+        """
         for listener in self.listeners:
             listener(event)
 
@@ -142,9 +161,23 @@ class Trace:
         return len(self.events)
 
     def to_records(self) -> list[dict[str, Any]]:
+        """Every event as a strict-JSON record (see :meth:`SolveEvent.to_dict`).
+
+        Returns
+        -------
+        list of dict
+            The records.
+        """
         return [e.to_dict() for e in self.events]
 
     def save(self, path: str | Path) -> None:
+        """Write the trace as JSON lines (read back with :meth:`load`).
+
+        Parameters
+        ----------
+        path : str or Path
+            The file.
+        """
         with open(path, "w") as f:
             for record in self.to_records():
                 f.write(json.dumps(record) + "\n")
@@ -185,6 +218,13 @@ class Trace:
             return cls.from_records(json.loads(line) for line in f if line.strip())
 
     def to_frame(self):
+        """The events as a DataFrame (one row per event, incumbents left out).
+
+        Returns
+        -------
+        DataFrame
+            The events.
+        """
         return pd.DataFrame(
             [{k: v for k, v in e.to_dict().items() if k != "incumbent"} for e in self.events]
         )
@@ -195,6 +235,16 @@ def iterate_events(run: Callable[[Listener], Any]) -> Iterator[SolveEvent]:
 
     The generator's return value (``StopIteration.value``) is what ``run`` returned.
     Exceptions raised by ``run`` are re-raised in the consumer.
+
+    Parameters
+    ----------
+    run : callable
+        ``run(listener) -> result``; the listener receives every event.
+
+    Returns
+    -------
+    generator of SolveEvent
+        The events; its return value is ``run``'s.
     """
     events: queue.Queue = queue.Queue()
     done = object()

@@ -20,7 +20,13 @@ _banner_done = False
 
 
 def new_highs() -> highspy.Highs:
-    """A silent ``highspy.Highs`` instance."""
+    """A silent ``highspy.Highs`` instance.
+
+    Returns
+    -------
+    highspy.Highs
+        The instance (banner muted, output off).
+    """
     global _banner_done
     with _lock:
         if _banner_done:
@@ -52,7 +58,17 @@ def _construct_muted() -> highspy.Highs:
 
 
 def add_dense_rows(h: highspy.Highs, A, lower, upper) -> None:
-    """Add the rows ``lower <= A @ x <= upper`` of a dense matrix (infinite bounds allowed)."""
+    """Add the rows ``lower <= A @ x <= upper`` of a dense matrix (infinite bounds allowed).
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        The model.
+    A : array-like of shape (m, n)
+        The rows.
+    lower, upper : array-like of shape (m,)
+        Row bounds (``-inf``/``inf`` for an open side).
+    """
 
     A = np.asarray(A, dtype=float)
     if A.shape[0] == 0:

@@ -105,15 +105,19 @@ class Clock:
         self.start = time.perf_counter()
 
     def elapsed(self) -> float:
+        """Seconds since the solve started."""
         return time.perf_counter() - self.start
 
     def remaining(self) -> float:
+        """Seconds left of the time limit (``inf`` without one)."""
         return self.limits.time_limit - self.elapsed()
 
     def out_of_time(self) -> bool:
+        """Whether the time limit is reached."""
         return self.elapsed() >= self.limits.time_limit
 
     def stop_requested(self) -> bool:
+        """Whether the stop request is set (an Event set, or the callable returning True)."""
         stop = self.limits.stop
         if stop is None:
             return False

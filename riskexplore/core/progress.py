@@ -72,6 +72,13 @@ class ProgressSeries:
         self._cap = cap
 
     def append(self, event) -> None:
+        """Add one event (see :meth:`extend`).
+
+        Parameters
+        ----------
+        event : SolveEvent
+            The event.
+        """
         self.extend((event,))
 
     def extend(self, events: Iterable) -> int:
@@ -115,10 +122,12 @@ class ProgressSeries:
 
     @property
     def incumbent_time(self) -> np.ndarray:
+        """Seconds at which the incumbent changed."""
         return np.asarray(self._inc_time, dtype=float)
 
     @property
     def incumbent_upper(self) -> np.ndarray:
+        """The objective of each new incumbent."""
         return np.asarray(self._inc_upper, dtype=float)
 
     @property

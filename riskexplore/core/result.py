@@ -84,6 +84,24 @@ def final_status(
     ``complete`` means the search proved its answer (tree exhausted, or CPA converged);
     ``stop_reason`` is ``"gap"``, ``"time_limit"``, ``"node_limit"``, ``"stopped"`` or
     ``None``.
+
+    Parameters
+    ----------
+    has_model : bool
+        Whether a feasible model was found.
+    complete : bool
+        Whether the search proved its answer.
+    gap : float
+        The final relative gap.
+    gap_tolerance : float
+        The gap at which a solve counts as optimal.
+    stop_reason : str or None
+        Why the search ended early.
+
+    Returns
+    -------
+    str
+        One of :data:`STATUSES`.
     """
     if not has_model:
         if complete or stop_reason == "gap":

@@ -31,6 +31,11 @@ def read_csv_table(source, name: str | None = None) -> pd.DataFrame:
     name : str, optional
         What to call the file in messages (default: the file's name, else "the CSV file").
 
+    Returns
+    -------
+    DataFrame
+        The table.
+
     Raises
     ------
     InputError

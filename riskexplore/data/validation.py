@@ -46,6 +46,18 @@ def check_unique_names(names, where: str = "X") -> None:
     ``where`` is what holds the columns, for the message (``"X"``, a file name). Used
     for DataFrames (features, tables to binarize) and for a CSV file's header row, which
     pandas would otherwise silently rename (the second ``a`` becomes ``a.1``).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The column names.
+    where : str
+        The table, for the message.
+
+    Raises
+    ------
+    InputError
+        Naming every repeated name and its columns.
     """
     columns: dict[str, list[int]] = {}
     for j, name in enumerate(names):
@@ -359,6 +371,23 @@ def check_features(X, feature_names) -> np.ndarray:
     extra columns are ignored and missing ones are reported by name. An array or list
     must have one column per feature, in training order; a 1-D array of length ``d`` is
     taken as a single row. Returns a float ndarray of shape (n, d).
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        Features to predict on (a DataFrame's columns are matched by name).
+    feature_names : sequence of str
+        The training features.
+
+    Returns
+    -------
+    ndarray of shape (n, d)
+        The features, in training order.
+
+    Raises
+    ------
+    InputError
+        For missing or non-numeric columns, missing values or a wrong shape.
     """
     names = _check_names(list(feature_names), "feature_names")
     if isinstance(X, pd.DataFrame):
@@ -392,6 +421,23 @@ def split_outcome(frame, target=None):
 
     ``X`` is a DataFrame with the remaining columns in their order and ``y`` a Series;
     values are not converted (pass them to :func:`check_training_data`).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table.
+    target : str, optional
+        The outcome column.
+
+    Returns
+    -------
+    tuple
+        ``(X, y)``.
+
+    Raises
+    ------
+    InputError
+        For an unknown target or a table of one column.
     """
     if not isinstance(frame, pd.DataFrame):
         raise InputError(

@@ -70,10 +70,12 @@ class Comparison:
 
     @property
     def unconstrained(self):
+        """The first model (the unconstrained one of :func:`compare_models`)."""
         return self.models[0]
 
     @property
     def constrained(self):
+        """The second model (the constrained one; None when it has no model)."""
         return self.models[1]
 
     def summary(self) -> str:
@@ -211,6 +213,24 @@ def compare(
     Returns a :class:`Comparison` with the points (or items) side by side and the
     metrics of both on ``(X, y)`` (and ``(X_test, y_test)`` if given). There is no
     price of constraints, since the two models' problems need not be nested.
+
+    Parameters
+    ----------
+    model_a, model_b : fitted models
+        The models.
+    X, y
+        Training data.
+    X_test, y_test : optional
+        Held-out data.
+    names : (str, str)
+        Labels of the two models.
+    groups, test_groups : optional
+        Groups of the rows (worst FNR/FPR gaps).
+
+    Returns
+    -------
+    Comparison
+        The comparison (``price_of_constraints`` None).
     """
     names = _names(names)
     return Comparison(
@@ -283,6 +303,11 @@ def compare_models(
     **fit_kwargs
         Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``max_size``,
         ``time_limit``, ``c0``, ``coef_min``, ...), used for both solves.
+
+    Returns
+    -------
+    Comparison
+        The two models, their points and metrics, and ``price_of_constraints``.
     """
     if "constraints" in fit_kwargs or "warm_start" in fit_kwargs:
         raise InputError("pass constraints / base_constraints; warm starts come from the pool")
@@ -343,6 +368,26 @@ def comparison_from_models(
     ``V*_c - V*_u`` lies in ``[max(0, LB_c - UB_u), max(0, UB_c - LB_u)]`` (as in
     :func:`~riskexplore.evaluation.compare.compare_models`). ``constrained=None`` means
     the constrained problem has no model (price ``[0, inf]``).
+
+    Parameters
+    ----------
+    unconstrained, constrained : fitted models
+        The two models (``constrained`` may be None).
+    X, y
+        Training data.
+    X_test, y_test : optional
+        Held-out data.
+    constraints : sequence
+        The constraints that separate the models (described in the comparison).
+    names : (str, str)
+        Labels of the two models.
+    nested : bool
+        Whether the constrained problem is the unconstrained one plus ``constraints``.
+
+    Returns
+    -------
+    Comparison
+        The comparison, with the certified price when ``nested``.
     """
     second = constrained if constrained is not None else unconstrained
     comparison = compare(

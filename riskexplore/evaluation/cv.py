@@ -60,6 +60,22 @@ def fold_indices(
 
     Stratified by the outcome by default: every fold gets the same share of positives
     (up to one example). Deterministic given ``seed``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        The outcome.
+    n_splits : int
+        The number of folds.
+    seed : int
+        Seed of the shuffle.
+    stratified : bool
+        Keep the class proportions in every fold.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        Training and test positions of each fold.
     """
     yb = as_binary_outcome(y)
     n_splits = int(n_splits)
@@ -463,6 +479,16 @@ def risk_score_recipe(**fit_kwargs: Any) -> Recipe:
 
     >>> make = lambda max_size: risk_score_recipe(max_size=max_size, time_limit=10)
     >>> result = nested_cv_select(make, {"max_size": [2, 3, 4]}, X, y)  # doctest: +SKIP
+
+    Parameters
+    ----------
+    **fit_kwargs
+        Arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+
+    Returns
+    -------
+    callable
+        ``recipe(X, y, cut_pool=None) -> RiskScore``.
     """
     if "cut_pool" in fit_kwargs:
         raise InputError("the recipe gets a cut pool per training fold; do not pass cut_pool")

@@ -81,6 +81,7 @@ class GridEvent:
 
     @property
     def fraction(self) -> float:
+        """The share of cells finished (0 to 1)."""
         return self.done / self.total if self.total else 1.0
 
 
@@ -97,6 +98,7 @@ class CellResult:
 
     @property
     def ok(self) -> bool:
+        """Whether the cell finished without an error."""
         return self.status == OK
 
 
@@ -124,6 +126,7 @@ class GridResult:
 
     @property
     def n_failed(self) -> int:
+        """The number of cells that failed."""
         return len(self.failed)
 
     def to_frame(self):

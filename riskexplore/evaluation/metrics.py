@@ -75,6 +75,21 @@ def as_binary_outcome(y) -> np.ndarray:
     the larger value is the positive class. A single value is read as ``{0, 1}`` or
     ``{-1, +1}`` coding (so ``[1, 1, 1]`` is all positive and ``[-1, -1]`` all
     negative).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        A binary outcome with any two values (the larger, or True, is positive).
+
+    Returns
+    -------
+    ndarray of int
+        0/1 values.
+
+    Raises
+    ------
+    InputError
+        For more than two values or missing values.
     """
     arr = np.asarray(y)
     if arr.ndim != 1:
@@ -132,6 +147,13 @@ def calibration_groups(risk, scores=None) -> tuple[np.ndarray, bool]:
         Group index, increasing with the score (0, 1, ... with no gaps).
     binned : bool
         True when the scores were grouped into bins.
+
+    Parameters
+    ----------
+    risk : array-like of shape (n,)
+        Predicted risks.
+    scores : array-like of shape (n,), optional
+        Scores that order the examples like the risks.
     """
     key = np.asarray(risk if scores is None else scores, dtype=float).ravel()
     if len(key) and not np.all(np.isfinite(key)):
@@ -192,20 +214,35 @@ def calibration_error(y, risk, scores=None) -> float:
 def reliability_table(y, risk, scores=None, confidence: float = 0.95) -> pd.DataFrame:
     """The reliability diagram as a table: one row per distinct score (or bin).
 
-    Columns
-    -------
-    score : the score of the group (for bins: the mean score of its examples)
-    score_min, score_max : range of scores in the group (equal unless binned)
-    predicted_risk : mean predicted risk of the group's examples
-    observed_risk : fraction of positives ``pbar_s``
-    count, positives : examples and positive examples in the group
-    ci_low, ci_high : exact **Clopper--Pearson** interval for the observed risk at level
-        ``confidence`` (from ``scipy.stats.beta`` quantiles; conservative, and valid
-        for the small groups that sparse risk scores produce)
-    abs_error : ``mean |p_i - pbar_s|`` over the group; ``CAL`` is the count-weighted
-        mean of this column
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    risk : array-like of shape (n,)
+        Predicted risks.
+    scores : array-like of shape (n,), optional
+        Scores that group the examples (see :func:`calibration_groups`).
+    confidence : float
+        Level of the exact intervals.
 
-    ``table.attrs["binned"]`` is True when the scores were grouped into 10 bins.
+    Returns
+    -------
+    DataFrame
+        One row per group, with columns
+
+        * ``score``: the score of the group (for bins: the mean score of its examples);
+        * ``score_min``, ``score_max``: range of scores in the group (equal unless
+          binned);
+        * ``predicted_risk``: mean predicted risk of the group's examples;
+        * ``observed_risk``: fraction of positives ``pbar_s``;
+        * ``count``, ``positives``: examples and positive examples in the group;
+        * ``ci_low``, ``ci_high``: exact **Clopper--Pearson** interval for the observed
+          risk at level ``confidence`` (from ``scipy.stats.beta`` quantiles;
+          conservative, and valid for the small groups that sparse risk scores produce);
+        * ``abs_error``: ``mean |p_i - pbar_s|`` over the group; ``CAL`` is the
+          count-weighted mean of this column.
+
+        ``table.attrs["binned"]`` is True when the scores were grouped into 10 bins.
     """
     if not 0 < confidence < 1:
         raise InputError(f"confidence must lie in (0, 1), got {confidence}")
@@ -252,6 +289,18 @@ def auc(y, scores) -> float:
     ties as 0; see :func:`auc_strict`. Computed as the Mann--Whitney statistic with
     mid-ranks (the same number as sklearn, without its per-call validation overhead).
     Returns ``nan`` when only one class is present.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    scores : array-like of shape (n,)
+        Scores; larger means more likely positive.
+
+    Returns
+    -------
+    float
+        The AUC.
     """
     yb = as_binary_outcome(y)
     s = _risk(scores, len(yb), "scores")
@@ -302,6 +351,18 @@ def auc_strict(y, scores) -> float:
     """The paper's AUC, ``(1 / n+ n-) sum_{i: y_i=+1} sum_{k: y_k=-1} 1[s_i > s_k]``.
 
     Ties count 0 (so a constant score has strict AUC 0). ``nan`` with one class only.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    scores : array-like of shape (n,)
+        Scores.
+
+    Returns
+    -------
+    float
+        The AUC with ties counted as 0 (``nan`` with one class).
     """
     yb = as_binary_outcome(y)
     s = _risk(scores, len(yb), "scores")
@@ -318,6 +379,20 @@ def logistic_loss(y, risk=None, *, scores=None) -> float:
     Give the scores ``s_i`` (exact, numerically stable) or the predicted risks
     ``p_i = 1 / (1 + exp(-s_i))`` (then the loss is ``-(1/n) sum log p_i`` over positives
     and ``log(1 - p_i)`` over negatives, with ``p`` clipped to ``[1e-15, 1 - 1e-15]``).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    risk : array-like of shape (n,), optional
+        Predicted risks (used when ``scores`` is not given).
+    scores : array-like of shape (n,), optional
+        Log-odds ``s_i``.
+
+    Returns
+    -------
+    float
+        The loss.
     """
     yb = as_binary_outcome(y)
     if (risk is None) == (scores is None):
@@ -333,7 +408,20 @@ def logistic_loss(y, risk=None, *, scores=None) -> float:
 
 
 def brier_score(y, risk) -> float:
-    """Mean squared difference between predicted risk and outcome, ``(1/n) sum (p_i - y_i)^2``."""
+    """Mean squared difference between predicted risk and outcome, ``(1/n) sum (p_i - y_i)^2``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Binary outcome.
+    risk : array-like of shape (n,)
+        Predicted risks.
+
+    Returns
+    -------
+    float
+        The score (``nan`` without rows).
+    """
     yb = as_binary_outcome(y)
     p = _risk(risk, len(yb))
     return float(np.mean((p - yb) ** 2)) if len(yb) else math.nan
@@ -427,7 +515,20 @@ def predicts_risk(model) -> bool:
 
 
 def predicted_risk(model, X) -> np.ndarray | None:
-    """``model.predict_risk(X)``, or the positive column of ``predict_proba``; else None."""
+    """``model.predict_risk(X)``, or the positive column of ``predict_proba``; else None.
+
+    Parameters
+    ----------
+    model : object
+        A fitted model.
+    X : DataFrame or array
+        Features.
+
+    Returns
+    -------
+    ndarray or None
+        The risks.
+    """
     if hasattr(model, "predict_risk"):
         return np.asarray(model.predict_risk(X), dtype=float).ravel()
     if hasattr(model, "predict_proba"):
@@ -437,7 +538,22 @@ def predicted_risk(model, X) -> np.ndarray | None:
 
 
 def model_scores(model, X, risk: np.ndarray | None = None) -> np.ndarray | None:
-    """``model.decision_function(X)`` if available, else the predicted risk."""
+    """``model.decision_function(X)`` if available, else the predicted risk.
+
+    Parameters
+    ----------
+    model : object
+        A fitted model.
+    X : DataFrame or array
+        Features.
+    risk : ndarray, optional
+        The model's risks, when already computed.
+
+    Returns
+    -------
+    ndarray or None
+        The scores.
+    """
     if hasattr(model, "decision_function"):
         return np.asarray(model.decision_function(X), dtype=float).ravel()
     return risk
@@ -453,6 +569,13 @@ def risk_score_metrics(model, X, y) -> dict[str, Any]:
 
     Returns a dict with ``n, cal, auc, loss, brier, size, status, gap, lower_bound,
     upper_bound, objective``.
+
+    Parameters
+    ----------
+    model : object
+        A fitted risk model.
+    X, y
+        Data.
     """
     yb = as_binary_outcome(y)
     risk = predicted_risk(model, X)
@@ -486,6 +609,20 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
     certificate, and AUC of ``decision_function`` when they have one (for a checklist,
     the number of items checked). Nested per-group tables are left out; use
     :func:`classification_rates` for them.
+
+    Parameters
+    ----------
+    model : object
+        A fitted model.
+    X, y
+        Data.
+    groups : array-like or DataFrame, optional
+        Groups of the rows (worst rates and gaps).
+
+    Returns
+    -------
+    dict
+        The metrics.
     """
     yb = as_binary_outcome(y)
     if predicts_risk(model):
@@ -506,7 +643,18 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
 
 
 def summarize(values: Mapping[str, Any]) -> str:
-    """``cal 1.2%, auc 0.871, loss 0.311`` for the keys present (for one-line summaries)."""
+    """``cal 1.2%, auc 0.871, loss 0.311`` for the keys present (for one-line summaries).
+
+    Parameters
+    ----------
+    values : mapping
+        Metrics.
+
+    Returns
+    -------
+    str
+        The summary.
+    """
     parts = []
     for key, fmt in (("cal", "{:.1%}"), ("auc", "{:.3f}"), ("loss", "{:.4f}"), ("error", "{:.1%}")):
         v = values.get(key)

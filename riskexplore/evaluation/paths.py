@@ -59,6 +59,7 @@ class SizePath:
         return iter(self.to_records())
 
     def to_records(self) -> list[dict[str, Any]]:
+        """The rows, as copies."""
         return [dict(r) for r in self.rows]
 
     def to_frame(self, include_models: bool = False) -> pd.DataFrame:

@@ -12,6 +12,18 @@ def card_figure(model, *, title: str | None = None):
 
     A risk score gives two tables (points per feature; risk per score), a checklist one
     table of check boxes; the certificate line is the subtitle.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+    title : str, optional
+        The figure's title (default: the model's).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots

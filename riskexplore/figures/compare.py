@@ -48,7 +48,18 @@ def model_card_table(model) -> tuple[list[str], list[list[str]]]:
 
 
 def price_text(price) -> str:
-    """The certified price interval in words."""
+    """The certified price interval in words.
+
+    Parameters
+    ----------
+    price : (float, float) or None
+        The certified interval, or None when not certified.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if price is None:
         return "price of the constraints: not certified (the two problems are not nested)"
     lo, hi = price
@@ -101,6 +112,24 @@ def compare_figure(
 
     Traces: card A, card B (tables); then per model the three reliability traces
     (diagonal, train, test); then the metrics table.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        Two models (see :mod:`riskexplore.evaluation.compare`).
+    X, y : optional
+        Training data (for the reliability diagrams).
+    X_test, y_test : optional
+        Held-out data.
+    title : str, optional
+        The title (default: ``"<a> vs <b>"``).
+    height : int, optional
+        Pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots

@@ -12,7 +12,13 @@ __all__ = ["image_export_available", "save_figure"]
 
 
 def image_export_available() -> bool:
-    """True when plotly can write PNG/SVG/PDF here (needs the ``kaleido`` package)."""
+    """True when plotly can write PNG/SVG/PDF here (needs the ``kaleido`` package).
+
+    Returns
+    -------
+    bool
+        Whether ``kaleido`` is installed.
+    """
     return importlib.util.find_spec("kaleido") is not None
 
 
@@ -25,6 +31,25 @@ def save_figure(fig, path: str | Path, **kwargs: Any) -> Path:
     ``.html`` writes a self-contained page (plotly.js inlined, works offline), ``.json``
     the plotly JSON, and ``.png``/``.svg``/``.pdf``/... an image, which needs the
     ``kaleido`` package; without it a :class:`RiskExploreError` says so.
+
+    Parameters
+    ----------
+    fig : Figure or PlotView
+        The figure.
+    path : str or Path
+        The file; its suffix chooses the format.
+    **kwargs
+        Arguments of plotly's ``write_html``, ``write_json`` or ``write_image``.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    RiskExploreError
+        For an unknown suffix, or an image without ``kaleido``.
     """
     import plotly.graph_objects as go
 

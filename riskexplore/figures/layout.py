@@ -58,7 +58,13 @@ def bottom_legend() -> dict[str, Any]:
     """A horizontal legend at the bottom of the figure (as the monitor's
     :func:`~riskexplore.figures.progress.bounds_figure`): the top holds the title and the
     first subplot's title; plotly keeps the plots and axis titles above the legend and
-    widens the bottom margin when it wraps."""
+    widens the bottom margin when it wraps.
+
+    Returns
+    -------
+    dict
+        The legend's layout.
+    """
     return {
         "orientation": "h",
         "x": 0,
@@ -70,7 +76,20 @@ def bottom_legend() -> dict[str, Any]:
 
 
 def text_lines(text, chars: int) -> int:
-    """Lines that ``text`` takes in a table column about ``chars`` characters wide."""
+    """Lines that ``text`` takes in a table column about ``chars`` characters wide.
+
+    Parameters
+    ----------
+    text : Any
+        The text (``str()`` of it).
+    chars : int
+        The column's width in characters.
+
+    Returns
+    -------
+    int
+        The lines (at least 1).
+    """
     return max(1, math.ceil(len(str(text)) / chars))
 
 
@@ -78,14 +97,46 @@ def table_px(
     n_rows: int, *, row_px: int = ROW_PX, header_lines: int = 1, wrapped_lines: int = 0
 ) -> int:
     """The height a table needs to show its header and all ``n_rows`` rows (with
-    ``wrapped_lines`` further lines of wrapped text in all) without scrolling."""
+    ``wrapped_lines`` further lines of wrapped text in all) without scrolling.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows (at least one row's height is kept).
+    row_px : int
+        Height of a row.
+    header_lines : int
+        Lines of the header.
+    wrapped_lines : int
+        Further lines of wrapped cells in all.
+
+    Returns
+    -------
+    int
+        Pixels.
+    """
     lines = (header_lines - 1) + wrapped_lines
     return HEADER_PX + max(n_rows, 1) * row_px + lines * WRAP_PX + 6
 
 
 def domain(top_px: float, height_px: float, total_px: float) -> list[float]:
     """``[bottom, top]`` in paper fractions of a band ``height_px`` high whose top is
-    ``top_px`` below the top of a plot area ``total_px`` high."""
+    ``top_px`` below the top of a plot area ``total_px`` high.
+
+    Parameters
+    ----------
+    top_px : float
+        Pixels from the top of the plot area to the band's top.
+    height_px : float
+        The band's height.
+    total_px : float
+        The plot area's height.
+
+    Returns
+    -------
+    list of float
+        ``[bottom, top]``, clipped to ``[0, 1]``.
+    """
     top = 1.0 - top_px / total_px
     bottom = 1.0 - (top_px + height_px) / total_px
     return [max(0.0, round(bottom, 6)), min(1.0, round(top, 6))]
@@ -96,14 +147,39 @@ def place_subplot_titles(
 ) -> None:
     """Put the ``subplot_titles`` given to make_subplots (which makes an annotation of
     each non-empty one, in order) at ``(x, y)`` paper positions: just above the domains
-    that replaced make_subplots' own."""
+    that replaced make_subplots' own.
+
+    Parameters
+    ----------
+    fig : Figure
+        A figure of ``make_subplots``.
+    titles : sequence of str
+        The subplot titles given to it.
+    positions : sequence of (float, float)
+        The ``(x, y)`` of each title.
+    """
     shown = [p for t, p in zip(titles, positions, strict=True) if t]
     for annotation, (x, y) in zip(fig.layout.annotations, shown, strict=True):
         annotation.update(x=x, y=y, xanchor="center", yanchor="bottom")
 
 
 def wrap_words(text: str, width: int = 100, sep: str = "; ") -> list[str]:
-    """``text`` cut at ``sep`` into lines of about ``width`` characters."""
+    """``text`` cut at ``sep`` into lines of about ``width`` characters.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    width : int
+        Characters per line, about.
+    sep : str
+        Where lines may break.
+
+    Returns
+    -------
+    list of str
+        The lines.
+    """
     lines: list[str] = []
     for part in text.split(sep):
         if lines and len(lines[-1]) + len(sep) + len(part) <= width:
@@ -114,6 +190,20 @@ def wrap_words(text: str, width: int = 100, sep: str = "; ") -> list[str]:
 
 
 def fmt(value, kind: str = "num") -> str:
+    """A number in a figure: ``—`` for None or NaN, ``∞``, a percentage or an integer.
+
+    Parameters
+    ----------
+    value : Any
+        The value (text is shown as is).
+    kind : {"num", "pct", "int"}
+        How to show it.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if value is None:
         return "—"
     if isinstance(value, str):
@@ -132,6 +222,18 @@ def fmt(value, kind: str = "num") -> str:
 
 
 def column_kind(column: str) -> str:
+    """How a metrics-table column is formatted (see :func:`fmt`).
+
+    Parameters
+    ----------
+    column : str
+        The column.
+
+    Returns
+    -------
+    str
+        ``"pct"`` for CAL and gap, ``"int"`` for the size, else ``"num"``.
+    """
     if "CAL" in column or column == "gap":
         return "pct"
     if column == "size":

@@ -50,6 +50,24 @@ def metrics_figure(
     test"``), then the table. ``height`` (pixels) defaults to a 300 px ROC plot plus
     whatever the table needs to show all its rows; a larger value makes the ROC plot
     taller, a smaller one is raised to that.
+
+    Parameters
+    ----------
+    models : model, list or dict, optional
+        The models (None: the empty figure a widget starts from).
+    X, y : optional
+        Training data.
+    X_test, y_test : optional
+        Held-out data.
+    title : str, optional
+        The title.
+    height : int, optional
+        Pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots

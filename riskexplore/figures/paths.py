@@ -59,12 +59,30 @@ def pareto_figure(
     of rows (possibly partial, as the path is being computed); ``selected`` marks one
     size. Every point carries its size as ``customdata`` (clicks select a size).
     Traces: :func:`pareto_traces`.
+
+    Parameters
+    ----------
+    path : SizePath, DataFrame or list of dict, optional
+        The path.
+    kind : str, optional
+        The model family (default: the path's, else guessed from the columns).
+    selected : int, optional
+        The size to mark.
+    title : str, optional
+        The title.
+    height : int
+        Pixels.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
     frame = path_frame(path)
-    plot = _path_plot(frame, kind)
+    plot = _path_plot(frame, kind or getattr(path, "kind", None))
     fig = make_subplots(
         rows=3,
         cols=1,
@@ -140,7 +158,7 @@ def update_pareto_figure(
         ``fig``.
     """
     frame = path_frame(path)
-    plot = plot or _path_plot(frame, kind)
+    plot = plot or _path_plot(frame, kind or getattr(path, "kind", None))
     if len(frame) and "model_size" in frame.columns:
         rows = np.flatnonzero(frame["model_size"].notna().to_numpy())
     else:

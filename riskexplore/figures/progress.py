@@ -45,7 +45,18 @@ _COLORS = {
 
 def as_series(progress: Any) -> ProgressSeries:
     """A :class:`ProgressSeries` from a series, a Trace, a list of events, a fitted model
-    (its ``trace``) or ``None`` (empty)."""
+    (its ``trace``) or ``None`` (empty).
+
+    Parameters
+    ----------
+    progress : ProgressSeries, Trace, list of SolveEvent, fitted model or None
+        The progress.
+
+    Returns
+    -------
+    ProgressSeries
+        The series.
+    """
     if progress is None:
         return ProgressSeries()
     if isinstance(progress, ProgressSeries):
@@ -187,6 +198,19 @@ def update_bounds_figure(
     Only data (numpy arrays) change, plus the time axis type when ``log_time`` is given
     and the title when ``title`` is given, so a live widget can call this inside
     ``fig.batch_update()`` without resetting the user's zoom.
+
+    Parameters
+    ----------
+    fig : Figure or PlotView
+        A figure of :func:`bounds_figure`.
+    progress : ProgressSeries, Trace, list of SolveEvent, fitted model or None
+        The progress.
+    log_time : bool, optional
+        A logarithmic time axis.
+    title : str, optional
+        A new title.
+    max_points : int
+        The most points per trace.
     """
     series = as_series(progress)
     a = series.arrays(finite=True, max_points=max_points)

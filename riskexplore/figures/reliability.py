@@ -72,6 +72,15 @@ def _reliability_arrays(table: pd.DataFrame | None) -> dict[str, Any]:
 
 
 def fill_reliability_trace(trace, table) -> None:
+    """Put one reliability table into a marker trace (points, error bars, sizes, hover text).
+
+    Parameters
+    ----------
+    trace : plotly Scatter
+        A split's trace of :func:`reliability_traces`.
+    table : DataFrame or None
+        The table (None empties the trace).
+    """
     a = _reliability_arrays(table)
     trace.x, trace.y = a["x"], a["y"]
     trace.error_y = {"type": "data", "array": a["plus"], "arrayminus": a["minus"], "visible": True}
@@ -80,6 +89,22 @@ def fill_reliability_trace(trace, table) -> None:
 
 
 def reliability_traces(go, label_prefix: str = "", showlegend: bool = True) -> list:
+    """The traces of a reliability diagram: the diagonal, then ``train`` and ``test``.
+
+    Parameters
+    ----------
+    go : module
+        ``plotly.graph_objects``.
+    label_prefix : str
+        Prefix of the splits' trace names.
+    showlegend : bool
+        Whether the traces appear in the legend.
+
+    Returns
+    -------
+    list
+        The three traces (empty markers).
+    """
     traces = [
         go.Scatter(
             name="perfect calibration",
@@ -145,7 +170,15 @@ def reliability_figure(
 
 
 def update_reliability_figure(fig, tables: Mapping[str, pd.DataFrame] | None) -> None:
-    """Put ``{"train": table, "test": table}`` into a :func:`reliability_figure`."""
+    """Put ``{"train": table, "test": table}`` into a :func:`reliability_figure`.
+
+    Parameters
+    ----------
+    fig : Figure or PlotView
+        A figure of :func:`reliability_figure`.
+    tables : mapping or None
+        The tables by split.
+    """
     tables = tables or {}
     for trace in fig.data[1:3]:
         fill_reliability_trace(trace, tables.get(trace.name))

@@ -31,9 +31,33 @@ class ObjectiveBounds:
     R_max: int
 
     def penalty_min(self, r: int) -> float:
+        """The least penalty of a model with ``r`` features (the ``r`` smallest ``c0_j``).
+
+        Parameters
+        ----------
+        r : int
+            The number of features.
+
+        Returns
+        -------
+        float
+            The penalty.
+        """
         return float(self.c0_sorted[:r].sum())
 
     def penalty_max(self, r: int) -> float:
+        """The largest penalty of a model with ``r`` features (the ``r`` largest ``c0_j``).
+
+        Parameters
+        ----------
+        r : int
+            The number of features.
+
+        Returns
+        -------
+        float
+            The penalty.
+        """
         return float(self.c0_sorted[len(self.c0_sorted) - r :].sum()) if r > 0 else 0.0
 
     def chain(self) -> bool:
@@ -56,7 +80,20 @@ class ObjectiveBounds:
 
 
 def initial_bounds(problem: RiskScoreProblem, intercept: tuple[float, float]) -> ObjectiveBounds:
-    """Proposition 4 with size-aware score ranges, and the model-size bounds."""
+    """Proposition 4 with size-aware score ranges, and the model-size bounds.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+    intercept : (float, float)
+        Bounds on the intercept.
+
+    Returns
+    -------
+    ObjectiveBounds
+        Bounds on the loss, the penalty, the objective and the model size.
+    """
     L_min, L_max = loss_bounds(problem, intercept)
     c0 = np.sort(problem.c0)
     b = ObjectiveBounds(c0, 0.0, math.inf, L_min, L_max, problem.min_size, problem.max_size)
@@ -65,7 +102,20 @@ def initial_bounds(problem: RiskScoreProblem, intercept: tuple[float, float]) ->
 
 
 def feature_score_range(problem: RiskScoreProblem, X: np.ndarray):
-    """Smallest and largest ``<lam_{1..d}, x_i>`` over the box and at most R_max features."""
+    """Smallest and largest ``<lam_{1..d}, x_i>`` over the box and at most R_max features.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+    X : ndarray of shape (n, d)
+        Rows of features.
+
+    Returns
+    -------
+    tuple of ndarray
+        The smallest and largest score of each row.
+    """
     lo, hi = problem.lam_bounds()
     lo, hi = lo[1:], hi[1:]
     t_min = np.minimum(X * lo, X * hi)
@@ -87,7 +137,20 @@ def _sum_extreme(T: np.ndarray, k: int) -> np.ndarray:
 
 
 def loss_bounds(problem: RiskScoreProblem, intercept: tuple[float, float]):
-    """``[L_min, L_max]`` over every model in the box (Proposition 4)."""
+    """``[L_min, L_max]`` over every model in the box (Proposition 4).
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+    intercept : (float, float)
+        Bounds on the intercept.
+
+    Returns
+    -------
+    tuple of float
+        ``(L_min, L_max)``.
+    """
     Z = problem.loss.Z
     y = Z[:, 0]  # first column of z = y * [1, x] is the label
     X = Z[:, 1:] * y[:, None]
@@ -110,6 +173,16 @@ def intercept_bounds(problem: RiskScoreProblem) -> tuple[float, float]:
     the loss strictly decreases from ``b`` to ``b - 1``; so an optimal intercept obeys
     ``b <= logit(pi) + 1 - min_i s_i`` (and symmetrically from below). The argument
     needs the intercept to be free of constraint rows, otherwise the user's bounds stay.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Returns
+    -------
+    tuple of float
+        ``(lower, upper)`` within the problem's own intercept bounds.
     """
     lo0, hi0 = problem.lam_bounds()[0][0], problem.lam_bounds()[1][0]
     if problem.intercept_in_rows():

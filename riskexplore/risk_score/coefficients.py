@@ -105,9 +105,11 @@ class CoefficientSet:
 
     @property
     def n_features(self) -> int:
+        """The number of features ``d``."""
         return len(self.feature_names)
 
     def validate(self) -> None:
+        """Raise :class:`InputError` for crossed bounds or a negative or infinite ``c0``."""
         bad = np.flatnonzero(self.lower > self.upper)
         if bad.size:
             j = bad[0]

@@ -297,6 +297,7 @@ class PredictedRisk(RiskScoreConstraint):
 
     @property
     def example(self) -> dict[str, float]:
+        """The example's feature values, ``{name: value}``."""
         return dict(self.when)
 
     def _example_text(self) -> str:

@@ -19,7 +19,18 @@ from riskexplore.errors import InputError
 
 
 def loss_fingerprint(loss) -> str:
-    """A digest of the compressed rows and weights that define the loss."""
+    """A digest of the compressed rows and weights that define the loss.
+
+    Parameters
+    ----------
+    loss : LogisticLoss
+        The loss.
+
+    Returns
+    -------
+    str
+        A hex digest (equal for equal data and weights).
+    """
     digest = hashlib.sha256()
     digest.update(np.ascontiguousarray(loss.Z).tobytes())
     digest.update(np.ascontiguousarray(loss.weights).tobytes())
@@ -59,12 +70,30 @@ class CutPool:
                 )
 
     def add_cut(self, loss: float, grad: np.ndarray, point: np.ndarray) -> None:
+        """Keep a loss cut ``L >= loss + grad . (lam - point)`` (valid for every solve on the data).
+
+        Parameters
+        ----------
+        loss : float
+            The loss at ``point``.
+        grad : ndarray
+            Its gradient there.
+        point : ndarray
+            The point ``[intercept, points...]``.
+        """
         with self._lock:
             self._cuts.append((float(loss), grad.copy(), point.astype(float).copy()))
             if len(self._cuts) > self.max_cuts:
                 del self._cuts[: len(self._cuts) - self.max_cuts]
 
     def add_model(self, lam: np.ndarray) -> None:
+        """Keep an integer model (a warm start for later solves on the data).
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[intercept, points...]``.
+        """
         lam = np.asarray(lam, dtype=np.int64)
         with self._lock:
             self._models.setdefault(lam.tobytes(), lam.copy())
@@ -75,5 +104,6 @@ class CutPool:
             return list(self._cuts if limit is None else self._cuts[-limit:])
 
     def models(self) -> list[np.ndarray]:
+        """The integer models kept, in the order added."""
         with self._lock:
             return list(self._models.values())

@@ -143,10 +143,12 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     # --- conveniences ----------------------------------------------------------------
     @property
     def certificate(self):
+        """The fitted risk score's :class:`~riskexplore.core.certificate.Certificate`."""
         check_is_fitted(self, "model_")
         return self.model_.certificate
 
     def to_text(self) -> str:
+        """The fitted risk score as a printable score card."""
         check_is_fitted(self, "model_")
         return self.model_.to_text()
 

@@ -36,6 +36,22 @@ def from_incumbent(
     """A risk score of a solver incumbent ``{"intercept": b, "points": {name: p}}``.
 
     ``template`` (an earlier model of the same problem) supplies feature names and ranges.
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+    certificate : Certificate
+        The certificate to attach (bounds at that moment).
+    stats : dict
+        Statistics to attach.
+    template : RiskScore, optional
+        An earlier model of the same problem.
+
+    Returns
+    -------
+    RiskScore
+        The model.
     """
     points = {str(k): int(v) for k, v in (incumbent.get("points") or {}).items()}
     names = list(getattr(template, "feature_names", None) or points)
@@ -49,14 +65,36 @@ def from_incumbent(
 
 
 def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
-    """``"intercept -2; age +1, bmi -1"``."""
+    """``"intercept -2; age +1, bmi -1"``.
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+
+    Returns
+    -------
+    str
+        The description.
+    """
     points = incumbent.get("points") or {}
     terms = ", ".join(f"{name} {int(p):+d}" for name, p in points.items()) or "no features"
     return f"intercept {int(incumbent.get('intercept', 0))}; {terms}"
 
 
 def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
-    """``(["feature", "points"], [names, points])`` with the intercept first."""
+    """``(["feature", "points"], [names, points])`` with the intercept first.
+
+    Parameters
+    ----------
+    model : RiskScore
+        The model.
+
+    Returns
+    -------
+    tuple
+        The header and the columns.
+    """
     points = model.points
     names = ["(intercept)", *points]
     values = [f"{int(model.intercept):+d}", *(f"{int(p):+d}" for p in points.values())]
@@ -64,7 +102,20 @@ def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
 
 
 def compare_table(a_model: RiskScore, b_model: RiskScore, names: tuple[str, str]) -> pd.DataFrame:
-    """The points of two risk scores (features with points in either), intercept first."""
+    """The points of two risk scores (features with points in either), intercept first.
+
+    Parameters
+    ----------
+    a_model, b_model : RiskScore
+        The models.
+    names : (str, str)
+        Their labels (the points columns).
+
+    Returns
+    -------
+    DataFrame
+        ``feature``, the points of each model and ``changed``.
+    """
     a, b = names
     pa, pb = a_model.all_points, b_model.all_points
     features = [f for f in pa if pa[f] or pb.get(f, 0)]
@@ -80,6 +131,11 @@ def check_settings(settings: Mapping[str, Any]) -> None:
     """Raise :class:`InputError` unless the settings can be fitted.
 
     The points range must contain 0 and another value.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings (``max_size``, ``coef_min``, ``coef_max``).
     """
     validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
     lo, hi = settings["coef_min"], settings["coef_max"]
@@ -90,7 +146,20 @@ def check_settings(settings: Mapping[str, Any]) -> None:
 def fit_arguments(
     settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
 ) -> dict[str, Any]:
-    """The arguments of :func:`fit_risk_score` for the Explorer's settings."""
+    """The arguments of :func:`fit_risk_score` for the Explorer's settings.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings.
+    categorical, groups
+        Not used by risk scores.
+
+    Returns
+    -------
+    dict
+        Keyword arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+    """
     return {
         "max_size": int(settings["max_size"]),
         "coef_min": int(settings["coef_min"]),
@@ -99,7 +168,22 @@ def fit_arguments(
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
-    """Numeric features without missing values."""
+    """Numeric features without missing values.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Features.
+    y : Series
+        Outcome.
+    settings : mapping
+        The Explorer's settings.
+
+    Raises
+    ------
+    InputError
+        For a non-numeric column or missing values.
+    """
     check_training_data(X, y)
 
 

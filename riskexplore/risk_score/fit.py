@@ -42,7 +42,20 @@ def build_problem(
     constraints: Iterable = (),
     **problem_kwargs: Any,
 ) -> RiskScoreProblem:
-    """The :class:`RiskScoreProblem` that :func:`fit_risk_score` solves."""
+    """The :class:`RiskScoreProblem` that :func:`fit_risk_score` solves.
+
+    Parameters
+    ----------
+    X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints
+        As for :func:`fit_risk_score`.
+    **problem_kwargs
+        Further :class:`~riskexplore.risk_score.problem.RiskScoreProblem` arguments.
+
+    Returns
+    -------
+    RiskScoreProblem
+        The problem.
+    """
     return RiskScoreProblem(
         X,
         y,
@@ -69,7 +82,20 @@ def solve_problem(
     settings=None,
     cut_pool=None,
 ) -> RiskScore:
-    """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`."""
+    """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem (see :func:`build_problem`).
+    time_limit, node_limit, gap_tolerance, stop, callbacks, warm_start, settings, cut_pool
+        As for :func:`fit_risk_score`.
+
+    Returns
+    -------
+    RiskScore
+        The model, its certificate and statistics.
+    """
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
     result = solve_lcpa(
         problem,

@@ -31,6 +31,18 @@ class MoveChecker:
         self.has_rows = rm.n_rows > 0
 
     def activity(self, lam: np.ndarray) -> np.ndarray:
+        """The rows' left-hand sides at the integer model ``lam``.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[intercept, points...]``.
+
+        Returns
+        -------
+        ndarray
+            One value per row.
+        """
         return self.A @ self.problem.point(lam) if self.has_rows else np.zeros(0)
 
     def feasible_values(self, lam, j, values, activity, size) -> np.ndarray:
@@ -165,6 +177,15 @@ def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray, should_
 
     Returns the rounded integer model, or ``None`` when it breaks a bound or constraint
     (or ``should_stop()`` became true on the way).
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+    lam_real : ndarray
+        A real-valued point ``[intercept, points...]`` within the bounds.
+    should_stop : callable, optional
+        Polled between coordinates.
     """
     loss, c0 = problem.loss, problem.c0
     lam = np.asarray(lam_real, dtype=float).copy()

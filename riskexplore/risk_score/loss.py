@@ -62,13 +62,27 @@ class LogisticLoss:
 
     @property
     def n_rows(self) -> int:
+        """The number of distinct rows."""
         return self.Z.shape[0]
 
     @property
     def integer_scores(self) -> bool:
+        """Whether losses of integer models are read from the lookup table."""
         return self._table is not None
 
     def scores(self, lam: np.ndarray) -> np.ndarray:
+        """The margins ``Z @ lam`` of every distinct row.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model.
+
+        Returns
+        -------
+        ndarray
+            The margins.
+        """
         return self.Z @ lam
 
     def from_scores(self, s: np.ndarray, integral: bool = False) -> float:
@@ -79,9 +93,37 @@ class LogisticLoss:
         return float(self.weights @ np.logaddexp(0.0, -s))
 
     def value(self, lam: np.ndarray, integral: bool = False) -> float:
+        """The loss at ``lam`` (``integral=True`` promises an integer ``lam``: table lookup).
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model.
+        integral : bool
+            Whether ``lam`` is integer.
+
+        Returns
+        -------
+        float
+            The loss.
+        """
         return self.from_scores(self.scores(lam), integral)
 
     def value_and_grad(self, lam: np.ndarray, integral: bool = False):
+        """The loss at ``lam`` and its gradient.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model.
+        integral : bool
+            Whether ``lam`` is integer.
+
+        Returns
+        -------
+        tuple
+            ``(loss, gradient)``.
+        """
         s = self.scores(lam)
         if integral and self._table is not None:
             idx = np.rint(s).astype(np.int64) - self._smin
@@ -99,7 +141,20 @@ class LogisticLoss:
 
 
 def score_range(Z: np.ndarray, lam_lower: np.ndarray, lam_upper: np.ndarray):
-    """Smallest and largest margin any ``lam`` in the box can give any row."""
+    """Smallest and largest margin any ``lam`` in the box can give any row.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (m, d+1)
+        Signed rows.
+    lam_lower, lam_upper : ndarray of shape (d+1,)
+        The box.
+
+    Returns
+    -------
+    tuple of float
+        ``(smallest, largest)``, rounded outwards to integers.
+    """
     lo = np.minimum(Z * lam_lower, Z * lam_upper).sum(axis=1)
     hi = np.maximum(Z * lam_lower, Z * lam_upper).sum(axis=1)
     return float(np.floor(lo.min())), float(np.ceil(hi.max()))

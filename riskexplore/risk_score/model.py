@@ -195,10 +195,12 @@ class RiskScore(JsonDocument):
 
     @property
     def loss(self) -> float | None:
+        """The training loss of the solve that found the model (None when not known)."""
         return self.stats.get("loss")
 
     @property
     def objective(self) -> float | None:
+        """The objective (loss plus penalties) of the solve that found the model."""
         return self.stats.get("objective")
 
     # --- prediction ------------------------------------------------------------------
@@ -304,6 +306,7 @@ class RiskScore(JsonDocument):
         return rows
 
     def certificate_line(self) -> str:
+        """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
         if self.certificate is None:
             return "no optimality certificate"
         return self.certificate.describe(self.stats.get("time"))
@@ -428,6 +431,23 @@ class RiskScore(JsonDocument):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RiskScore:
+        """A risk score from a dict of :meth:`to_dict` (JSON round trips are exact).
+
+        Parameters
+        ----------
+        data : mapping
+            The document.
+
+        Returns
+        -------
+        RiskScore
+            The model.
+
+        Raises
+        ------
+        InputError
+            If the document is not a risk score or lacks a field.
+        """
         if data.get("format", FORMAT) != FORMAT:
             raise InputError(f"not a risk score document (format {data.get('format')!r})")
         records = data.get("trace")

@@ -316,6 +316,28 @@ def _cd_path_unthreaded(X, y, w, alpha, gammas, *, max_iter, tol) -> list[np.nda
 
 
 def fit_pool(problem, alphas, gammas, n_gammas, max_iter, tol, solver="cd") -> PLRPool:
+    """The pool of a problem: a path of penalties per mixing parameter (see :func:`plr_pool`).
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem (its rows and weights).
+    alphas : sequence of float
+        Mixing parameters.
+    gammas : sequence of float or None
+        Penalties for every alpha (None: a path of ``n_gammas``).
+    n_gammas : int
+        Length of the automatic path.
+    max_iter, tol : int, float
+        Iterations and tolerance of the solver.
+    solver : {"cd", "saga"}
+        The solver.
+
+    Returns
+    -------
+    PLRPool
+        The pool.
+    """
     start = time.perf_counter()
     if solver == "saga":  # saga is far slower on merged rows with large weights
         X, y, w = problem.X, problem.y.astype(float), problem.sample_weight
@@ -340,7 +362,24 @@ def fit_pool(problem, alphas, gammas, n_gammas, max_iter, tol, solver="cd") -> P
 
 
 def refit_params(X, y, w, params, max_iter, tol, solver="cd") -> list[np.ndarray]:
-    """Refit the pool's ``(alpha, gamma)`` models on other data (for CV selection)."""
+    """Refit the pool's ``(alpha, gamma)`` models on other data (for CV selection).
+
+    Parameters
+    ----------
+    X, y, w : ndarray
+        Rows, outcome in {-1, +1} and weights.
+    params : list of (float, float)
+        The ``(alpha, gamma)`` of each model.
+    max_iter, tol : int, float
+        Iterations and tolerance of the solver.
+    solver : {"cd", "saga"}
+        The solver.
+
+    Returns
+    -------
+    list of ndarray
+        The coefficients ``[intercept, w]`` of each model.
+    """
     if solver != "saga":
         X, y, w = _compress(X, y, w)
     n = float(w.sum())

@@ -155,10 +155,12 @@ class RiskScoreProblem:
     # --- shapes and bounds -------------------------------------------------------------
     @property
     def n_features(self) -> int:
+        """The number of features ``d``."""
         return len(self.feature_names)
 
     @property
     def c0(self) -> np.ndarray:
+        """The penalty per feature used, one per feature."""
         return self.coefficient_set.c0
 
     def lam_bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -166,6 +168,7 @@ class RiskScoreProblem:
         return self.coefficient_set.full_bounds()
 
     def intercept_in_rows(self) -> bool:
+        """Whether a constraint row involves the intercept."""
         return any(INTERCEPT in row.points for row in self.rows)
 
     # --- evaluating models -------------------------------------------------------------
@@ -197,6 +200,18 @@ class RiskScoreProblem:
         return out
 
     def is_feasible(self, lam: np.ndarray) -> bool:
+        """Whether the integer model ``lam`` meets every bound and constraint.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[intercept, points...]``.
+
+        Returns
+        -------
+        bool
+            True without violations.
+        """
         return not self.violations(lam)
 
     def as_dict(self, lam: np.ndarray) -> dict:

@@ -76,7 +76,18 @@ def risk_score_model(
 
 def pyomo_model_for(problem):
     """:func:`risk_score_model` for a :class:`RiskScoreProblem`, with its coefficient bounds
-    on the variables. Add constraints to it and pass it as ``constraints=[model]``."""
+    on the variables. Add constraints to it and pass it as ``constraints=[model]``.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Returns
+    -------
+    pyomo ConcreteModel
+        The model.
+    """
     lo, hi = problem.lam_bounds()
     bounds = {n: (float(lo[j + 1]), float(hi[j + 1])) for j, n in enumerate(problem.feature_names)}
     return risk_score_model(

@@ -47,6 +47,7 @@ class LinearRow:
         check_bounds(self.name, self.lower, self.upper)
 
     def variables(self) -> set[str]:
+        """The names of the features (and the intercept) the row uses."""
         return set(self.points) | set(self.included)
 
 
@@ -61,6 +62,7 @@ class RowMatrix:
 
     @property
     def n_rows(self) -> int:
+        """The number of rows."""
         return len(self.names)
 
     def violations(self, x: np.ndarray, tol: float = 1e-7) -> list[str]:
@@ -76,6 +78,18 @@ def compile_rows(rows: Sequence[LinearRow], feature_names: Sequence[str]) -> Row
     """Compile rows to a dense matrix over ``[lambda_0, lambda_1..d, alpha_1..d]``.
 
     Raises :class:`ConstraintError` naming the row and the unknown feature.
+
+    Parameters
+    ----------
+    rows : sequence of LinearRow
+        The rows.
+    feature_names : sequence of str
+        The features, in the solver's order.
+
+    Returns
+    -------
+    RowMatrix
+        The matrix and bounds.
     """
     d = len(feature_names)
     index = {name: j + 1 for j, name in enumerate(feature_names)}

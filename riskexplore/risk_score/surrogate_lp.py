@@ -132,6 +132,7 @@ class SurrogateLP:
     # --- cuts --------------------------------------------------------------------------
     @property
     def n_cuts(self) -> int:
+        """The number of loss cuts in the LP."""
         return len(self.row_ids) - self.n_fixed
 
     def add_cut(self, loss: float, grad: np.ndarray, lam: np.ndarray) -> None:
@@ -166,18 +167,40 @@ class SurrogateLP:
 
     # --- bounds ------------------------------------------------------------------------
     def set_node_bounds(self, lower: np.ndarray, upper: np.ndarray) -> None:
+        """Set the column bounds of a node.
+
+        Parameters
+        ----------
+        lower, upper : ndarray
+            Bounds of ``[lam, alpha]``.
+        """
         self.highs.changeColsBounds(self.n_struct, self.all_indices, lower, upper)
 
     def set_loss_bounds(self, lower: float, upper: float) -> None:
+        """Bound the loss variable ``L``.
+
+        Parameters
+        ----------
+        lower, upper : float
+            The bounds.
+        """
         self.highs.changeColBounds(
             self.L_col, max(0.0, lower), upper if math.isfinite(upper) else _INF
         )
 
     def set_size_bounds(self, lower: int, upper: int) -> None:
+        """Bound the number of features used.
+
+        Parameters
+        ----------
+        lower, upper : int
+            The bounds.
+        """
         self.highs.changeRowBounds(self.size_row, float(lower), float(upper))
 
     # --- bases -------------------------------------------------------------------------
     def snapshot(self) -> BasisSnapshot:
+        """The current basis, to restore when a node's children are solved later."""
         return BasisSnapshot(self.highs.getBasis(), np.asarray(self.row_ids))
 
     def restore(self, snap: BasisSnapshot) -> None:
@@ -192,6 +215,13 @@ class SurrogateLP:
 
     # --- solving -----------------------------------------------------------------------
     def solve(self) -> LPSolution:
+        """Solve the LP from the current basis.
+
+        Returns
+        -------
+        LPSolution
+            The status, objective and point.
+        """
         h = self.highs
         h.run()
         status = h.getModelStatus()

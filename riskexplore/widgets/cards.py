@@ -51,7 +51,18 @@ def _num(value: Any, digits: int = 6) -> str:
 
 
 def certificate_html(model) -> str:
-    """The certificate and solve statistics of a fitted model as a small HTML table."""
+    """The certificate and solve statistics of a fitted model as a small HTML table.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+
+    Returns
+    -------
+    str
+        HTML.
+    """
     esc = html.escape
     cert = getattr(model, "certificate", None)
     stats = dict(getattr(model, "stats", None) or {})
@@ -85,7 +96,20 @@ def certificate_html(model) -> str:
 
 
 def model_html(model, heading: str | None = None) -> str:
-    """The printable model (``model.to_html()``) with its certificate beside it."""
+    """The printable model (``model.to_html()``) with its certificate beside it.
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+    heading : str, optional
+        A heading above the card.
+
+    Returns
+    -------
+    str
+        HTML.
+    """
     top = (
         f'<div style="font-weight:bold;margin:4px 0">{html.escape(heading)}</div>'
         if heading
@@ -99,7 +123,20 @@ def model_html(model, heading: str | None = None) -> str:
 
 
 def message_html(text: str, level: str = "error") -> str:
-    """A readable message box (``level`` is ``"error"``, ``"warning"`` or ``"info"``)."""
+    """A readable message box (``level`` is ``"error"``, ``"warning"`` or ``"info"``).
+
+    Parameters
+    ----------
+    text : str
+        The message (HTML-escaped).
+    level : {"error", "warning", "info"}
+        Its colours.
+
+    Returns
+    -------
+    str
+        HTML.
+    """
     colors = {
         "error": ("#fdecea", "#b71c1c"),
         "warning": ("#fff8e1", "#8a6d00"),
@@ -206,6 +243,7 @@ class ModelCardView:
         self.html.value = model_html(model, "Best model so far")
 
     def clear(self) -> None:
+        """Show the placeholder (no model)."""
         self.model = None
         self.html.value = _placeholder()
 

@@ -60,7 +60,24 @@ def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: A
     """A ``checker(constraints)`` that builds the checklist problem on ``(X, y)``
     (``prepare_kw``: ``binarize``, ``max_items``, ... as for ``fit_checklist``) and, with
     ``feasibility``, proves that some checklist satisfies the constraints. Raises a
-    readable :class:`~riskexplore.errors.RiskExploreError` otherwise."""
+    readable :class:`~riskexplore.errors.RiskExploreError` otherwise.
+
+    Parameters
+    ----------
+    X, y
+        Training data (raw features).
+    groups : optional
+        Protected attributes, one row per example.
+    feasibility : bool
+        Also prove that some checklist satisfies the constraints.
+    **prepare_kw
+        Arguments of :func:`~riskexplore.checklist.fit.prepare_checklist`.
+
+    Returns
+    -------
+    callable
+        ``checker(constraints) -> None``.
+    """
 
     def check(constraints) -> None:
 
@@ -225,6 +242,7 @@ class ChecklistConstraintBuilder(ConstraintListBase):
     # --- the constraint set ----------------------------------------------------------
     @property
     def kind_name(self) -> str:
+        """Class name of the selected constraint type (e.g. ``"FNRLimit"``)."""
         return CHECKLIST_CONSTRAINT_TYPES[self.kind.value][0]
 
     def select_kind(self, class_name: str) -> None:

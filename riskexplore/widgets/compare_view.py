@@ -124,6 +124,7 @@ class CompareView:
         replace_figure(self.figure, _empty_figure())
 
     def static_figure(self):
+        """The comparison as a plain ``go.Figure`` (raises ValueError before a comparison)."""
         if self.comparison is None:
             raise ValueError("nothing compared yet")
         return compare_figure(self.comparison, *self._data)

@@ -68,6 +68,15 @@ def check_constraints(
     Raises
     ------
     ConstraintError, InfeasibleError, InputError
+
+    Parameters
+    ----------
+    feature_names : sequence of str
+        The features.
+    constraints : iterable
+        The constraints.
+    **problem_kwargs
+        Bounds and size limits of the problem.
     """
     names = [str(n) for n in feature_names]
     placeholder_X = np.zeros((2, len(names)))

@@ -432,6 +432,18 @@ class Explorer:
 
     # --- settings --------------------------------------------------------------------
     def set_family(self, family: str) -> bool:
+        """Choose the model family (False and a message for an unknown one).
+
+        Parameters
+        ----------
+        family : str
+            A family name (``"risk_score"``, ``"checklist"``).
+
+        Returns
+        -------
+        bool
+            Whether the family was chosen.
+        """
         if not self._guard(self.state.set_family, family):
             return False
         self._syncing = True
@@ -458,6 +470,7 @@ class Explorer:
 
     @property
     def settings(self) -> dict[str, Any]:
+        """A copy of the current settings."""
         return dict(self.state.settings)
 
     def _sync_settings(self) -> None:
@@ -511,6 +524,7 @@ class Explorer:
 
     @property
     def constraints(self) -> list:
+        """The active constraints of the current builder."""
         builder = self.constraint_builder
         return [] if builder is None else builder.constraints
 
@@ -527,6 +541,7 @@ class Explorer:
         return True
 
     def clear_constraints(self) -> None:
+        """Remove every constraint of the current builder."""
         if self.constraint_builder is not None:
             self.constraint_builder.clear()
 

@@ -53,7 +53,13 @@ COMMON_CONSTRAINTS = {
 
 
 def default_settings() -> dict[str, Any]:
-    """Every setting and its default: the common ones, then each family's."""
+    """Every setting and its default: the common ones, then each family's.
+
+    Returns
+    -------
+    dict
+        Setting -> default.
+    """
     out = dict(COMMON_SETTINGS)
     for family in families():
         out.update(family.settings)
@@ -170,10 +176,12 @@ class ExplorerState:
 
     @property
     def columns(self) -> list[str]:
+        """The table's column names (outcome included)."""
         return [] if self.frame is None else [str(c) for c in self.frame.columns]
 
     @property
     def feature_names(self) -> list[str]:
+        """The table's columns other than the outcome."""
         return [c for c in self.columns if c != self.outcome]
 
     def set_outcome(self, column: str | None) -> None:
@@ -274,6 +282,18 @@ class ExplorerState:
         self.model_family.check_data(self.X, self.y, self.settings)
 
     def groups(self, test: bool = False):
+        """The protected-group columns of the training (or held-out) rows, or None.
+
+        Parameters
+        ----------
+        test : bool
+            The held-out rows instead of the training rows.
+
+        Returns
+        -------
+        DataFrame or None
+            The columns chosen in ``settings["group_columns"]``.
+        """
         cols = list(self.settings.get("group_columns") or ())
         X = self.X_test if test else self.X
         return None if not cols or X is None else X[cols]
@@ -301,6 +321,23 @@ class ExplorerState:
         )
 
     def record(self, run: str, model, family, settings, constraints, data_version) -> None:
+        """Keep a finished run's model and what it used (see :class:`RunRecord`).
+
+        Parameters
+        ----------
+        run : {"unconstrained", "constrained"}
+            The run.
+        model : RiskScore or Checklist
+            Its model.
+        family : str
+            Its model family.
+        settings : dict
+            The settings it used.
+        constraints : list
+            Its constraints.
+        data_version : int
+            The data it was fitted on.
+        """
         self.results[run] = model
         self.runs[run] = RunRecord(
             model,

@@ -70,6 +70,7 @@ class MetricsPanel:
         replace_figure(self.figure, metrics_figure(None, title=self.title))
 
     def static_figure(self):
+        """The current metrics as a plain ``go.Figure``."""
         return metrics_figure(self.models, *self._data, title=self.title)
 
     def _repr_mimebundle_(self, **kwargs):

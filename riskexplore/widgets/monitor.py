@@ -168,10 +168,12 @@ class SolveMonitor:
     # --- control ---------------------------------------------------------------------
     @property
     def log_time(self) -> bool:
+        """Whether the time axis is logarithmic (the checkbox)."""
         return bool(self.log_time_box.value)
 
     @property
     def running(self) -> bool:
+        """Whether a solve is running (or its result not yet shown)."""
         return self.runner is not None and not self._finalized
 
     @property

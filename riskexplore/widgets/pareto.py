@@ -140,6 +140,7 @@ class ParetoView:
     # --- control ---------------------------------------------------------------------
     @property
     def running(self) -> bool:
+        """Whether a path is being computed."""
         return self._running
 
     def start(self, X=None, y=None, *, kind=None, **path_kw) -> bool:
@@ -330,6 +331,7 @@ class ParetoView:
         return path_frame(self.rows)
 
     def static_figure(self):
+        """The current path as a plain ``go.Figure``."""
         return pareto_figure(self.rows, kind=self.kind, selected=self.selected, title=self.title)
 
     def _show(self, text: str, level: str = "error") -> None:

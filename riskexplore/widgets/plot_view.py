@@ -48,7 +48,18 @@ _ESM = (Path(__file__).with_name("plot_view.js")).read_text()
 
 
 def plotly_js_path() -> Path:
-    """The plotly.js bundle shipped with the installed plotly package."""
+    """The plotly.js bundle shipped with the installed plotly package.
+
+    Returns
+    -------
+    Path
+        The file.
+
+    Raises
+    ------
+    FileNotFoundError
+        For a broken plotly installation.
+    """
     path = Path(pio.__file__).resolve().parent.parent / "package_data" / "plotly.min.js"
     if not path.is_file():  # pragma: no cover - a broken plotly installation
         raise FileNotFoundError(f"plotly.js not found at {path}; reinstall plotly")
@@ -67,7 +78,13 @@ _library_lock = threading.Lock()
 
 
 def plotly_library() -> PlotlyLibrary:
-    """The kernel's one :class:`PlotlyLibrary` (made again if it was closed)."""
+    """The kernel's one :class:`PlotlyLibrary` (made again if it was closed).
+
+    Returns
+    -------
+    PlotlyLibrary
+        The widget.
+    """
     global _library
     with _library_lock:
         if _library is None or _library.comm is None:
@@ -166,6 +183,7 @@ class PlotView(anywidget.AnyWidget):
     # --- the figure ------------------------------------------------------------------
     @property
     def data(self):
+        """The figure's traces (assigning them replaces every trace)."""
         return self.figure.data
 
     @data.setter
@@ -268,5 +286,13 @@ class PlotView(anywidget.AnyWidget):
 
 def replace_figure(target, fig) -> None:
     """Replace the traces and layout of ``target`` (a :class:`PlotView`) by those of
-    ``fig`` in one update (for views whose set of traces changes)."""
+    ``fig`` in one update (for views whose set of traces changes).
+
+    Parameters
+    ----------
+    target : PlotView
+        The view.
+    fig : plotly.graph_objects.Figure
+        The new figure.
+    """
     target.update(fig)

@@ -67,6 +67,7 @@ class ReliabilityView:
         return True
 
     def clear(self) -> None:
+        """Show an empty diagram (e.g. the data changed)."""
         self.model, self.tables = None, {}
         with self.figure.batch_update():
             update_reliability_figure(self.figure, {})

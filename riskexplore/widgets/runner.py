@@ -135,6 +135,7 @@ class SolveRunner:
     # --- state -----------------------------------------------------------------------
     @property
     def started(self) -> bool:
+        """Whether :meth:`start` was called."""
         return self._thread is not None
 
     @property
@@ -149,10 +150,12 @@ class SolveRunner:
 
     @property
     def running(self) -> bool:
+        """Whether the solve has started and not finished."""
         return self.started and not self._finished.is_set()
 
     @property
     def stop_requested(self) -> bool:
+        """Whether :meth:`stop` was called."""
         return self.stop_event.is_set()
 
     @property
@@ -191,6 +194,16 @@ def describe_error(exc: BaseException) -> str:
 
     Errors of riskexplore (bad input, bad or infeasible constraints) carry their own
     message; anything else is prefixed with its type.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception.
+
+    Returns
+    -------
+    str
+        The message.
     """
     text = str(exc).strip() or type(exc).__name__
     if isinstance(exc, RiskExploreError):
@@ -215,6 +228,11 @@ def solve_function(
         and edited between solves.
     **kwargs
         Further arguments of the fit function (``max_size``, ``time_limit``, ...).
+
+    Returns
+    -------
+    callable
+        ``solve(*, callbacks=(), stop=None) -> model``.
     """
     if isinstance(fit, str):
         fit = get_family(fit).fit
