@@ -73,7 +73,9 @@ class Interval:
         hi_op = "<=" if self.closed in ("both", "right") else "<"
         if self.left is not None and self.right is not None:
             if self.kind is float and (self.left, self.right) == (0, 1):
-                return f"{noun} in [0, 1]" if self.closed == "both" else f"{noun} in (0, 1)"
+                lo = "[" if self.closed in ("both", "left") else "("
+                hi = "]" if self.closed in ("both", "right") else ")"
+                return f"{noun} in {lo}0, 1{hi}"
             return f"{noun} {lo_op} {_num(self.left)} and {hi_op} {_num(self.right)}"
         if self.left is not None:
             if self.left == 0 and self.closed in ("right", "neither"):

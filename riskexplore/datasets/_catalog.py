@@ -1,6 +1,6 @@
 """Metadata of the bundled datasets: file names, outcome, provenance, expected counts.
 
-The counts here are checked against the files by ``tests/test_datasets.py`` and by the
+The counts here are checked against the files by ``tests/data/test_datasets.py`` and by the
 build script, so the catalog and the data cannot silently drift apart.
 """
 

@@ -23,6 +23,7 @@ from riskexplore.evaluation.metrics import (
     model_metrics,
     reliability_table,
     risk_score_metrics,
+    roc_curve,
 )
 from riskexplore.risk_score.model import RiskScore
 
@@ -215,3 +216,11 @@ def test_auc_equals_sklearn_on_random_ties():
         y = rng.integers(0, 2, 200)
         s = rng.integers(-3, 4, 200)
         assert auc(y, s) == pytest.approx(roc_auc_score(y, s))
+
+
+def test_roc_curve_area_is_auc(mammo_fits):
+    m, X, y = mammo_fits["free"], mammo_fits["X"], mammo_fits["y"]
+    fpr, tpr = roc_curve(y, m.decision_function(X))
+    assert (fpr[0], tpr[0], fpr[-1], tpr[-1]) == (0, 0, 1, 1)
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    assert area == pytest.approx(auc(y, m.decision_function(X)))

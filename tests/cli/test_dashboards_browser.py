@@ -35,7 +35,7 @@ from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard import start_voila, stop_process
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 LOAD_TIMEOUT_MS = 180_000  # kernel start + plotly import + widget scripts on a busy machine
 SOLVE_SECONDS = 5
