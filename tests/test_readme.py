@@ -33,3 +33,46 @@ def test_readme_starts_with_the_two_commands():
     assert "pytest" in commands[1]
     ci = (README.parent / ".ci" / "run").read_text()
     assert commands[1] in ci
+
+
+DOCS = [
+    "README.md",
+    "ARCHITECTURE.md",
+    "dashboards/README.md",
+    "benchmarks/README.md",
+    "riskexplore/datasets/README.md",
+]
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``riskexplore.a.b.c`` is a module, or an attribute of one."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+def test_module_names_in_the_docs_exist():
+    """Every ``riskexplore.x.y`` the documentation names (modules moved in a reshape, say)
+    can be imported, and every ``riskexplore/x/`` folder it names exists."""
+    root = README.parent
+    missing = []
+    for doc in DOCS:
+        text = (root / doc).read_text()
+        for dotted in sorted(set(re.findall(r"\briskexplore(?:\.[A-Za-z_]\w*)+", text))):
+            if not _resolves(dotted.rstrip(".")):
+                missing.append(f"{doc}: {dotted}")
+        for folder in sorted(set(re.findall(r"`riskexplore/([\w/]+?)/?`", text))):
+            if not (root / "riskexplore" / folder).exists():
+                missing.append(f"{doc}: riskexplore/{folder}")
+    assert missing == []
