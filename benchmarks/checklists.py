@@ -28,11 +28,12 @@ from _common import banners_to_stderr, emit
 from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
 from riskexplore.checklist.engines import solve_with
+from riskexplore.checklist.error_path import fnr_error_path
 from riskexplore.checklist.heuristics import (
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.checklist.paths import fnr_error_path, sequential_training
+from riskexplore.checklist.paths import sequential_training
 from riskexplore.checklist.problem import ChecklistProblem
 from riskexplore.checklist.search import solve_checklist_exact, warm_up
 from riskexplore.core.events import Trace

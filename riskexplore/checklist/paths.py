@@ -1,12 +1,9 @@
-"""Path algorithms for predictive checklists (Section 4.2 and Appendix B of the paper).
+"""Sequential training of predictive checklists (Section 4.2 and Appendix B of the paper).
 
-* :func:`sequential_training` (Algorithm 1) solves a sequence of small instances over
-  growing model sizes ``N`` and thresholds ``M``, warm-starting each from the pool of all
-  checklists found so far, and rules certified parts of the feasible region out of the
-  later instances.
-* :func:`fnr_error_path` (Algorithm 3) minimises false positives subject to a sequence of
-  loosening FNR limits, warm-starting each solve from the checklists found before; it
-  traces an ROC-like curve of certified checklists.
+:func:`sequential_training` (Algorithm 1) solves a sequence of small instances over growing
+model sizes ``N`` and thresholds ``M``, warm-starting each from the pool of all checklists
+found so far, and rules certified parts of the feasible region out of the later instances.
+The FNR error path (Algorithm 3) is in :mod:`riskexplore.checklist.error_path`.
 
 How instances are "ruled out" (and why the certificate is valid)
 --------------------------------------------------------------
@@ -51,7 +48,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from riskexplore.checklist.constraints import FNRLimit
 from riskexplore.checklist.engines import check_method, solve_with
 from riskexplore.checklist.heuristics import (
     item_group_ids,
@@ -65,14 +61,7 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import BoundsMixin
 
-__all__ = [
-    "ErrorPathPoint",
-    "ErrorPathResult",
-    "PathResult",
-    "PathStep",
-    "fnr_error_path",
-    "sequential_training",
-]
+__all__ = ["PathResult", "PathStep", "emit_event", "sequential_training"]
 
 #: Name of the incumbent cap row added to cell solves.
 CAP_ROW = "Improve on the incumbent (sequential training)"
@@ -170,69 +159,6 @@ class PathResult(BoundsMixin):
                 }
             )
         return pd.DataFrame(rows)
-
-
-@dataclass
-class ErrorPathPoint:
-    """One FNR limit of :func:`fnr_error_path` and the certified checklist for it."""
-
-    fnr_limit: float
-    status: str
-    items: list[str] | None
-    M: int | None
-    fnr: float
-    fpr: float
-    error: float
-    upper_bound: float
-    lower_bound: float
-    time: float
-    nodes: int
-
-    @property
-    def gap(self) -> float:
-        """The relative gap of the point's certificate."""
-        return relative_gap(self.upper_bound, self.lower_bound)
-
-    @property
-    def certified(self) -> bool:
-        """Whether the point's checklist is certified optimal for its FNR limit."""
-        return self.status == "optimal"
-
-
-@dataclass
-class ErrorPathResult:
-    """Outcome of :func:`fnr_error_path`: one :class:`ErrorPathPoint` per FNR limit (in
-    increasing order), the objective weight ``fp_weight`` used and the pool."""
-
-    points: list[ErrorPathPoint]
-    fp_weight: float
-    time: float
-    pool: list[tuple[list[str], int]]
-    trace: Trace = field(default_factory=Trace, repr=False)
-
-    def to_frame(self):
-        """Tidy frame: ``fnr_limit, N, M, items, error, fnr, fpr, upper_bound,
-        lower_bound, gap, status, time, nodes``."""
-        return pd.DataFrame(
-            [
-                {
-                    "fnr_limit": p.fnr_limit,
-                    "N": len(p.items) if p.items is not None else None,
-                    "M": p.M,
-                    "items": "; ".join(p.items) if p.items is not None else None,
-                    "error": p.error,
-                    "fnr": p.fnr,
-                    "fpr": p.fpr,
-                    "upper_bound": p.upper_bound,
-                    "lower_bound": p.lower_bound,
-                    "gap": p.gap,
-                    "status": p.status,
-                    "time": p.time,
-                    "nodes": p.nodes,
-                }
-                for p in self.points
-            ]
-        )
 
 
 def _checklist_columns(problem, best) -> dict:
@@ -409,7 +335,34 @@ def _adapt_starts(problem, pool: _Pool, cell, groups, limit: int = 8):
     return out
 
 
-def _emit(emitter, clock, ub, lb, nodes, *, incumbent=None, phase="search", kind="progress"):
+def emit_event(
+    emitter: EventEmitter,
+    clock: Clock,
+    ub: float,
+    lb: float,
+    nodes: int,
+    *,
+    incumbent: dict | None = None,
+    phase: str = "search",
+    kind: str = "progress",
+) -> None:
+    """Emit a path's progress event (bounds ``ub`` and ``min(lb, ub)``), if anyone listens.
+
+    Parameters
+    ----------
+    emitter : EventEmitter
+        The path's listeners.
+    clock : Clock
+        The path's clock (the event's time).
+    ub, lb : float
+        The path's upper and lower bounds so far.
+    nodes : int
+        Nodes of all solves so far.
+    incumbent : dict, optional
+        The best checklist when it changed (``problem.as_dict(items, M)``).
+    phase, kind : str
+        As in :class:`~riskexplore.core.events.SolveEvent`.
+    """
     if emitter.active:
         emitter.emit(
             SolveEvent(
@@ -516,7 +469,7 @@ def sequential_training(
                 lb = ub
         return lb
 
-    _emit(
+    emit_event(
         emitter,
         clock,
         ub,
@@ -571,7 +524,7 @@ def sequential_training(
         new_best = pool.best()
         if new_best is not None and (best is None or new_best[2] < ub):
             best, ub = new_best, new_best[2]
-            _emit(
+            emit_event(
                 emitter,
                 clock,
                 ub,
@@ -614,7 +567,7 @@ def sequential_training(
                 solver_status=r.status,
             )
         )
-        _emit(emitter, clock, ub, global_lb(), nodes)
+        emit_event(emitter, clock, ub, global_lb(), nodes)
 
     def halted() -> bool:
         nonlocal stop_reason
@@ -675,137 +628,5 @@ def sequential_training(
         problem=problem,
         trace=trace,
     )
-    _emit(emitter, clock, ub, result.lower_bound, nodes, phase="done", kind="final")
+    emit_event(emitter, clock, ub, result.lower_bound, nodes, phase="done", kind="final")
     return result
-
-
-# ------------------------------------------------------------------ FNR error path
-
-
-def fnr_error_path(
-    problem,
-    fnr_limits: Sequence[float],
-    *,
-    limits: Limits | None = None,
-    listeners: Sequence[Callable[[SolveEvent], None]] = (),
-    fp_weight: float | None = None,
-    warm_starts: Sequence[tuple[Sequence[str], int]] = (),
-    use_heuristics: bool = True,
-    sequential: bool = False,
-    settings=None,
-    method: str = "exact",
-) -> ErrorPathResult:
-    """Algorithm 3: minimise FPR subject to ``FNR <= limit`` for increasing limits.
-
-    Each limit's problem is ``problem`` with the extra constraint ``FNRLimit(limit)`` and
-    the objective ``FN + W- FP``. The paper sets ``W- = n-`` (the weighted number of
-    negatives) so that the objective is led by the FPR; the default here is
-    ``W- = max(n-, floor(max_limit * n+) + 1)``, which equals the paper's choice unless
-    ``n-`` is too small to make one false positive outweigh every false negative the
-    limit allows (then false positives still come first). Limits are solved in
-    increasing order; each solve is warm-started from every checklist found so far (those
-    meeting the new limit; the paper uses the best one), so that the FPR never increases
-    as the limit loosens.
-
-    Parameters
-    ----------
-    fnr_limits : sequence of float
-        FNR limits in [0, 1] (sorted increasingly before solving).
-    limits : Limits
-        Overall limits; each limit gets an equal share of the remaining time.
-    sequential : bool
-        Solve each limit with :func:`sequential_training` instead of one solve.
-    settings : optional
-        Engine settings.
-    method : {"exact", "mip"}
-        Engine of the solves (see :mod:`riskexplore.checklist.engines`).
-
-    Returns
-    -------
-    ErrorPathResult
-        One point per limit (its checklist, rates and certificate), and every checklist
-        found.
-    """
-    check_method(method)
-    limits = limits or Limits()
-    clock = Clock(limits)
-    trace = Trace()
-    emitter = EventEmitter([trace, *listeners])
-    gammas = sorted({float(g) for g in fnr_limits})
-    if fp_weight is None:
-        top = gammas[-1] if gammas else 0.0
-        fp_weight = max(problem.total_neg, math.floor(top * problem.total_pos) + 1.0)
-    base = copy.copy(problem)
-    base.fp_weight = float(fp_weight)
-    if hasattr(base, "_set_epsilons"):
-        base._set_epsilons()
-    pool: list[tuple[list[str], int]] = [(list(i), int(m)) for i, m in warm_starts]
-    if use_heuristics:
-        for heuristic in (submodular_checklists, unit_weighting_checklists):
-            pool.extend(heuristic(base)[:100])
-    points: list[ErrorPathPoint] = []
-    nodes = 0
-    for k, gamma in enumerate(gammas):
-        if clock.stop_requested():
-            break
-        rows = FNRLimit(gamma).to_rows(base.item_names, problem=base)
-        sub = copy.copy(base)
-        sub.error_rows = [*base.error_rows, *rows]
-        share = clock.remaining() / (len(gammas) - k)
-        sub_limits = Limits(
-            time_limit=max(share, 1e-3),
-            node_limit=limits.node_limit,
-            gap_tolerance=limits.gap_tolerance,
-            stop=limits.stop,
-        )
-        feasible = [(i, m) for i, m in pool if not sub.violations(i, m)]
-        feasible.sort(key=lambda c: sub.objective(*c))
-        if sequential:
-            r = sequential_training(
-                sub,
-                limits=sub_limits,
-                warm_starts=feasible[:50],
-                use_heuristics=False,
-                settings=settings,
-                method=method,
-            )
-        else:
-            r = solve_with(
-                sub, method, limits=sub_limits, warm_starts=feasible[:50], settings=settings
-            )
-        nodes += int(r.nodes)
-        items, M = r.solution if r.solution is not None else (None, None)
-        if items is not None:
-            pool.append((list(items), int(M)))
-            e = sub.errors(items, M)
-            fnr, fpr, err = e["fnr"], e["fpr"], e["error"]
-        else:
-            fnr = fpr = err = math.nan
-        points.append(
-            ErrorPathPoint(
-                fnr_limit=gamma,
-                status=r.status,
-                items=list(items) if items is not None else None,
-                M=int(M) if M is not None else None,
-                fnr=fnr,
-                fpr=fpr,
-                error=err,
-                upper_bound=r.upper_bound,
-                lower_bound=r.lower_bound,
-                time=r.time,
-                nodes=int(r.nodes),
-            )
-        )
-        _emit(
-            emitter,
-            clock,
-            r.upper_bound,
-            r.lower_bound,
-            nodes,
-            incumbent=sub.as_dict(items, M) if items is not None else None,
-            kind="incumbent" if items is not None else "progress",
-        )
-    _emit(emitter, clock, math.inf, 0.0, nodes, phase="done", kind="final")
-    return ErrorPathResult(
-        points=points, fp_weight=float(fp_weight), time=clock.elapsed(), pool=pool, trace=trace
-    )
