@@ -540,8 +540,9 @@ class _LCPA:
         lb = min(self.floor, self.ub)
         if self.heap:
             lb = min(lb, self.heap[0][0])
-        if self.current is not None:
-            lb = min(lb, self.current.bound)
+        for node in (self.current, self._dive):  # the node in hand, the child dived into
+            if node is not None:
+                lb = min(lb, node.bound)
         if self.phase != "search":
             lb = min(lb, self.root_bound)
         return lb
