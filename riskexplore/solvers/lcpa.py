@@ -214,14 +214,13 @@ class _LCPA:
 
     def _run(self) -> SolveResult:
         self.clock = Clock(self.limits)
-        p = self.problem
         self._check_feasible()  # raises before any event: a failed start shows no points
         self._emit()  # at once, so a monitor shows the solve has started (lower bound 0)
-        self.lp = SurrogateLP(p, max_cuts=self.settings.max_cuts_in_lp)
+        self.lp = self._make_lp()
         lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
-        icpt = intercept_bounds(p) if self.settings.tighten_intercept else (lo[0], hi[0])
+        icpt = self._root_intercept(lo[0], hi[0])
         lo[0], hi[0] = icpt
-        self.bounds: ObjectiveBounds = initial_bounds(p, icpt)
+        self.bounds: ObjectiveBounds = self._initial_bounds(icpt)
         self.root_bound = self.bounds.V_min
         self._push_bounds_to_lp()
         self.lp.set_node_bounds(lo, hi)
@@ -235,6 +234,33 @@ class _LCPA:
         self._emit()
         complete = self._search()
         return self._finish(complete)
+
+    # --- hooks for LCPA over other model classes (see scaled_lcpa.py) ---------------------
+    def _make_lp(self) -> SurrogateLP:
+        return SurrogateLP(self.problem, max_cuts=self.settings.max_cuts_in_lp)
+
+    def _root_intercept(self, lo: float, hi: float) -> tuple[float, float]:
+        return intercept_bounds(self.problem) if self.settings.tighten_intercept else (lo, hi)
+
+    def _initial_bounds(self, intercept: tuple[float, float]) -> ObjectiveBounds:
+        return initial_bounds(self.problem, intercept)
+
+    def _incumbent_dict(self) -> dict:
+        return self.problem.as_dict(self.best)
+
+    def _final_model(self) -> dict:
+        """Keyword arguments of ``finish_solve`` that describe the best model differently."""
+        return {}
+
+    def _stats(self) -> dict:
+        return {
+            "lp_solves": self.lp_solves,
+            "open_nodes": len(self.heap),
+            "heuristic_time": self.heuristic_time,
+            "root_bound": self.root_bound,
+            "cuts_in_lp": self.lp.n_cuts,
+            "distinct_rows": self.problem.loss.n_rows,
+        }
 
     def _check_feasible(self) -> None:
         try:
@@ -609,7 +635,7 @@ class _LCPA:
                 gap=relative_gap(self.ub, lb),
                 nodes=self.nodes,
                 cuts=self.cuts,
-                incumbent=self.problem.as_dict(self.best) if incumbent else None,
+                incumbent=self._incumbent_dict() if incumbent else None,
                 kind="final" if final else ("incumbent" if incumbent else "progress"),
             )
         )
@@ -633,14 +659,8 @@ class _LCPA:
             cuts=self.cuts,
             elapsed=self.clock.elapsed(),
             trace=self.trace,
-            stats={
-                "lp_solves": self.lp_solves,
-                "open_nodes": len(self.heap),
-                "heuristic_time": self.heuristic_time,
-                "root_bound": self.root_bound,
-                "cuts_in_lp": self.lp.n_cuts,
-                "distinct_rows": self.problem.loss.n_rows,
-            },
+            stats=self._stats(),
+            **self._final_model(),
         )
 
 

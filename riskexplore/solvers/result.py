@@ -93,13 +93,25 @@ def finish_solve(
     elapsed: float,
     trace: Trace,
     stats: dict,
+    loss: float | None = None,
+    incumbent: dict | None = None,
 ) -> SolveResult:
-    """Build the :class:`SolveResult` of a risk-score solve and emit its final event."""
+    """Build the :class:`SolveResult` of a risk-score solve and emit its final event.
+
+    ``loss`` and ``incumbent`` (the final event's model) default to those of ``best`` as a
+    model of ``problem``; model classes that read ``best`` differently pass their own.
+    """
     from riskexplore.solvers.events import SolveEvent
 
     gap = relative_gap(upper_bound, lower_bound)
     status = final_status(best is not None, complete, gap, gap_tolerance, stop_reason)
-    loss = math.nan if best is None else problem.loss.value(best.astype(float), integral=True)
+    if best is None:
+        loss, incumbent = math.nan, None
+    else:
+        if loss is None:
+            loss = problem.loss.value(best.astype(float), integral=True)
+        if incumbent is None:
+            incumbent = problem.as_dict(best)
     result = SolveResult(
         status=status,
         coefficients=None if best is None else best.copy(),
@@ -122,7 +134,7 @@ def finish_solve(
                 gap=gap,
                 nodes=nodes,
                 cuts=cuts,
-                incumbent=None if best is None else problem.as_dict(best),
+                incumbent=incumbent,
                 kind="final",
             )
         )
