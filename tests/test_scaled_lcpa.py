@@ -400,3 +400,30 @@ def test_scaled_risk_matches_sigma_of_score_over_m():
     X = np.array([[1.0, 0.0], [1.0, 1.0]])
     risks = scaled_risk(X, [-2, 3, 1], 2.0)
     assert risks == pytest.approx(1 / (1 + np.exp(-np.array([0.5, 1.0]))))
+
+
+# --- bounds of the class ---------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(5))
+def test_intercept_and_loss_bounds_hold_for_the_class(seed):
+    """With a wide intercept box the data-derived intercept bounds bind; every optimal
+    model lies within them, and every model's loss within the initial loss bounds."""
+    base = random_problem(900 + seed, with_constraints=False)
+    problem = RiskScoreProblem(
+        base.X, base.y, feature_names=base.feature_names, coef_min=-2, coef_max=2,
+        intercept_min=-15, intercept_max=15, max_size=2,
+    )  # fmt: skip
+    m_range = RANGES[seed % len(RANGES)]
+    sclass = ScaledClass(problem, m_range)
+    lo0, hi0 = sclass.intercept_bounds()
+    bounds = sclass.objective_bounds((-15.0, 15.0))
+    values = []
+    for lam in region_models(problem):
+        value, m = scaled_value(problem, lam, m_range)
+        values.append((value, lam))
+        for mult in (m, *m_range):
+            assert bounds.L_min - 1e-12 <= sclass.loss(lam, mult) <= bounds.L_max + 1e-12
+    optimum = min(v for v, _ in values)
+    for value, lam in values:
+        if value <= optimum + 1e-12:
+            assert lo0 <= lam[0] <= hi0
+    assert (lo0, hi0) != (-15.0, 15.0)  # the bounds do bind here

@@ -244,18 +244,21 @@ class _ScaledLCPA(_LCPA):
         return lam, t
 
     def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
-        """Offer feasible points; their best multiplier is used."""
+        """Offer feasible points with their best multiplier (polishing here always keeps
+        to the model's features, so ``only_nonzero`` is implied)."""
         t, objective = self.sclass.best_t(lam)
         if not math.isfinite(objective):
             return math.inf
-        return self._offer(lam, t, polish_it=polish_it, only_nonzero=only_nonzero)
+        return self._offer(lam, t, polish_it=polish_it)
 
-    def _offer(self, lam, t, *, polish_it: bool, only_nonzero: bool = False) -> float:
+    def _offer(self, lam, t, *, polish_it: bool) -> float:
         """Offer a feasible model ``(lam, 1/t)``; add its cut; improve it if promising."""
         lam = np.asarray(lam, dtype=np.int64)
         objective = self._cut_at(lam, t)
         if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
-            support = np.flatnonzero(lam[1:]) if only_nonzero else None
+            # polish on the model's own features (merged rows: fast on large data); other
+            # supports come from the beam search, the screen and LP points
+            support = np.flatnonzero(lam[1:])
             t0 = self.clock.elapsed()
             new, new_t, new_objective = improve(
                 self.sclass, lam, t, support=support, should_stop=self._should_stop
@@ -284,7 +287,7 @@ class _ScaledLCPA(_LCPA):
         root is too large for the support screen."""
         if self.settings.beam_width > 0 and self.d > 0:
             self._beam(lo, hi)
-        if self._screenable(lo, hi) is None:
+        if not self.settings.support_screen or self._screenable(lo, hi) is None:
             self._root_cutting_planes()
 
     def _beam(self, lo: np.ndarray, hi: np.ndarray) -> None:
@@ -324,8 +327,10 @@ class _ScaledLCPA(_LCPA):
                 break
 
     def _round_supports(self, found: ScreenResult, count: int) -> None:
-        """Scale, round and improve the continuous fits of the best supports."""
-        order = np.argsort(found.fits, kind="stable")[:count]
+        """Scale, round and improve the continuous fits of the best supports (of those
+        whose bound still leaves room below the incumbent)."""
+        promising = np.flatnonzero(found.bounds < self.ub)
+        order = promising[np.argsort(found.fits[promising], kind="stable")[:count]]
         for s in order:
             if self._should_stop():
                 return
