@@ -328,8 +328,9 @@ def test_warm_start_with_and_without_multiplier():
         assert 0.25 <= first.incumbent["multiplier"] <= 10
     with pytest.raises(InputError, match="warm start"):
         solve_scaled_lcpa(problem, warm_start=np.full(problem.n_features + 1, 99))
-    with pytest.raises(InputError, match="multiplier"):
-        solve_scaled_lcpa(problem, warm_start=(start, 50.0))
+    for bad in (50.0, 0.0, "2"):
+        with pytest.raises(InputError, match="multiplier"):
+            solve_scaled_lcpa(problem, warm_start=(start, bad))
 
 
 def test_cut_pool_shared_between_both_classes():

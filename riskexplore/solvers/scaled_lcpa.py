@@ -29,6 +29,7 @@ alternating polishing at fixed ``m`` with the best ``m`` for fixed points
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -221,10 +222,13 @@ class _ScaledLCPA(_LCPA):
                 if lam.shape == (self.d + 1,) and not self.sclass.structural_view().violations(lam):
                     self._consider(lam, polish_it=False)
 
-    def _warm_model(self, warm) -> tuple[np.ndarray, float | None]:
+    def _warm_model(self, warm) -> tuple[np.ndarray, float]:
+        """The warm start's points and ``t``; raise InputError when it is not a model."""
         multiplier = None
         if isinstance(warm, tuple) and len(warm) == 2:
             warm, multiplier = warm
+            if isinstance(multiplier, bool) or not isinstance(multiplier, numbers.Real):
+                raise InputError(f"warm start multiplier must be a number, got {multiplier!r}")
         lam = np.rint(np.asarray(warm, dtype=float)).astype(np.int64)
         if lam.shape != (self.d + 1,):
             raise InputError(
@@ -237,6 +241,11 @@ class _ScaledLCPA(_LCPA):
             if not math.isfinite(objective):
                 bad = bad + ["the predicted-risk constraints (for every multiplier in range)"]
         else:
+            m_lo, m_hi = self.sclass.multiplier_min, self.sclass.multiplier_max
+            if not m_lo <= multiplier <= m_hi:
+                raise InputError(
+                    f"warm start multiplier {multiplier:g} outside [{m_lo:g}, {m_hi:g}]"
+                )
             t = 1.0 / float(multiplier)
             bad = self.sclass.violations(lam, float(multiplier))
         if bad:
