@@ -392,6 +392,7 @@ def test_events_carry_the_multiplier_and_final_event_matches():
     final = trace.events[-1]
     assert final.kind == "final" and final.phase == "done"
     assert final.incumbent["multiplier"] == pytest.approx(result.stats["multiplier"])
+    assert result.stats["model"] == final.incumbent
     ub = [e.upper_bound for e in trace.events]
     assert all(a >= b for a, b in zip(ub, ub[1:], strict=False))
     assert {"setup", "search", "done"} <= {e.phase for e in trace.events}

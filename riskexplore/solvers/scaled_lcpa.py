@@ -123,8 +123,10 @@ def solve_scaled_lcpa(
     -------
     SolveResult
         ``coefficients`` are the points ``[intercept, points...]``; ``stats["multiplier"]``
-        is ``m`` (risk ``sigma(score / m)``), ``loss`` and the bounds are those of the
-        learned-scale class. A stopped or timed-out solve returns its best model and
+        is ``m`` (risk ``sigma(score / m)``, see
+        :func:`~riskexplore.solvers.scaled_class.scaled_risk`) and ``stats["model"]`` is
+        ``{"intercept", "points", "multiplier"}``; ``loss`` and the bounds are those of
+        the learned-scale class. A stopped or timed-out solve returns its best model and
         valid bounds.
 
     Raises
@@ -187,6 +189,7 @@ class _ScaledLCPA(_LCPA):
         stats = super()._stats()
         stats.update(
             multiplier=1.0 / self.best_t if self.best is not None else math.nan,
+            model=self._incumbent_dict() if self.best is not None else None,
             multiplier_range=(self.sclass.multiplier_min, self.sclass.multiplier_max),
             supports_screened=self.screened,
             screen_survivors=self.screen_survivors,
