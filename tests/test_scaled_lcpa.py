@@ -250,13 +250,16 @@ def test_support_screen_bounds_every_support(seed):
 
 
 # --- the issue's facts -----------------------------------------------------------------
+@pytest.mark.parametrize("screen", [True, False])
 @pytest.mark.parametrize(("max_size", "optimum"), [(5, 0.4626345), (3, 0.4688439)])
-def test_mammo_certified_optimum(max_size, optimum):
+def test_mammo_certified_optimum(max_size, optimum, screen):
+    """The issue's certified optima, by the support screen and by the LP search alone."""
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("mammo")
     problem = RiskScoreProblem(data.X, data.y, max_size=max_size)
-    result = solve_scaled_lcpa(problem, limits=Limits(gap_tolerance=1e-9))
+    settings = ScaledLCPASettings(support_screen=screen)
+    result = solve_scaled_lcpa(problem, limits=Limits(gap_tolerance=1e-9), settings=settings)
     assert result.status == "optimal"
     assert result.objective == pytest.approx(optimum, abs=1e-6)
     assert result.lower_bound == pytest.approx(optimum, abs=1e-6)
