@@ -252,7 +252,9 @@ class PredictedRisk(RiskScoreConstraint):
     When every value of the example is an integer, the score is an integer, so the rows
     use the integer thresholds ``ceil(logit(at_least))`` and ``floor(logit(at_most))``
     (equivalent, and tighter for the solver's relaxation). Otherwise ``logit(p)`` is used
-    as is. Each bound becomes its own row.
+    as is. Each bound becomes its own row. Each row also carries the unrounded bound on
+    the risk's logit (``LinearRow.logit_bounds``): with a learned score-to-risk multiplier
+    ``m`` the constraint reads ``score / m >= logit(at_least)``.
     """
 
     when: tuple[tuple[str, float], ...] = ()
@@ -332,13 +334,23 @@ class PredictedRisk(RiskScoreConstraint):
             t = _logit(self.at_least)
             lower = math.ceil(t - _ROUND_TOL) if integral else t
             rows.append(
-                LinearRow(self._describe_bound("at_least"), dict(points), lower=float(lower))
+                LinearRow(
+                    self._describe_bound("at_least"),
+                    dict(points),
+                    lower=float(lower),
+                    logit_bounds=(t, math.inf),
+                )
             )
         if self.at_most is not None:
             t = _logit(self.at_most)
             upper = math.floor(t + _ROUND_TOL) if integral else t
             rows.append(
-                LinearRow(self._describe_bound("at_most"), dict(points), upper=float(upper))
+                LinearRow(
+                    self._describe_bound("at_most"),
+                    dict(points),
+                    upper=float(upper),
+                    logit_bounds=(-math.inf, t),
+                )
             )
         return rows
 

@@ -212,14 +212,13 @@ class _LCPA:
 
     def _run(self) -> SolveResult:
         self.clock = Clock(self.limits)
-        p = self.problem
         self._check_feasible()  # raises before any event: a failed start shows no points
         self._emit()  # at once, so a monitor shows the solve has started (lower bound 0)
-        self.lp = SurrogateLP(p, max_cuts=self.settings.max_cuts_in_lp)
+        self.lp = self._make_lp()
         lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
-        icpt = intercept_bounds(p) if self.settings.tighten_intercept else (lo[0], hi[0])
+        icpt = self._root_intercept(lo[0], hi[0])
         lo[0], hi[0] = icpt
-        self.bounds: ObjectiveBounds = initial_bounds(p, icpt)
+        self.bounds: ObjectiveBounds = self._initial_bounds(icpt)
         self.root_bound = self.bounds.V_min
         self._push_bounds_to_lp()
         self.lp.set_node_bounds(lo, hi)
@@ -233,6 +232,29 @@ class _LCPA:
         self._emit()
         complete = self._search()
         return self._finish(complete)
+
+    # --- hooks for LCPA over other model classes (see scaled_lcpa.py) ---------------------
+    def _make_lp(self) -> SurrogateLP:
+        return SurrogateLP(self.problem, max_cuts=self.settings.max_cuts_in_lp)
+
+    def _root_intercept(self, lo: float, hi: float) -> tuple[float, float]:
+        return intercept_bounds(self.problem) if self.settings.tighten_intercept else (lo, hi)
+
+    def _initial_bounds(self, intercept: tuple[float, float]) -> ObjectiveBounds:
+        return initial_bounds(self.problem, intercept)
+
+    def _incumbent_dict(self) -> dict:
+        return self.problem.as_dict(self.best)
+
+    def _stats(self) -> dict:
+        return {
+            "lp_solves": self.lp_solves,
+            "open_nodes": len(self.heap),
+            "heuristic_time": self.heuristic_time,
+            "root_bound": self.root_bound,
+            "cuts_in_lp": self.lp.n_cuts,
+            "distinct_rows": self.problem.loss.n_rows,
+        }
 
     def _check_feasible(self) -> None:
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
@@ -534,8 +556,9 @@ class _LCPA:
         lb = min(self.floor, self.ub)
         if self.heap:
             lb = min(lb, self.heap[0][0])
-        if self.current is not None:
-            lb = min(lb, self.current.bound)
+        for node in (self.current, self._dive):  # the node in hand, the child dived into
+            if node is not None:
+                lb = min(lb, node.bound)
         if self.phase != "search":
             lb = min(lb, self.root_bound)
         return lb
@@ -602,7 +625,7 @@ class _LCPA:
                 gap=relative_gap(self.ub, lb),
                 nodes=self.nodes,
                 cuts=self.cuts,
-                incumbent=self.problem.as_dict(self.best) if incumbent else None,
+                incumbent=self._incumbent_dict() if incumbent else None,
                 kind="final" if final else ("incumbent" if incumbent else "progress"),
             )
         )
@@ -617,7 +640,7 @@ class _LCPA:
         return finish_solve(
             self.emitter,
             solution=best,
-            incumbent=None if best is None else self.problem.as_dict(best),
+            incumbent=None if best is None else self._incumbent_dict(),
             upper_bound=self.ub,
             lower_bound=lb,
             complete=complete,
@@ -627,14 +650,7 @@ class _LCPA:
             cuts=self.cuts,
             elapsed=self.clock.elapsed(),
             trace=self.trace,
-            stats={
-                "lp_solves": self.lp_solves,
-                "open_nodes": len(self.heap),
-                "heuristic_time": self.heuristic_time,
-                "root_bound": self.root_bound,
-                "cuts_in_lp": self.lp.n_cuts,
-                "distinct_rows": self.problem.loss.n_rows,
-            },
+            stats=self._stats(),
         )
 
 

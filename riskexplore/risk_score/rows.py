@@ -35,6 +35,11 @@ class LinearRow:
     included : mapping of feature name to coefficient on alpha.
     lower, upper : float
         Row bounds; use ``-inf``/``inf`` for one-sided rows.
+    logit_bounds : (float, float), optional
+        Set on rows that bound a predicted risk: the bounds on the risk's logit
+        ``score / m`` (``-inf``/``inf`` for an open side). Model classes that learn the
+        score-to-risk multiplier ``m`` use them instead of ``lower``/``upper``, which hold
+        for ``m = 1`` (possibly rounded to whole scores).
     """
 
     name: str
@@ -42,6 +47,7 @@ class LinearRow:
     included: Mapping[str, float] = field(default_factory=dict)
     lower: float = -math.inf
     upper: float = math.inf
+    logit_bounds: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         check_bounds(self.name, self.lower, self.upper)

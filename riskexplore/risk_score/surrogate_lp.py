@@ -41,6 +41,43 @@ class BasisSnapshot:
     row_ids: np.ndarray
 
 
+def lp_highs() -> highspy.Highs:
+    """A silent HiGHS instance set up for the node LPs (tight tolerances, no presolve)."""
+    h = new_highs()
+    h.silent()
+    for option, value in (
+        ("primal_feasibility_tolerance", 1e-9),
+        ("dual_feasibility_tolerance", 1e-9),
+        ("presolve", "off"),
+    ):
+        h.setOptionValue(option, value)
+    return h
+
+
+def root_bounds(problem: RiskScoreProblem) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of ``[lambda, alpha]`` at the root: the coefficient box, and ``alpha_j``
+    fixed to 1 when ``lambda_j`` cannot be zero and to 0 when it must be."""
+    lam_lo, lam_hi = problem.lam_bounds()
+    alpha_lo = np.where((lam_lo[1:] > 0) | (lam_hi[1:] < 0), 1.0, 0.0)
+    alpha_hi = np.where((lam_lo[1:] == 0) & (lam_hi[1:] == 0), 0.0, 1.0)
+    return np.concatenate([lam_lo, alpha_lo]), np.concatenate([lam_hi, alpha_hi])
+
+
+def add_columns(h: highspy.Highs, costs: np.ndarray, lower: np.ndarray, upper: np.ndarray):
+    """Append columns with these costs and bounds (and no row entries) to ``h``."""
+    n = len(costs)
+    h.addCols(
+        n,
+        np.asarray(costs, float),
+        np.asarray(lower, float),
+        np.asarray(upper, float),
+        0,
+        np.zeros(n, np.int32),
+        np.array([], np.int32),
+        np.array([], float),
+    )
+
+
 class SurrogateLP:
     """A HiGHS LP with a bounded pool of loss cuts."""
 
@@ -50,33 +87,13 @@ class SurrogateLP:
         self.n_struct = 2 * d + 1
         self.L_col = self.n_struct
         self.max_cuts = max_cuts
-        self.highs = h = new_highs()
-        h.silent()
-        for option, value in (
-            ("primal_feasibility_tolerance", 1e-9),
-            ("dual_feasibility_tolerance", 1e-9),
-            ("presolve", "off"),
-        ):
-            h.setOptionValue(option, value)
+        self.highs = h = lp_highs()
         lam_lo, lam_hi = problem.lam_bounds()
-        alpha_lo = np.where((lam_lo[1:] > 0) | (lam_hi[1:] < 0), 1.0, 0.0)
-        alpha_hi = np.where((lam_lo[1:] == 0) & (lam_hi[1:] == 0), 0.0, 1.0)
-        self.root_lower = np.concatenate([lam_lo, alpha_lo])
-        self.root_upper = np.concatenate([lam_hi, alpha_hi])
+        self.root_lower, self.root_upper = root_bounds(problem)
         costs = np.concatenate([np.zeros(d + 1), problem.c0, [1.0]])
         lower = np.concatenate([self.root_lower, [0.0]])
         upper = np.concatenate([self.root_upper, [_INF]])
-        n = self.n_struct + 1
-        h.addCols(
-            n,
-            costs,
-            lower,
-            upper,
-            0,
-            np.zeros(n, np.int32),
-            np.array([], np.int32),
-            np.array([], float),
-        )
+        add_columns(h, costs, lower, upper)
         self.row_ids: list[int] = []  # stable id of every LP row, in LP order
         self._next_id = 0
         self._add_fixed_rows(lam_lo, lam_hi)

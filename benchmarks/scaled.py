@@ -1,0 +1,199 @@
+"""Risk scores with a learned multiplier: our certified LCPA beside FasterRisk.
+
+Prints one JSON object per line on stdout (solver banners go to stderr). See
+``benchmarks/README.md``. FasterRisk is no dependency of the package: it runs in its own
+virtual environment (created on first use with ``pip install fasterrisk``, or given with
+``--fasterrisk-python``), on the same binarized data. Run from the repository root::
+
+    python benchmarks/scaled.py --datasets mammo breastcancer
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from _common import banners_to_stderr, emit
+
+from riskexplore.core.limits import Limits
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.scaled_class import ScaledClass
+from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+
+DATASETS = ("mammo", "breastcancer", "income", "adult")
+SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
+MULTIPLIERS = (0.25, 10.0)
+DEFAULT_VENV = Path.home() / ".cache" / "riskexplore-bench" / "fasterrisk-venv"
+
+#: Run inside FasterRisk's environment: fit on X, y (+1/-1) with at most k features.
+_FASTERRISK_WORKER = """
+import json, sys, time
+import numpy as np
+from fasterrisk.fasterrisk import RiskScoreOptimizer
+data = np.load(sys.argv[1])
+X, y, k = data["X"].astype(float), data["y"].astype(float), int(sys.argv[2])
+start = time.perf_counter()
+optimizer = RiskScoreOptimizer(X=X, y=y, k=k, lb=-5, ub=5)
+optimizer.optimize()
+multiplier, intercept, points = optimizer.get_models(0)
+print(json.dumps({"time": time.perf_counter() - start, "multiplier": float(multiplier),
+                  "intercept": float(intercept), "points": [float(v) for v in points]}))
+"""
+
+
+def make_problem(name: str, max_size: int) -> RiskScoreProblem:
+    """The bundled dataset; ``adult`` is ``adult_raw`` (train and test) binarized by
+    quintile thresholds and one-hot categories (111 items, 48,842 rows)."""
+    from riskexplore.datasets import load_dataset
+
+    if name == "adult":
+        from riskexplore.data.binarize import Binarizer
+
+        data = load_dataset("adult_raw", split="all")
+        X = Binarizer(complements=False).fit(data.X).transform(data.X)
+        return RiskScoreProblem(X, data.y.to_numpy(), max_size=max_size, **SETTINGS)
+    data = load_dataset(name)
+    return RiskScoreProblem(data.X, data.y, max_size=max_size, **SETTINGS)
+
+
+def _time_to_within(events, final: float, share: float) -> float | None:
+    for e in events:
+        if e.kind in ("incumbent", "final") and e.upper_bound <= final * (1 + share):
+            return e.time
+    return None
+
+
+def run_ours(name: str, problem: RiskScoreProblem, time_limit: float) -> dict:
+    events = []
+    with banners_to_stderr():
+        result = solve_scaled_lcpa(
+            problem,
+            MULTIPLIERS,
+            limits=Limits(time_limit=time_limit, gap_tolerance=1e-6),
+            listeners=[events.append],
+        )
+    stats = result.stats
+    model = problem.as_dict(result.solution) if result.has_model else None
+    return {
+        "kind": "scaled",
+        "dataset": name,
+        "n": int(problem.X.shape[0]),
+        "d": int(problem.n_features),
+        "distinct_rows": int(problem.loss.n_rows),
+        "max_size": int(problem.max_size),
+        "time_limit": time_limit,
+        "status": result.status,
+        "objective": result.objective,
+        "loss": stats.get("loss"),
+        "lower_bound": result.lower_bound,
+        "gap": result.gap,
+        "time": result.time,
+        "time_to_certificate": result.time if result.status == "optimal" else None,
+        "time_to_first_solution": next(
+            (e.time for e in events if math.isfinite(e.upper_bound)), None
+        ),
+        "time_to_within_1pct": _time_to_within(events, result.objective, 0.01),
+        "multiplier": stats.get("multiplier"),
+        "nodes": result.nodes,
+        "supports_screened": stats.get("supports_screened"),
+        "screen_survivors": stats.get("screen_survivors"),
+        "screen_time": stats.get("screen_time"),
+        "heuristic_time": stats.get("heuristic_time"),
+        "model": model,
+    }
+
+
+def fasterrisk_python(args) -> str | None:
+    """The interpreter of FasterRisk's environment, made on first use."""
+    if args.fasterrisk_python:
+        return args.fasterrisk_python
+    python = Path(args.fasterrisk_venv) / "bin" / "python"
+    if not python.exists():
+        print(f"creating {args.fasterrisk_venv} with fasterrisk ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", str(args.fasterrisk_venv)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "fasterrisk"],
+            check=True,
+            stdout=sys.stderr,
+        )
+    return str(python)
+
+
+def run_fasterrisk(name: str, problem: RiskScoreProblem, python: str) -> dict:
+    """FasterRisk's best model (default settings, ``k`` = the size limit), in our terms."""
+    y = np.where(problem.y > 0, 1.0, -1.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "data.npz")
+        np.savez(path, X=problem.X, y=y)
+        out = subprocess.run(
+            [python, "-c", _FASTERRISK_WORKER, path, str(problem.max_size)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    lam = np.rint([found["intercept"], *found["points"]]).astype(np.int64)
+    m = found["multiplier"]
+    sclass = ScaledClass(problem, MULTIPLIERS)
+    return {
+        "kind": "fasterrisk",
+        "dataset": name,
+        "time": found["time"],
+        "loss": sclass.loss(lam, m),
+        "objective": sclass.objective(lam, m),
+        "multiplier": m,
+        "in_class": not sclass.violations(lam, m),
+        "model": problem.as_dict(lam),
+    }
+
+
+def compare(ours: dict, theirs: dict) -> dict:
+    """Our final loss beside FasterRisk's, and FasterRisk's distance from the optimum as
+    our lower bound certifies it."""
+    lower = ours["lower_bound"]
+    return {
+        "kind": "compare",
+        "dataset": ours["dataset"],
+        "loss": ours["loss"],
+        "fasterrisk_loss": theirs["loss"],
+        "loss_difference": ours["loss"] - theirs["loss"],
+        "no_worse_than_fasterrisk": ours["objective"] <= theirs["objective"] + 1e-12,
+        "gap": ours["gap"],
+        "fasterrisk_certified_gap": (theirs["objective"] - lower) / theirs["objective"],
+        "time": ours["time"],
+        "fasterrisk_time": theirs["time"],
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", nargs="*", default=list(DATASETS), choices=DATASETS)
+    parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--adult-time-limit", type=float, default=600.0)
+    parser.add_argument("--max-size", type=int, default=5)
+    parser.add_argument("--no-fasterrisk", action="store_true")
+    parser.add_argument("--fasterrisk-python", default=None)
+    parser.add_argument("--fasterrisk-venv", default=str(DEFAULT_VENV))
+    args = parser.parse_args(argv)
+    python = None if args.no_fasterrisk else fasterrisk_python(args)
+    for name in args.datasets:
+        problem = make_problem(name, args.max_size)
+        limit = args.adult_time_limit if name == "adult" else args.time_limit
+        ours = run_ours(name, problem, limit)
+        emit(ours)
+        if python is not None:
+            theirs = run_fasterrisk(name, problem, python)
+            emit(theirs)
+            emit(compare(ours, theirs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

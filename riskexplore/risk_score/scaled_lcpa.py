@@ -1,0 +1,536 @@
+"""Certifiably optimal risk scores with a learned score-to-risk multiplier (LCPA in (w, t)).
+
+The class (:mod:`riskexplore.risk_score.scaled_class`): integer points and intercept as in
+RiskSLIM, and a real multiplier ``m in [multiplier_min, multiplier_max]`` with risk
+``sigma((lambda_0 + x.lambda) / m)`` (the class FasterRisk searches heuristically).
+
+:func:`solve_scaled_lcpa` is LCPA (:mod:`riskexplore.risk_score.lcpa`) over ``(w, t)`` with
+``t = 1/m`` and ``w = t lambda``: the loss is convex in ``w``, so loss cuts are valid for
+every ``t``, a node's integer bounds on ``lambda`` are linear rows in ``(w, t)``
+(:class:`~riskexplore.risk_score.scaled_lp.ScaledLP`), and branching on a fractional
+``lambda_j = w_j / t`` splits the region exactly as before. A node whose LP point has integer
+``lambda`` and ``alpha`` gets a cut at ``lambda t*`` (its best ``t``); the LP is then exact on
+that ray, so the node is solved or the LP moves.
+
+The support screen (:mod:`riskexplore.risk_score.support_screen`) bounds every support of a
+node at once when there are few enough of them: the node is replaced by one child per
+support whose bound can still beat the incumbent (its indicators fixed), with that bound.
+At the root of mammo or income (at most five features) this leaves a handful of
+supports. Supports the screen drops hold no model better than the incumbent, so the
+certificate keeps its meaning: the lower bound is always the least bound of the regions
+still open (or given up, in ``floor``).
+
+Heuristics: a beam search over supports with the same kernel, and for the best supports
+the continuous solution scaled by several multipliers, rounded and improved by
+alternating polishing at fixed ``m`` with the best ``m`` for fixed points
+(:mod:`riskexplore.risk_score.scaled_heuristics`); LP points are rounded at their ``t``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.core.events import SolveEvent
+from riskexplore.core.limits import Limits
+from riskexplore.core.result import SolveResult
+from riskexplore.errors import InputError
+from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.heuristics import sequential_rounding
+from riskexplore.risk_score.lcpa import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.rows import RowMatrix
+from riskexplore.risk_score.scaled_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
+from riskexplore.risk_score.scaled_heuristics import improve, round_ray
+from riskexplore.risk_score.scaled_lp import ScaledLP
+from riskexplore.risk_score.support_screen import (
+    ScreenResult,
+    SupportData,
+    beam_supports,
+    count_supports,
+    screen_supports,
+)
+
+__all__ = ["ScaledLCPASettings", "solve_scaled_lcpa"]
+
+
+@dataclass
+class ScaledLCPASettings(LCPASettings):
+    """:class:`LCPASettings` plus the knobs of the learned-scale search.
+
+    Attributes
+    ----------
+    support_screen : bool
+        Bound every support of a node at once when there are at most
+        ``screen_max_supports`` of them, and keep only those that can beat the incumbent.
+    screen_max_supports : int
+    screen_roundings : int
+        Supports (those with the best continuous fit) whose solutions are scaled, rounded
+        and improved at each screen.
+    beam_width : int
+        Supports kept per size in the initial beam search (0: no beam search).
+    beam_roundings : int
+        Best supports of the beam search that are rounded.
+    rays : int
+        Multipliers tried per continuous solution.
+    """
+
+    support_screen: bool = True
+    screen_max_supports: int = 2_000_000
+    screen_roundings: int = 10
+    beam_width: int = 10
+    beam_roundings: int = 10
+    rays: int = 12
+
+
+def solve_scaled_lcpa(
+    problem: RiskScoreProblem,
+    multiplier_range: tuple[float, float] = DEFAULT_MULTIPLIER_RANGE,
+    *,
+    limits: Limits | None = None,
+    settings: ScaledLCPASettings | None = None,
+    listeners: Sequence[Callable[[SolveEvent], None]] = (),
+    warm_start=None,
+    cut_pool: CutPool | None = None,
+) -> SolveResult:
+    """Find a certifiably optimal risk score whose multiplier ``m`` is learned too.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        Data, coefficient bounds, size bounds, penalties and constraints. Rows on points
+        and indicators keep their meaning; predicted-risk rows bound ``score / m``.
+    multiplier_range : (float, float)
+        ``[multiplier_min, multiplier_max]`` (default ``[0.25, 10]``; ``(1, 1)`` is the
+        paper's class).
+    limits : Limits, optional
+        Time, node and gap limits and a stop request.
+    settings : ScaledLCPASettings, optional
+    listeners : sequence of callables
+        Each receives every :class:`SolveEvent`; incumbents carry ``"multiplier"``.
+    warm_start : int array (d+1,) or (array, float), optional
+        A model ``[intercept, points...]`` (its best multiplier is used), or such a model
+        with a multiplier; it must satisfy every constraint.
+    cut_pool : CutPool, optional
+        Cuts and models from earlier solves on the same data, in either class (loss cuts
+        hold for every multiplier); this solve's cuts and models are added to it.
+
+    Returns
+    -------
+    SolveResult
+        ``coefficients`` are the points ``[intercept, points...]``; ``stats["multiplier"]``
+        is ``m`` (risk ``sigma(score / m)``, see
+        :func:`~riskexplore.risk_score.scaled_class.scaled_risk`) and ``stats["model"]`` is
+        ``{"intercept", "points", "multiplier"}``; ``loss`` and the bounds are those of
+        the learned-scale class. A stopped or timed-out solve returns its best model and
+        valid bounds.
+
+    Raises
+    ------
+    InputError
+        On a bad multiplier range or warm start.
+    InfeasibleError
+        When the constraints other than predicted-risk rows admit no model.
+    """
+    sclass = ScaledClass(problem, multiplier_range)
+    return _ScaledLCPA(
+        sclass,
+        limits or Limits(),
+        settings or ScaledLCPASettings(),
+        listeners,
+        warm_start,
+        cut_pool,
+    ).run()
+
+
+class _ScaledLCPA(_LCPA):
+    """LCPA over ``(w, alpha, t)``; nodes are integer bounds on ``[lambda, alpha]``."""
+
+    def __init__(self, sclass: ScaledClass, limits, settings, listeners, warm_start, cut_pool):
+        if not isinstance(settings, ScaledLCPASettings):
+            settings = ScaledLCPASettings(**vars(settings))
+        super().__init__(sclass.problem, limits, settings, listeners, warm_start, cut_pool)
+        self.sclass = sclass
+        self.best_t = math.nan
+        self.t_col = 2 * self.d + 1
+        self._lp_t = 1.0
+        self.screened = 0
+        self.screen_survivors = 0
+        self.screen_time = 0.0
+        self._data: SupportData | None = None
+        self._alpha_rows = _alpha_rows(sclass.problem)
+
+    # --- hooks of _LCPA ------------------------------------------------------------------
+    def _make_lp(self) -> ScaledLP:
+        return ScaledLP(self.sclass, max_cuts=self.settings.max_cuts_in_lp)
+
+    def _root_intercept(self, lo: float, hi: float) -> tuple[float, float]:
+        return self.sclass.intercept_bounds() if self.settings.tighten_intercept else (lo, hi)
+
+    def _initial_bounds(self, intercept):
+        return self.sclass.objective_bounds(intercept)
+
+    def _incumbent_dict(self) -> dict:
+        return self.sclass.as_dict(self.best, 1.0 / self.best_t)
+
+    def _stats(self) -> dict:
+        stats = super()._stats()
+        stats.update(
+            loss=self.sclass.loss(self.best, 1.0 / self.best_t)
+            if self.best is not None
+            else math.nan,
+            multiplier=1.0 / self.best_t if self.best is not None else math.nan,
+            model=self._incumbent_dict() if self.best is not None else None,
+            multiplier_range=(self.sclass.multiplier_min, self.sclass.multiplier_max),
+            supports_screened=self.screened,
+            screen_survivors=self.screen_survivors,
+            screen_time=self.screen_time,
+        )
+        return stats
+
+    def _check_feasible(self) -> None:
+        """Raise when the rows other than predicted-risk ones admit no model (then no
+        multiplier helps); a start that also meets the risk rows is kept."""
+        from riskexplore.risk_score.feasibility import check_feasible
+
+        start = check_feasible(self.sclass.structural_view())
+        if start is not None and self.sclass.t_interval(start) is None:
+            start = None
+        self._feasible_start = start
+
+    # --- incumbents ----------------------------------------------------------------------
+    def _initial_incumbents(self) -> None:
+        if self.warm_start is not None:
+            lam, t = self._warm_model(self.warm_start)
+            self._offer(lam, t, polish_it=False)
+        zero = np.zeros(self.d + 1, dtype=np.int64)
+        lo, hi = self.problem.lam_bounds()
+        zero[0] = int(np.clip(0, lo[0], hi[0]))
+        if not self.sclass.structural_view().violations(zero):
+            self._consider(zero, polish_it=True, only_nonzero=True)
+        start = getattr(self, "_feasible_start", None)
+        if start is not None:
+            self._consider(np.asarray(start, dtype=np.int64), polish_it=True)
+        if self.pool is not None:
+            for lam in self.pool.models():
+                if lam.shape == (self.d + 1,) and not self.sclass.structural_view().violations(lam):
+                    self._consider(lam, polish_it=False)
+
+    def _warm_model(self, warm) -> tuple[np.ndarray, float]:
+        """The warm start's points and ``t``; raise InputError when it is not a model."""
+        multiplier = None
+        if isinstance(warm, tuple) and len(warm) == 2:
+            warm, multiplier = warm
+            if isinstance(multiplier, bool) or not isinstance(multiplier, numbers.Real):
+                raise InputError(f"warm start multiplier must be a number, got {multiplier!r}")
+        lam = np.rint(np.asarray(warm, dtype=float)).astype(np.int64)
+        if lam.shape != (self.d + 1,):
+            raise InputError(
+                f"warm start must have {self.d + 1} entries "
+                f"(intercept then one per feature), got {lam.shape}"
+            )
+        if multiplier is None:
+            t, objective = self.sclass.best_t(lam)
+            bad = self.sclass.structural_view().violations(lam)
+            if not math.isfinite(objective):
+                bad = bad + ["the predicted-risk constraints (for every multiplier in range)"]
+        else:
+            m_lo, m_hi = self.sclass.multiplier_min, self.sclass.multiplier_max
+            if not m_lo <= multiplier <= m_hi:
+                raise InputError(
+                    f"warm start multiplier {multiplier:g} outside [{m_lo:g}, {m_hi:g}]"
+                )
+            t = 1.0 / float(multiplier)
+            bad = self.sclass.violations(lam, float(multiplier))
+        if bad:
+            raise InputError("warm start breaks: " + "; ".join(bad[:3]))
+        return lam, t
+
+    def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
+        """Offer feasible points with their best multiplier (polishing here always keeps
+        to the model's features, so ``only_nonzero`` is implied)."""
+        t, objective = self.sclass.best_t(lam)
+        if not math.isfinite(objective):
+            return math.inf
+        return self._offer(lam, t, polish_it=polish_it)
+
+    def _offer(self, lam, t, *, polish_it: bool) -> float:
+        """Offer a feasible model ``(lam, 1/t)``; add its cut; improve it if promising."""
+        lam = np.asarray(lam, dtype=np.int64)
+        objective = self._cut_at(lam, t)
+        if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
+            # polish on the model's own features (merged rows: fast on large data); other
+            # supports come from the beam search, the screen and LP points
+            support = np.flatnonzero(lam[1:])
+            t0 = self.clock.elapsed()
+            new, new_t, new_objective = improve(
+                self.sclass, lam, t, support=support, should_stop=self._should_stop
+            )
+            self.heuristic_time += self.clock.elapsed() - t0
+            if new_objective < objective - 1e-12:
+                lam, t, objective = new, new_t, self._cut_at(new, new_t)
+        if objective < self.ub:
+            self.ub, self.best, self.best_t = objective, lam.copy(), t
+            if self.pool is not None:
+                self.pool.add_model(lam)
+            self._update_bounds()
+            self._emit(incumbent=True)
+        return objective
+
+    def _cut_at(self, lam: np.ndarray, t: float) -> float:
+        """Add the loss cut at the model ``(lam, 1/t)``; return its objective."""
+        w = lam.astype(float) * t
+        loss, grad = self.problem.loss.value_and_grad(w)
+        self._add_cut(loss, grad, w)
+        return loss + self.sclass.penalty(lam)
+
+    # --- initialization ------------------------------------------------------------------
+    def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """A beam search over supports, then the LP relaxation's cutting planes when the
+        root is too large for the support screen."""
+        if self.settings.beam_width > 0 and self.d > 0:
+            self._beam(lo, hi)
+        if not self.settings.support_screen or self._screenable(lo, hi) is None:
+            self._root_cutting_planes()
+
+    def _beam(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        t0 = self.clock.elapsed()
+        d = self.d
+        forced = np.flatnonzero(lo[d + 1 :] > 0)
+        allowed = np.flatnonzero(hi[d + 1 :] > 0)
+        w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
+        found = beam_supports(
+            self._support_data(),
+            allowed=allowed,
+            forced=forced,
+            k_max=self._size_range(lo, hi)[1],
+            width=self.settings.beam_width,
+            w_lower=w_lo,
+            w_upper=w_hi,
+            c0=self.problem.c0,
+        )
+        self.heuristic_time += self.clock.elapsed() - t0
+        self._round_supports(found, self.settings.beam_roundings)
+
+    def _root_cutting_planes(self) -> None:
+        budget = self.settings.init_time_fraction * min(self.limits.time_limit, 3600.0)
+        for _ in range(self.settings.init_max_iterations):
+            if self._should_stop() or self.clock.elapsed() > budget:
+                break
+            sol = self._solve_lp()
+            if sol.status != "optimal":
+                break
+            self.root_bound = max(self.root_bound, self._safe(sol.objective))
+            w = sol.x[: self.d + 1]
+            loss, grad = self.problem.loss.value_and_grad(w)
+            self._add_cut(loss, grad, w)
+            self._update_bounds()
+            self._maybe_report()
+            if loss - sol.loss_estimate <= 1e-6 * max(1.0, loss):
+                break
+
+    def _round_supports(self, found: ScreenResult, count: int) -> None:
+        """Scale, round and improve the continuous fits of the best supports (of those
+        whose bound still leaves room below the incumbent)."""
+        promising = np.flatnonzero(found.bounds < self.ub)
+        order = promising[np.argsort(found.fits[promising], kind="stable")[:count]]
+        for s in order:
+            if self._should_stop():
+                return
+            t0 = self.clock.elapsed()
+            theta = found.thetas[s, : found.sizes[s] + 1]
+            lam, t, _ = round_ray(
+                self.sclass,
+                theta,
+                found.support(s),
+                count=self.settings.rays,
+                should_stop=self._should_stop,
+            )
+            self.heuristic_time += self.clock.elapsed() - t0
+            if lam is not None:
+                self._offer(lam, t, polish_it=True)
+
+    def _round(self, w_real: np.ndarray) -> None:
+        """Round an LP point ``w`` at its ``t`` (set by :meth:`_heuristics`)."""
+        t = self._lp_t
+        view = self.sclass.fixed_scale(t)
+        t0 = self.clock.elapsed()
+        lam = sequential_rounding(view, w_real / t, should_stop=self._should_stop)
+        self.heuristic_time += self.clock.elapsed() - t0
+        if lam is not None:
+            self._consider(view.embed(lam), polish_it=True)
+
+    def _heuristics(self, x: np.ndarray) -> None:
+        self._lp_t = float(x[self.t_col])
+        super()._heuristics(x)
+
+    # --- nodes ---------------------------------------------------------------------------
+    def _process(self, node: _Node) -> list[_Node]:
+        """Screen the node's supports when they are few; else solve its LP."""
+        if self.settings.support_screen:
+            screen = self._screenable(node.lower, node.upper)
+            if screen is not None:
+                self.nodes += 1
+                return self._screen(node, *screen)
+        return self._process_lp(node)
+
+    def _process_lp(self, node: _Node) -> list[_Node]:
+        self.nodes += 1
+        parent_bound = node.bound
+        self.lp.set_node_bounds(node.lower, node.upper)
+        rounds = 0
+        while True:
+            sol = self._solve_lp()
+            if sol.status == "infeasible":
+                return []
+            if sol.status == "error":
+                self.floor = min(self.floor, node.bound)
+                return []
+            if node.branch is not None:
+                col, direction, distance = node.branch
+                self.pseudo.record(col, direction, distance, sol.objective - parent_bound)
+                node.branch = None
+            node.bound = max(node.bound, self._safe(sol.objective))
+            if self._prunable(node.bound):
+                return []
+            x = self._lambda_point(sol.x)
+            frac = np.abs(x - np.rint(x)) > _INT_TOL
+            if frac.any():
+                if rounds < self.settings.fractional_cut_rounds and self._cut_fractional(sol):
+                    rounds += 1
+                    continue
+                self._heuristics(sol.x)
+                return self._branch(node, x, frac)
+            done = self._integral_point(node, sol, x)
+            if done is not None:
+                return done
+
+    def _lambda_point(self, x: np.ndarray) -> np.ndarray:
+        """``[lambda, alpha] = [w / t, alpha]`` of an LP point ``[w, alpha, t]``."""
+        d = self.d
+        return np.concatenate([x[: d + 1] / x[self.t_col], x[d + 1 : 2 * d + 1]])
+
+    def _integral_point(self, node: _Node, sol, x: np.ndarray) -> list[_Node] | None:
+        """An LP point with integer ``lambda`` and ``alpha``: the node's children, or
+        ``None`` to solve the LP again (after a cut)."""
+        d = self.d
+        lam = np.rint(x[: d + 1]).astype(np.int64)
+        alpha = np.rint(x[d + 1 :])
+        forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
+        if forced_empty.size:
+            return self._split_nonzero(node, int(forced_empty[0]) + 1)
+        t, objective = self.sclass.best_t(lam)
+        if self.sclass.structural_view().violations(lam) or not math.isfinite(objective):
+            self.floor = min(self.floor, node.bound)  # an LP tolerance let a row slip
+            return []
+        w = lam.astype(float) * t
+        loss, grad = self.problem.loss.value_and_grad(w)
+        self._add_cut(loss, grad, w)
+        if loss + self.sclass.penalty(lam) < self.ub:
+            self._offer(lam, t, polish_it=True)
+        if sol.loss_estimate >= loss - 1e-10 * (1.0 + loss):
+            # exact on the ray t * lam: nothing in this region beats (lam, 1/t)
+            if node.bound < self.ub:
+                self.floor = min(self.floor, node.bound)
+            return []
+        if self._should_stop():
+            self.floor = min(self.floor, node.bound)
+            return []
+        return None
+
+    # --- the support screen --------------------------------------------------------------
+    def _support_data(self) -> SupportData:
+        if self._data is None:
+            self._data = SupportData(self.problem.loss)
+        return self._data
+
+    def _size_range(self, lo: np.ndarray, hi: np.ndarray) -> tuple[int, int]:
+        k_max = self.problem.max_size
+        if hasattr(self, "bounds"):
+            k_max = min(k_max, int(self.bounds.R_max))
+        return self.problem.min_size, k_max
+
+    def _screenable(self, lo: np.ndarray, hi: np.ndarray):
+        """``(forced, free, k_min, k_max)`` when the node's supports are few enough to
+        screen (and its indicators are not all fixed), else ``None``."""
+        d = self.d
+        forced = np.flatnonzero(lo[d + 1 :] > 0)
+        free = np.flatnonzero((lo[d + 1 :] == 0) & (hi[d + 1 :] > 0))
+        if free.size == 0:
+            return None
+        k_min, k_max = self._size_range(lo, hi)
+        count = count_supports(forced.size, free.size, k_min, k_max)
+        if count > self.settings.screen_max_supports:
+            return None
+        return forced, free, k_min, k_max
+
+    def _screen(self, node: _Node, forced, free, k_min: int, k_max: int) -> list[_Node]:
+        """Replace the node by one child per support that can still beat the incumbent."""
+        d = self.d
+        t0 = self.clock.elapsed()
+        w_lo, w_hi = self.lp._w_range(node.lower[: d + 1], node.upper[: d + 1])
+        result = screen_supports(
+            self._support_data(),
+            forced=forced,
+            free=free,
+            k_min=k_min,
+            k_max=k_max,
+            w_lower=w_lo,
+            w_upper=w_hi,
+            c0=self.problem.c0,
+            alpha_rows=self._alpha_rows,
+            cutoff=self.ub,
+            should_stop=self._should_stop,
+        )
+        self.screen_time += self.clock.elapsed() - t0
+        self.screened += len(result)
+        if not result.complete:
+            self.floor = min(self.floor, node.bound)
+            return []
+        self._round_supports(result, self.settings.screen_roundings)
+        return self._support_children(node, result)
+
+    def _support_children(self, node: _Node, result: ScreenResult) -> list[_Node]:
+        children = []
+        for s in np.argsort(result.bounds, kind="stable"):
+            bound = max(node.bound, float(result.bounds[s]) - 1e-9 * (1 + abs(result.bounds[s])))
+            if self._prunable(bound):
+                continue
+            child = self._support_child(node, result.support(s), bound)
+            if child is not None:
+                children.append((child, result.point(s, self.d)))
+        self.screen_survivors += len(children)
+        if len(children) <= self.settings.max_cuts_in_lp // 4:
+            for _, w in children:  # the support's fit: a tangent cut that holds everywhere
+                loss, grad = self.problem.loss.value_and_grad(w)
+                self._add_cut(loss, grad, w)
+        return [child for child, _ in children]
+
+    def _support_child(self, node: _Node, support: np.ndarray, bound: float) -> _Node | None:
+        d = self.d
+        lo, hi = node.lower.copy(), node.upper.copy()
+        inside = np.zeros(d, dtype=bool)
+        inside[support] = True
+        for j in range(d):
+            col = d + 1 + j
+            if inside[j]:
+                lo[col] = max(lo[col], 1.0)
+            else:
+                hi[col] = min(hi[col], 0.0)
+            if not _propagate(lo, hi, d, col):
+                return None
+        return _Node(lo, hi, bound, node.depth + 1)
+
+
+def _alpha_rows(problem: RiskScoreProblem) -> RowMatrix | None:
+    """The problem's rows that involve indicators only (a support meets them or not)."""
+    rm = problem.row_matrix
+    d = problem.n_features
+    keep = np.flatnonzero(~np.any(rm.A[:, : d + 1] != 0, axis=1))
+    if keep.size == 0:
+        return None
+    return RowMatrix(rm.A[keep], rm.lower[keep], rm.upper[keep], tuple(rm.names[i] for i in keep))

@@ -1,0 +1,268 @@
+"""Compiled logistic regressions on small supports, with a certified lower bound (numba).
+
+For a support ``S`` (a few features) the kernel minimises the convex loss
+``f(theta) = sum_i w_i log(1 + exp(-y_i (theta_0 + x_iS . theta_S)))`` over a box by a
+projected Newton method, and returns, besides the last iterate, the bound
+
+    f(theta_k) + sum_l min(g_l (lo_l - theta_l), g_l (hi_l - theta_l))   (g = grad f(theta_k))
+
+which holds for every ``theta`` in the box because ``f`` is convex (``f(theta) >= f(theta_k) +
+g . (theta - theta_k)``), whether or not Newton converged. Rows are first merged by their
+values on ``S`` (when the features of ``S`` take few values, as binary ones do), so a
+support of five binary features costs one pass over the data and a Newton method on at
+most 64 rows.
+
+Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support_screen`:
+``VT[j, i]`` the index of row ``i``'s value of feature ``j`` in ``vals[j]`` (``K[j]`` values)
+and, in its last row, 1 for positive rows; ``X`` the values themselves, ``y`` in
+``{-1, +1}`` and weights ``w``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+#: Merge rows only when a support's value patterns are at most this many.
+PATTERN_CAP = 2048
+_MAX_ITER = 40
+
+
+@njit(cache=True)
+def _codes(feats, k, VT, K, levels, cached):
+    """Pattern codes of the rows on ``feats[:k]`` (with the label as lowest bit), or -1.
+
+    ``levels[q]`` keeps the codes on ``feats[:q + 1]`` and ``cached[:k_max]`` the features
+    they were built for, so consecutive supports with a common prefix (as lexicographic
+    enumeration gives) only add their last features. Returns the number of patterns
+    (``2 * prod K``), or -1 when they exceed :data:`PATTERN_CAP` or the number of rows.
+    """
+    n = VT.shape[1]
+    prod = 1
+    for q in range(k):
+        prod *= K[feats[q]]
+        if prod > PATTERN_CAP or prod > n:
+            return -1
+    same = 0
+    while same < k and cached[same] == feats[same]:
+        same += 1
+    label = VT[VT.shape[0] - 1]
+    r = 2
+    for q in range(same):
+        r *= K[feats[q]]
+    for q in range(same, k):
+        col = VT[feats[q]]
+        out = levels[q]
+        if q == 0:
+            for i in range(n):
+                out[i] = label[i] + col[i] * r
+        else:
+            prev = levels[q - 1]
+            for i in range(n):
+                out[i] = prev[i] + col[i] * r
+        r *= K[feats[q]]
+        cached[q] = feats[q]
+    for q in range(k, cached.shape[0]):
+        cached[q] = -1
+    return 2 * prod
+
+
+@njit(cache=True)
+def _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb):
+    """Rows of the regression on ``feats[:k]`` (merged by pattern when few); their count.
+
+    ``VT[j, i]`` is row ``i``'s value index for feature ``j``; its last row is 1 for
+    positive rows.
+    """
+    n = X.shape[0]
+    patterns = _codes(feats, k, VT, K, levels, cached)
+    if patterns < 0:
+        for i in range(n):
+            for q in range(k):
+                Xb[i, q] = X[i, feats[q]]
+            yb[i] = y[i]
+            wb[i] = w[i]
+        return n
+    codes = levels[k - 1] if k > 0 else VT[VT.shape[0] - 1]
+    acc[:patterns] = 0.0
+    for i in range(n):
+        acc[codes[i]] += w[i]
+    m = 0
+    for c in range(patterns):
+        if acc[c] <= 0.0:
+            continue
+        rest = c >> 1
+        for q in range(k):
+            f = feats[q]
+            Xb[m, q] = vals[f, rest % K[f]]
+            rest //= K[f]
+        yb[m] = 1.0 if c & 1 else -1.0
+        wb[m] = acc[c]
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _evaluate(Xb, yb, wb, m, k, theta, g, H, with_hessian):
+    """Loss at ``theta`` (and its gradient and Hessian into ``g``, ``H``)."""
+    p = k + 1
+    f = 0.0
+    if with_hessian:
+        g[:p] = 0.0
+        H[:p, :p] = 0.0
+    for r in range(m):
+        z = theta[0]
+        for a in range(k):
+            z += theta[a + 1] * Xb[r, a]
+        mr = yb[r] * z
+        if mr > 0:
+            e = math.exp(-mr)
+            f += wb[r] * math.log1p(e)
+            q = e / (1.0 + e)
+        else:
+            e = math.exp(mr)
+            f += wb[r] * (math.log1p(e) - mr)
+            q = 1.0 / (1.0 + e)
+        if not with_hessian:
+            continue
+        c = -wb[r] * yb[r] * q
+        h = wb[r] * q * (1.0 - q)
+        g[0] += c
+        H[0, 0] += h
+        for a in range(k):
+            xa = Xb[r, a]
+            g[a + 1] += c * xa
+            H[0, a + 1] += h * xa
+            for b in range(a, k):
+                H[a + 1, b + 1] += h * xa * Xb[r, b]
+    if with_hessian:
+        for a in range(p):
+            for b in range(a):
+                H[a, b] = H[b, a]
+    return f
+
+
+@njit(cache=True)
+def _newton_direction(H, g, p, step):
+    """Solve ``(H + ridge) step = -g`` by Cholesky; False if H is not positive."""
+    ridge = 1e-12
+    for a in range(p):
+        ridge = max(ridge, 1e-10 * H[a, a])
+    L = np.zeros((p, p))
+    for a in range(p):
+        for b in range(a + 1):
+            s = H[a, b] + (ridge if a == b else 0.0)
+            for c in range(b):
+                s -= L[a, c] * L[b, c]
+            if a == b:
+                if s <= 0.0:
+                    return False
+                L[a, a] = math.sqrt(s)
+            else:
+                L[a, b] = s / L[b, b]
+    z = np.zeros(p)
+    for a in range(p):
+        s = -g[a]
+        for c in range(a):
+            s -= L[a, c] * z[c]
+        z[a] = s / L[a, a]
+    for a in range(p - 1, -1, -1):
+        s = z[a]
+        for c in range(a + 1, p):
+            s -= L[c, a] * step[c]
+        step[a] = s / L[a, a]
+    return True
+
+
+@njit(cache=True)
+def _box_bound(f, g, theta, lo, hi, p):
+    """``f + min over the box of g . (x - theta)``: a lower bound on the loss in the box."""
+    b = f
+    for a in range(p):
+        b += min(g[a] * (lo[a] - theta[a]), g[a] * (hi[a] - theta[a]))
+    return b
+
+
+@njit(cache=True)
+def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
+    """Projected Newton on the support's rows from ``theta`` (updated in place).
+
+    Returns ``(loss at theta, lower bound over the box)``; stops once the bound reaches
+    ``cutoff`` or meets the loss (to 1e-11), or Newton makes no more progress.
+    """
+    p = k + 1
+    g = np.zeros(p)
+    H = np.zeros((p, p))
+    step = np.zeros(p)
+    trial = np.zeros(p)
+    f = _evaluate(Xb, yb, wb, m, k, theta, g, H, True)
+    best = -np.inf
+    for _ in range(_MAX_ITER):
+        best = max(best, _box_bound(f, g, theta, lo, hi, p))
+        if best >= cutoff or f - best <= 1e-11 * (1.0 + f):
+            break
+        if not _newton_direction(H, g, p, step):
+            break
+        decrement = 0.0
+        for a in range(p):
+            decrement -= g[a] * step[a]
+        if decrement <= 1e-15 * (1.0 + f):
+            break
+        size = 1.0
+        moved = False
+        for _ls in range(30):
+            for a in range(p):
+                trial[a] = min(max(theta[a] + size * step[a], lo[a]), hi[a])
+            ft = _evaluate(Xb, yb, wb, m, k, trial, g, H, False)
+            if ft < f:
+                moved = True
+                break
+            size *= 0.5
+        if not moved:
+            break
+        theta[:p] = trial[:p]
+        f = _evaluate(Xb, yb, wb, m, k, theta, g, H, True)
+    best = max(best, _box_bound(f, g, theta, lo, hi, p))
+    return f, best
+
+
+@njit(cache=True)
+def screen_batch(
+    supports, sizes, VT, K, vals, X, y, w, lo_w, hi_w, c0, prior, cutoff, bounds, fits, thetas
+):
+    """Fit every support of a batch; write objective bounds, fits and iterates.
+
+    ``supports[s, :sizes[s]]`` are 0-based feature indices; ``lo_w``/``hi_w`` bound
+    ``[w_0, w_1..w_d]``; ``c0`` is added for every feature of a support, and ``cutoff``
+    (an objective) lets Newton stop once the bound reaches it.
+    """
+    n = X.shape[0]
+    kmax = supports.shape[1]
+    rows = max(n, 2 * PATTERN_CAP)
+    Xb = np.zeros((rows, max(kmax, 1)))
+    yb = np.zeros(rows)
+    wb = np.zeros(rows)
+    levels = np.zeros((max(kmax, 1), n), dtype=np.int64)
+    cached = np.full(max(kmax, 1), -1, dtype=np.int64)
+    acc = np.zeros(2 * PATTERN_CAP)
+    lo = np.zeros(kmax + 1)
+    hi = np.zeros(kmax + 1)
+    theta = np.zeros(kmax + 1)
+    for s in range(supports.shape[0]):
+        k = sizes[s]
+        feats = supports[s]
+        pen = 0.0
+        lo[0], hi[0] = lo_w[0], hi_w[0]
+        theta[0] = min(max(prior, lo[0]), hi[0])
+        for q in range(k):
+            j = feats[q]
+            pen += c0[j]
+            lo[q + 1], hi[q + 1] = lo_w[j + 1], hi_w[j + 1]
+            theta[q + 1] = min(max(0.0, lo[q + 1]), hi[q + 1])
+        m = _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb)
+        f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
+        bounds[s] = b + pen
+        fits[s] = f + pen
+        thetas[s, : k + 1] = theta[: k + 1]
