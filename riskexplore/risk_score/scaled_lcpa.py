@@ -40,6 +40,7 @@ from riskexplore.core.limits import Limits
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InputError
 from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.heuristics import sequential_rounding
 from riskexplore.risk_score.lcpa import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
 from riskexplore.risk_score.problem import RiskScoreProblem
@@ -195,8 +196,6 @@ class _ScaledLCPA(_LCPA):
     def _check_feasible(self) -> None:
         """Raise when the rows other than predicted-risk ones admit no model (then no
         multiplier helps); a start that also meets the risk rows is kept."""
-        from riskexplore.risk_score.feasibility import check_feasible
-
         start = check_feasible(self.sclass.structural_view())
         if start is not None and self.sclass.t_interval(start) is None:
             start = None

@@ -55,8 +55,18 @@ def lp_highs() -> highspy.Highs:
 
 
 def root_bounds(problem: RiskScoreProblem) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds of ``[lambda, alpha]`` at the root: the coefficient box, and ``alpha_j``
-    fixed to 1 when ``lambda_j`` cannot be zero and to 0 when it must be."""
+    """Bounds of ``[lambda, alpha]`` at the root of the search.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+
+    Returns
+    -------
+    lower, upper : ndarray of shape (2 d + 1,)
+        The coefficient box, and ``alpha_j`` fixed to 1 when ``lambda_j`` cannot be zero
+        and to 0 when it must be.
+    """
     lam_lo, lam_hi = problem.lam_bounds()
     alpha_lo = np.where((lam_lo[1:] > 0) | (lam_hi[1:] < 0), 1.0, 0.0)
     alpha_hi = np.where((lam_lo[1:] == 0) & (lam_hi[1:] == 0), 0.0, 1.0)
@@ -64,7 +74,15 @@ def root_bounds(problem: RiskScoreProblem) -> tuple[np.ndarray, np.ndarray]:
 
 
 def add_columns(h: highspy.Highs, costs: np.ndarray, lower: np.ndarray, upper: np.ndarray):
-    """Append columns with these costs and bounds (and no row entries) to ``h``."""
+    """Append columns (with no row entries yet) to an LP.
+
+    Parameters
+    ----------
+    h : highspy.Highs
+        The LP.
+    costs, lower, upper : array-like of shape (n,)
+        Objective coefficients and bounds of the new columns.
+    """
     n = len(costs)
     h.addCols(
         n,
