@@ -15,6 +15,7 @@ _REASONS = {
     "node_limit": "node limit",
     "stopped": "stopped",
     "infeasible": "infeasible",
+    "numerical": "LP trouble in part of the search",
 }
 
 

@@ -31,6 +31,7 @@ _STATUS_WORDS = {
     "time_limit": "stopped at the time limit",
     "node_limit": "stopped at the node limit",
     "stopped": "stopped on request",
+    "numerical": "search ended; some regions' LPs could not be solved exactly",
     "infeasible": "infeasible",
     "solving": "best so far (solve running)",
 }
