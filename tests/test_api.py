@@ -30,7 +30,6 @@ PUBLIC = (
 #: Modules of work in progress on the exact search and near-optimal models (merged from
 #: main while it goes on); their docstrings are completed with that work.
 IN_FLIGHT = (
-    "riskexplore.checklist.search",
     "riskexplore.checklist.near_optimal",
     "riskexplore.risk_score.near_optimal",
     "riskexplore.risk_score.scaled_class",
