@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import ModelFamily, PathPlot
@@ -21,6 +22,23 @@ __all__ = ["FAMILY"]
 
 #: The Explorer's risk-score settings and their defaults.
 SETTINGS: dict[str, Any] = {"max_size": 5, "coef_min": COEF_MIN, "coef_max": COEF_MAX}
+
+#: The readable risk-score constraints (what a study file may name; ``Exclusive`` is
+#: ``NotTogether`` under another name).
+CONSTRAINT_TYPES: tuple[type, ...] = (
+    rules.MaxFeatures,
+    rules.MinFeatures,
+    rules.AtMostKOf,
+    rules.AtLeastKOf,
+    rules.Implies,
+    rules.NotTogether,
+    rules.PredictedRisk,
+    rules.Sign,
+    rules.Include,
+    rules.Exclude,
+    rules.PointsBetween,
+    rules.LinearConstraint,
+)
 
 #: What each setting may be (see :mod:`riskexplore.core.params`).
 SETTING_CONSTRAINTS = {
@@ -191,6 +209,7 @@ FAMILY = ModelFamily(
     name="risk_score",
     label="Risk score",
     model_type=RiskScore,
+    constraint_types=CONSTRAINT_TYPES,
     fit=fit_risk_score,
     size_parameter="max_size",
     size_noun="features",
