@@ -33,12 +33,6 @@ IN_FLIGHT = (
     "riskexplore.checklist.search",
     "riskexplore.checklist.near_optimal",
     "riskexplore.risk_score.near_optimal",
-    "riskexplore.risk_score.scaled_class",
-    "riskexplore.risk_score.scaled_lcpa",
-    "riskexplore.risk_score.scaled_lp",
-    "riskexplore.risk_score.scaled_heuristics",
-    "riskexplore.risk_score.support_screen",
-    "riskexplore.risk_score.support_kernel",
 )
 
 
