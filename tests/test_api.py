@@ -32,12 +32,6 @@ PUBLIC = (
 IN_FLIGHT = (
     "riskexplore.checklist.near_optimal",
     "riskexplore.risk_score.near_optimal",
-    "riskexplore.risk_score.scaled_class",
-    "riskexplore.risk_score.scaled_lcpa",
-    "riskexplore.risk_score.scaled_lp",
-    "riskexplore.risk_score.scaled_heuristics",
-    "riskexplore.risk_score.support_screen",
-    "riskexplore.risk_score.support_kernel",
 )
 
 

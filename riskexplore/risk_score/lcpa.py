@@ -150,6 +150,8 @@ def solve_lcpa(
     Parameters
     ----------
     problem : RiskScoreProblem
+        A problem with the fixed scale (the learned one is solved by
+        :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`).
     limits : Limits, optional
         Time, node and gap limits and a stop request.
     settings : LCPASettings, optional
@@ -168,7 +170,13 @@ def solve_lcpa(
     SolveResult
         The best model, a valid lower bound and statistics. A stopped or timed-out solve
         returns its best model and valid bounds.
+
+    Raises
+    ------
+    InputError
+        For a problem with the learned scale.
     """
+    problem.require_fixed_scale("solve_lcpa")
     return _LCPA(
         problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start, cut_pool
     ).run()

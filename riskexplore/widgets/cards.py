@@ -78,6 +78,8 @@ def certificate_html(model) -> str:
         rows.append(("proven lower bound", _num(cert.lower_bound)))
     if stats.get("loss") is not None:
         rows.append(("logistic loss", _num(stats["loss"])))
+    if getattr(model, "scale", None) == "learned":  # risk = sigma(score / m)
+        rows.append(("risk scale: multiplier m", f"{float(model.multiplier):.4g}"))
     if stats.get("train_error") is not None:
         rows.append(("training error", f"{100 * float(stats['train_error']):.1f}%"))
     for key, label in (("nodes", "nodes"), ("cuts", "cuts")):
