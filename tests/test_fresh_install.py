@@ -20,11 +20,12 @@ The README's "In Jupyter" command is proven the same way, in a second copy with 
 new environment made by that command's setup part alone (only the ``lab`` extra): its
 launch part (``jupyter lab notebooks/00_explore.ipynb``) runs as written; the URL with its
 token is read from what JupyterLab prints, and the page JupyterLab asks the browser to open
-(``BROWSER`` is a script that records it) must be that server, with that token, on the
-starter notebook. Headless Chromium opens it, runs the notebook with the menu's Run > Run
-All Cells, and must see the Explorer's first live plot drawn and redrawn by the kernel
-while its search runs. (Tests run as root: the test's own empty Jupyter configuration sets
-``allow_root``, as ``--allow-root`` would.)
+(``BROWSER`` is a script that records it) must be that server, on the port and with the
+token the test chose (``ServerApp.port`` in the test's empty Jupyter configuration,
+``JUPYTER_TOKEN``), on the starter notebook. Headless Chromium opens it, runs the
+notebook with the menu's Run > Run All Cells, and must see the Explorer's first live plot
+drawn and redrawn by the kernel while its search runs. (Tests run as root: that
+configuration also sets ``allow_root``, as ``--allow-root`` would.)
 
 Cost: each environment is one ``pip install`` from the local package index (the
 interface extra about 1-2 minutes, the lab extra about as much again on two busy cores);
@@ -39,6 +40,7 @@ import html
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -54,6 +56,8 @@ from urllib.parse import urlsplit
 import pytest
 from _browser import block_outside, button, upload_csv
 from playwright.sync_api import expect
+
+from riskexplore.cli.dashboard import free_port
 
 pytestmark = pytest.mark.fresh_install
 
@@ -290,15 +294,21 @@ def test_readme_command_serves_a_live_dashboard(fresh, browser, label, command, 
 JUPYTER_SETUP, JUPYTER_LAUNCH = setup_and_launch(section_command(README, "In Jupyter"))
 #: The URL JupyterLab prints, with its token.
 LAB_URL = re.compile(r"(?P<url>http://127\.0\.0\.1:\d+/lab\S*\?token=\w+)")
+#: The token the test gives JupyterLab (``JUPYTER_TOKEN``), so that no other server passes.
+LAB_TOKEN = secrets.token_hex(16)
 
 
 @pytest.fixture(scope="module")
 def fresh_lab(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     """Another copy, set up by the "In Jupyter" command's setup part alone."""
     folder, env = _set_up([JUPYTER_SETUP], tmp_path_factory, "fresh_lab")
+    # the port and the token are the test's (no clash with another JupyterLab on 8888)
+    server: dict[str, object] = {"port": free_port(), "port_retries": 0}
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a newcomer is not root; tests are
-        config = Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json"
-        config.write_text(json.dumps({"ServerApp": {"allow_root": True}}))
+        server["allow_root"] = True
+    config = Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json"
+    config.write_text(json.dumps({"ServerApp": server}))
+    env["JUPYTER_TOKEN"] = LAB_TOKEN
     # the "web browser" JupyterLab starts: records what it is asked to open
     recorder = folder.parent / "browser.sh"
     recorder.write_text(f'#!/bin/sh\necho "$1" >> {folder.parent / "opened.txt"}\n')
@@ -341,6 +351,9 @@ def test_readme_jupyter_command_opens_the_starter_notebook_live(fresh_lab, brows
         assert opened, f"JupyterLab opened no browser page:\n{''.join(lines)}"
         printed, shown = urlsplit(url), urlsplit(opened.replace("localhost", "127.0.0.1"))
         assert (shown.netloc, shown.query) == (printed.netloc, printed.query), (url, opened)
+        config = Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json"
+        port = json.loads(config.read_text())["ServerApp"]["port"]
+        assert (shown.port, shown.query) == (port, f"token={LAB_TOKEN}"), opened
         assert shown.path.endswith("/tree/00_explore.ipynb"), opened  # the starter notebook
         context = browser.new_context(viewport={"width": 1400, "height": 2400})
         outside = block_outside(context)

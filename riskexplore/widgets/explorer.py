@@ -95,6 +95,30 @@ class Explorer:
     reliability, metrics, pareto, compare : the result views.
     message : ipywidgets.HTML
         The latest message (errors in red).
+
+    Examples
+    --------
+    In a notebook cell (the cell's last line shows the page):
+
+    >>> from riskexplore.widgets import Explorer
+    >>> ex = Explorer("mammo", max_size=3, time_limit=10)
+    >>> ex  # doctest: +SKIP
+
+    The page's steps from code: solve, add a rule, solve with it, compare, keep the study.
+
+    >>> from riskexplore import Exclude
+    >>> ex.solve(wait=True).status
+    'optimal'
+    >>> ex.add_constraint(Exclude("IrregularShape"))
+    True
+    >>> ex.solve(constrained=True, wait=True).status
+    'optimal'
+    >>> sorted(ex.results)
+    ['constrained', 'unconstrained']
+    >>> low, high = ex.comparison.price_of_constraints  # certified: V*(rule) - V*
+    >>> 0 <= high
+    True
+    >>> ex.save_study("mammo_study.json")  # doctest: +SKIP
     """
 
     def __init__(

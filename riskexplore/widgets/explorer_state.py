@@ -122,6 +122,18 @@ class ExplorerState:
     scale_price : ScalePrice or None
         The certified price of a fixed scale for the unconstrained run (see
         :meth:`scale_price_function`), once computed.
+
+    Examples
+    --------
+    The Explorer's steps without widgets (a script, a test, a server):
+
+    >>> from riskexplore.widgets import ExplorerState
+    >>> state = ExplorerState()
+    >>> state.load_dataset("mammo")
+    >>> state.update_settings(max_size=3, time_limit=10)
+    >>> model = state.solve_function([])(callbacks=[], stop=None)
+    >>> model.certificate.status
+    'optimal'
     """
 
     dataset: str | None = None
@@ -379,6 +391,8 @@ class ExplorerState:
                 saved.constraints,
                 state.data_version,
             )
+        if study.scale_price is not None and "unconstrained" in state.runs:
+            state.record_scale_price(state.runs["unconstrained"], study.scale_price)
         return state
 
     # --- solving ---------------------------------------------------------------------

@@ -98,6 +98,22 @@ class SolveMonitor:
         The latest fitted model (kept when a later solve fails).
     widget : ipywidgets.VBox
         Everything, for ``display``.
+
+    Examples
+    --------
+    A live view around your own fit (the call runs in a background thread):
+
+    >>> from functools import partial
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import SolveMonitor
+    >>> mammo = load_dataset("mammo")
+    >>> monitor = SolveMonitor(title="mammo, at most 3 characteristics")
+    >>> monitor  # doctest: +SKIP
+    >>> runner = monitor.start(partial(fit_risk_score, mammo.X, mammo.y, max_size=3, time_limit=10))
+    >>> monitor.wait(timeout=60)
+    'optimal'
+    >>> monitor.model.certificate.status
+    'optimal'
     """
 
     def __init__(

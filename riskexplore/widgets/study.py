@@ -13,7 +13,10 @@ A study holds what an :class:`~riskexplore.widgets.explorer.Explorer` shows:
   as Pyomo models (or raw rows) cannot be saved: :func:`encode_constraint` says so;
 * every **run** on the current data: its model with its certificate and its solve trace,
   the settings and the constraints it was solved with;
-* the **size path**, if one was computed: its rows, its models and the size selected.
+* the **size path**, if one was computed: its rows, its models and the size selected;
+* for a risk score, the certified **price of a fixed scale** of the unconstrained run, if
+  it was worked out: both models and the interval (opening the study does not solve it
+  again).
 
 A study is data, never code: it is read with :func:`json.loads` only (no pickle, no
 ``eval``), every field is checked, constraint classes come from the whitelist alone, and a
@@ -63,6 +66,7 @@ from riskexplore.data.tables import read_csv_table
 from riskexplore.datasets import dataset_info, list_datasets, load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import SizePath
+from riskexplore.evaluation.scale_price import ScalePrice
 
 __all__ = [
     "FORMAT",
@@ -99,6 +103,7 @@ _KEYS = (
     "constraints",
     "runs",
     "size_path",
+    "scale_price",
     "checksum",
 )
 _NONFINITE = ("inf", "-inf", "nan")
@@ -259,8 +264,24 @@ class Study:
         The size path, if one was computed.
     selected : int or None
         The size whose model the size path showed.
+    scale_price : ScalePrice or None
+        The certified price of a fixed scale of the unconstrained run (risk scores), if
+        it was worked out.
     saved_by : str
         The riskexplore that wrote it (``"riskexplore 0.1.0"``).
+
+    Examples
+    --------
+    >>> from riskexplore.widgets import ExplorerState
+    >>> from riskexplore.widgets.study import Study
+    >>> state = ExplorerState()
+    >>> state.load_dataset("mammo")
+    >>> study = state.to_study()
+    >>> study.summary()
+    "the bundled dataset 'mammo', outcome 'Malignant': 0 runs, 0 constraints"
+    >>> Study.read(study.to_json()) == study  # exactly what was saved
+    True
+    >>> study.to_json("mammo_study.json")  # doctest: +SKIP
     """
 
     data: DataIdentity
@@ -270,6 +291,7 @@ class Study:
     runs: dict[str, StudyRun] = field(default_factory=dict)
     size_path: SizePath | None = None
     selected: int | None = None
+    scale_price: ScalePrice | None = None
     saved_by: str = field(default_factory=lambda: _saved_by())
 
     # --- writing ----------------------------------------------------------------------
@@ -323,6 +345,7 @@ class Study:
             for run, record in state.runs.items()
             if record.data_version == state.data_version and run in _RUNS
         }
+        price = state.current_scale_price() if "unconstrained" in runs else None
         study = cls(
             data=data,
             family=state.family,
@@ -331,6 +354,7 @@ class Study:
             runs={run: runs[run] for run in _RUNS if run in runs},
             size_path=size_path,
             selected=None if selected is None else int(selected),
+            scale_price=price,
         )
         study.to_dict()  # refuses what cannot be saved (a Pyomo model, say) now
         return study
@@ -342,7 +366,7 @@ class Study:
         -------
         dict
             ``format``, ``version``, ``saved_by``, ``data``, ``family``, ``settings``,
-            ``constraints``, ``runs``, ``size_path`` and ``checksum``.
+            ``constraints``, ``runs``, ``size_path``, ``scale_price`` and ``checksum``.
 
         Raises
         ------
@@ -376,6 +400,7 @@ class Study:
                 for run, r in self.runs.items()
             },
             "size_path": None if self.size_path is None else self._encode_path(),
+            "scale_price": None if self.scale_price is None else self._encode_price(),
         }
         doc = _canonical(doc)
         doc["checksum"] = checksum(doc)
@@ -391,6 +416,18 @@ class Study:
             ],
             "models": [None if m is None else _encode_model(m, family) for m in path.models],
             "selected": self.selected,
+        }
+
+    def _encode_price(self) -> dict[str, Any]:
+        price = self.scale_price
+        fixed = None if price.fixed is None else _encode_model(price.fixed, "risk_score")
+        return {
+            "fixed": fixed,
+            "learned": _encode_model(price.learned, "risk_score"),
+            "interval": _encode_value(list(price.interval), "scale_price.interval"),
+            "multiplier_range": _encode_value(
+                list(price.multiplier_range), "scale_price.multiplier_range", finite=True
+            ),
         }
 
     def to_json(self, path: str | Path | None = None, *, indent: int | None = 1) -> str:
@@ -802,7 +839,14 @@ class _Decoder:
             runs[run] = self.run(record, f"runs.{run}")
         path_doc = self.get(doc, "size_path", "", (dict, type(None)), "an object or null")
         path, selected = (None, None) if path_doc is None else self.path(path_doc)
-        return Study(data, family, settings, constraints, runs, path, selected, saved_by)
+        price_doc = self.get(doc, "scale_price", "", (dict, type(None)), "an object or null")
+        price = None if price_doc is None else self.price(price_doc)
+        if price is not None:
+            run = runs.get("unconstrained")
+            sides = [m.to_dict(include_trace=True) for m in (price.fixed, price.learned) if m]
+            if run is None or run.model.to_dict(include_trace=True) not in sides:
+                raise self.fail("scale_price", "does not price the unconstrained run's model")
+        return Study(data, family, settings, constraints, runs, path, selected, price, saved_by)
 
     def family(self, name: str, where: str) -> str:
         try:
@@ -929,6 +973,35 @@ class _Decoder:
         if selected is not None and selected not in [r["size"] for r in rows]:
             raise self.fail("size_path.selected", f"{selected} is not a size of the path")
         return SizePath(decoded_rows, decoded_models, family), selected
+
+    def price(self, p: Mapping) -> ScalePrice:
+        w = "scale_price"
+        extra = [k for k in p if k not in ("fixed", "learned", "interval", "multiplier_range")]
+        if extra:
+            raise self.fail(f"{w}.{extra[0]}", "is not a field of the price of a fixed scale")
+        fixed_doc = self.get(p, "fixed", w, (dict, type(None)), "a model or null")
+        fixed = None if fixed_doc is None else self.model(fixed_doc, "risk_score", f"{w}.fixed")
+        learned = self.model(
+            self.get(p, "learned", w, (dict,), "a model"), "risk_score", f"{w}.learned"
+        )
+        pairs = []
+        for key in ("interval", "multiplier_range"):
+            try:
+                value = _decode_value(self.get(p, key, w, (list,), "a list"), f"{w}.{key}")
+            except InputError as exc:
+                raise InputError(f"{self.name}: {exc}") from None
+            if len(value) != 2 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+            ):
+                raise self.fail(f"{w}.{key}", "must be two numbers")
+            lo, hi = (float(v) for v in value)
+            if not lo <= hi:
+                raise self.fail(f"{w}.{key}", f"must be [low, high], got [{lo}, {hi}]")
+            pairs.append((lo, hi))
+        interval, multipliers = pairs
+        if not (math.isfinite(multipliers[0]) and multipliers[0] > 0):
+            raise self.fail(f"{w}.multiplier_range", "must be positive and finite")
+        return ScalePrice(fixed, learned, interval, multipliers)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -124,6 +124,54 @@ def test_a_study_round_trips_exactly(solved, tmp_path):
     assert doc["checksum"] == checksum({k: v for k, v in doc.items() if k != "checksum"})
 
 
+def test_a_study_keeps_the_learned_scale_each_models_multiplier_and_the_scale_price():
+    state = ExplorerState()
+    state.load_dataset("mammo")
+    state.update_settings(
+        max_size=2, time_limit=10, scale="learned", multiplier_min=0.5, multiplier_max=4.0
+    )
+    model = state.solve_function([])(callbacks=[], stop=None)
+    state.record("unconstrained", model, "risk_score", state.settings, [], state.data_version)
+    job = state.scale_price_function()
+    state.record_scale_price(job.run, job(callbacks=[], stop=None))
+    price = state.current_scale_price()
+    assert price.learned is model and price.fixed is not None
+    text = state.to_study([]).to_json()
+    doc = json.loads(text)
+    assert {k: doc["settings"][k] for k in ("scale", "multiplier_min", "multiplier_max")} == {
+        "scale": "learned",
+        "multiplier_min": 0.5,
+        "multiplier_max": 4.0,
+    }
+    assert doc["runs"]["unconstrained"]["settings"]["scale"] == "learned"
+    saved_m = doc["runs"]["unconstrained"]["model"]["multiplier"]
+    assert saved_m == model.multiplier and 0.5 <= saved_m <= 4.0
+    assert doc["scale_price"]["interval"] == list(price.interval)
+    assert doc["scale_price"]["fixed"]["multiplier"] == 1.0
+    opened = ExplorerState.from_study(text.encode())
+    assert opened.to_study([]).to_json() == text  # exactly, the price included
+    assert opened.settings == state.settings and opened.settings["scale"] == "learned"
+    again = opened.runs["unconstrained"].model
+    assert again.multiplier == model.multiplier
+    assert (again.predict_proba(state.X) == model.predict_proba(state.X)).all()
+    reopened = opened.current_scale_price()  # drawn from the file: nothing to solve again
+    assert reopened is not None and opened.scale_price_function() is not None
+    assert reopened.interval == price.interval and reopened.learned == again
+    assert reopened.describe() == price.describe()
+    # a price of another model, or a scale this version does not know, is refused
+    other = json.loads(text)
+    other["scale_price"]["learned"] = other["scale_price"]["fixed"]
+    with pytest.raises(InputError, match="scale_price does not price the unconstrained run"):
+        Study.from_dict(_rehash(other))
+    other = json.loads(text)
+    other["scale_price"]["interval"] = [0.1, "a lot"]
+    with pytest.raises(InputError, match=r"scale_price.interval must be two numbers"):
+        Study.from_dict(_rehash(other))
+    doc["settings"]["scale"] = "cubic"
+    with pytest.raises(InputError, match="settings cannot be used: .*scale"):
+        ExplorerState.from_study(_rehash(doc))
+
+
 def test_only_runs_on_the_current_data_are_saved(risk):
     state, rules, _path = risk
     state = dataclasses.replace(state, runs=dict(state.runs))
