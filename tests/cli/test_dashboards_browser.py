@@ -344,6 +344,10 @@ def test_dashboard_solves_in_browser(served, browser):
         assert study["format"] == "riskexplore-study" and study["data"]["table"] is None
         assert set(study["runs"]) == {"unconstrained", "constrained"}
         assert study["size_path"] is not None and study["constraints"]
+        if "scale" in case:  # the learned scale, its m and the price of a fixed scale
+            assert study["settings"]["scale"] == "learned", study["settings"]
+            assert "multiplier" in study["runs"]["unconstrained"]["model"]
+            assert study["scale_price"] is not None
 
         # ... and open it on a new page: everything drawn from the file, no search
         restored = context.new_page()
@@ -367,6 +371,12 @@ def test_dashboard_solves_in_browser(served, browser):
         shown = _wait_drawn(restored, "rx-compare", lambda d: d["points"] >= 4)
         assert "certified price" in shown["title"], shown["title"]
         expect(restored.locator(".rx-price").first).to_be_visible(timeout=30_000)
+        if "scale" in case:  # from the file: the scale chosen, m on the card, the price line
+            expect(restored.get_by_label(case["scale"])).to_be_checked(timeout=30_000)
+            card = restored.locator(".rx-search-unconstrained .rx-model-card").first
+            expect(card).to_contain_text("multiplier m =", timeout=30_000)
+            line = restored.locator(".rx-scale-price", has_text="Price of a fixed scale")
+            expect(line.first).to_be_visible(timeout=30_000)
         assert restored.locator("a.rx-download").count() == 4  # its downloads are back too
         # an edited copy is refused, and the page stays as it is
         edited = json.loads(saved)
