@@ -27,12 +27,13 @@ PUBLIC = (
     "list_datasets load_dataset read_csv_table"
 ).split()
 
-#: Modules of work in progress on the exact search and near-optimal models (merged from
+#: Names added since: near-optimal sets and feature prices (issue 13).
+ADDED = ("feature_prices", "near_optimal_checklists", "near_optimal_risk_scores")
+
+#: Modules of work in progress on the exact search and the learned scale (merged from
 #: main while it goes on); their docstrings are completed with that work.
 IN_FLIGHT = (
     "riskexplore.checklist.search",
-    "riskexplore.checklist.near_optimal",
-    "riskexplore.risk_score.near_optimal",
     "riskexplore.risk_score.scaled_class",
     "riskexplore.risk_score.scaled_lcpa",
     "riskexplore.risk_score.scaled_lp",
@@ -57,7 +58,7 @@ def test_one_list_of_names_resolves_lazily(package):
 
 
 def test_top_level_names_are_kept():
-    assert sorted(PUBLIC) == riskexplore.__all__
+    assert sorted(PUBLIC + list(ADDED)) == riskexplore.__all__
     assert (
         riskexplore.ChecklistImplies
         is importlib.import_module("riskexplore.checklist.constraints").Implies

@@ -33,6 +33,8 @@ _STATUS_WORDS = {
     "stopped": "stopped on request",
     "infeasible": "infeasible",
     "solving": "best so far (solve running)",
+    "alternative": "near-optimal alternative",
+    "edited": "edited by hand",
 }
 
 _BOX = (
