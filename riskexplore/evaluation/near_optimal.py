@@ -168,7 +168,8 @@ class NearOptimalSet:
         The best objective (risk scores) or weighted mistakes (checklists) found; the
         optimum when :attr:`certified`.
     lower_bound : float
-        The proven lower bound on the best objective.
+        The proven lower bound on the best objective (checklists: on the best weighted
+        mistakes).
     tolerance : float
         Relative (risk scores) or in weighted mistakes (checklists).
     tolerance_unit : {"relative", "mistakes"}
@@ -413,11 +414,13 @@ def near_optimal_models(
         )
         for rank, record in enumerate(found.models, start=1)
     ]
+    # the bound in the family's unit (a checklist's in weighted mistakes, as its optimum)
+    lower_bound = alternatives[0].distance.lower_bound if alternatives else found.lower_bound
     return NearOptimalSet(
         family=name,
         alternatives=alternatives,
         optimum=float(found.optimum),
-        lower_bound=float(found.lower_bound),
+        lower_bound=float(lower_bound),
         tolerance=float(found.tolerance),
         tolerance_unit=spec.tolerance_unit,
         complete=bool(found.complete),
