@@ -1,0 +1,254 @@
+"""Figures beyond the optimum: how diverse a near-optimal set is, and the certified price
+of each feature.
+
+* :func:`feature_frequency_figure` -- how many models of a
+  :class:`~riskexplore.evaluation.near_optimal.NearOptimalSet` use each feature (the best
+  model's features marked), and the models grouped by the features they use;
+* :func:`feature_price_figure` -- the certified interval of the price of leaving out each
+  feature of the best model and of forcing in each other one
+  (:class:`~riskexplore.evaluation.prices.FeaturePrices`).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from riskexplore.figures.layout import (
+    HEADER_PX,
+    LEGEND_PX,
+    MODEL_COLORS,
+    ROW_PX,
+    SUBTITLE_PX,
+    TITLE_LINE_PX,
+    XAXIS_PX,
+    bottom_legend,
+    domain,
+    fmt,
+    place_subplot_titles,
+)
+
+__all__ = ["feature_frequency_figure", "feature_price_figure", "price_words"]
+
+#: Colours: features of the best model (left out), the others (forced in).
+IN_BEST, OUTSIDE = MODEL_COLORS[0], MODEL_COLORS[2]
+#: Height of one bar of the horizontal bar charts.
+BAR_PX = 26
+#: Groups of models listed in the frequency figure's table.
+MAX_GROUPS = 8
+
+
+def _two_lines(text: str) -> str:
+    """``"head; rest"`` as a title with ``rest`` as its subtitle."""
+    head, _, rest = text.partition("; ")
+    return html.escape(head) + (f"<br><sup>{html.escape(rest)}</sup>" if rest else "")
+
+
+def _distance(distance) -> str:
+    """A distance to the best model; ``0`` for rounding noise below a proven optimum."""
+    tol = 1e-8 * max(1.0, abs(float(distance.lower_bound)))
+    return "0" if abs(distance.absolute) <= tol else fmt(distance.absolute)
+
+
+def _unit_words(unit: str) -> str:
+    return "weighted mistakes" if unit == "mistakes" else "objective"
+
+
+def feature_frequency_figure(found, *, title: str | None = None, max_groups: int = MAX_GROUPS):
+    """How often each feature appears in a near-optimal set, and the set grouped by the
+    features its models use.
+
+    Top: one bar per feature, the number of models that use it (the best model's
+    features in blue, the others in green). Bottom: a table of the groups of models that
+    use the same features (at most ``max_groups``, largest first), with how many models
+    each holds and the distance of its best one to the best model.
+
+    Parameters
+    ----------
+    found : NearOptimalSet
+        The set.
+    title : str, optional
+        The title (default: the set's description).
+    max_groups : int
+        Groups listed in the table.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
+    """
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    counts = found.feature_counts()
+    best = set(found[0].features) if len(found) else set()
+    names = list(counts)[::-1]  # the most used on top
+    groups = list(found.by_features().items())[:max_groups]
+    bars_px = max(len(names), 1) * BAR_PX
+    table_px = HEADER_PX + max(len(groups), 1) * 2 * ROW_PX + 6
+    top = 2 * TITLE_LINE_PX + 40
+    total = top + SUBTITLE_PX + bars_px + XAXIS_PX + SUBTITLE_PX + table_px + LEGEND_PX
+    titles = ("How many models use each feature", "Models grouped by the features they use")
+    fig = make_subplots(
+        rows=2, cols=1, specs=[[{"type": "xy"}], [{"type": "table"}]], subplot_titles=titles
+    )
+    fig.add_trace(
+        go.Bar(
+            x=[counts[n] for n in names],
+            y=names,
+            orientation="h",
+            marker_color=[IN_BEST if n in best else OUTSIDE for n in names],
+            text=[f"{counts[n]} of {len(found)}" for n in names],
+            textposition="auto",
+            name="models using the feature",
+            hovertemplate="%{y}: %{x} models<extra></extra>",
+            showlegend=False,
+        ),
+        row=1,
+        col=1,
+    )
+    for label, color in (("in the best model", IN_BEST), ("not in the best model", OUTSIDE)):
+        fig.add_trace(
+            go.Bar(x=[None], y=[None], marker_color=color, name=label, showlegend=True),
+            row=1,
+            col=1,
+        )
+    unit = "mistakes" if found.tolerance_unit == "mistakes" else "objective"
+    cells = [
+        [", ".join(features) or "(none)" for features, _ in groups],
+        [str(len(members)) for _, members in groups],
+        [_distance(members[0].distance) for _, members in groups],
+    ]
+    fig.add_trace(
+        go.Table(
+            header={
+                "values": ["features used", "models", f"closest to the best (+{unit})"],
+                "fill_color": "#eeeeee",
+                "align": "left",
+                "height": HEADER_PX,
+            },
+            cells={"values": cells, "align": "left", "height": 2 * ROW_PX},
+            columnwidth=[6, 1, 2],
+        ),
+        row=2,
+        col=1,
+    )
+    plot = total - top - LEGEND_PX
+    bars_top = SUBTITLE_PX
+    table_top = bars_top + bars_px + XAXIS_PX + SUBTITLE_PX
+    fig.update_layout(
+        yaxis={"domain": domain(bars_top, bars_px, plot), "automargin": True},
+        xaxis={"title": {"text": "models"}, "rangemode": "tozero"},
+        barmode="overlay",
+        height=int(total),
+        margin={"l": 20, "r": 20, "t": top, "b": LEGEND_PX + 10},
+        legend=bottom_legend(),
+        title={"text": _two_lines(title or found.describe())},
+    )
+    fig.data[-1].domain = {"x": [0, 1], "y": domain(table_top, table_px, plot)}
+    place_subplot_titles(
+        fig,
+        titles,
+        [(0.5, domain(bars_top, bars_px, plot)[1]), (0.5, domain(table_top, table_px, plot)[1])],
+    )
+    return fig
+
+
+def price_words(price) -> str:
+    """A certified price interval in words (``"0.0159"``, ``"0.01 to 0.02"``,
+    ``"impossible"``).
+
+    Parameters
+    ----------
+    price : FeaturePrice
+        The price.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    if math.isinf(price.low):
+        return "impossible (no model)"
+    if math.isinf(price.high):
+        return f"at least {fmt(price.low)}"
+    if abs(price.high - price.low) <= 1e-9 * max(1.0, abs(price.high)):
+        return fmt(price.high)
+    return f"{fmt(price.low)} to {fmt(price.high)}"
+
+
+def feature_price_figure(prices, *, title: str | None = None):
+    """The certified price of each feature: leaving out a feature of the best model
+    (blue), forcing in another one (green); a bar reaches the upper end of the interval,
+    the whisker spans it.
+
+    Parameters
+    ----------
+    prices : FeaturePrices
+        The prices (see :func:`~riskexplore.evaluation.prices.feature_prices`).
+    title : str, optional
+        The title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure.
+    """
+    import plotly.graph_objects as go
+
+    unit = _unit_words(prices.unit)
+    rows = list(prices.prices)[::-1]  # the table's first row on top
+    finite_high = [p.high for p in rows if math.isfinite(p.high)]
+    cap = 1.1 * max(finite_high) if finite_high else 1.0
+    fig = go.Figure()
+    for in_best, label, color in (
+        (True, "leave out (in the best model)", IN_BEST),
+        (False, "force in (not in the best model)", OUTSIDE),
+    ):
+        chosen = [p for p in rows if p.in_best == in_best]
+        if not chosen:
+            continue
+        high = [p.high if math.isfinite(p.high) else cap for p in chosen]
+        low = [min(p.low, h) for p, h in zip(chosen, high, strict=True)]
+        fig.add_trace(
+            go.Bar(
+                x=high,
+                y=[f"{p.action} {p.feature}" for p in chosen],
+                orientation="h",
+                marker_color=color,
+                name=label,
+                error_x={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": [0.0] * len(chosen),
+                    "arrayminus": [h - lo for h, lo in zip(high, low, strict=True)],
+                    "color": "#333",
+                },
+                text=[price_words(p) for p in chosen],
+                textposition="outside",
+                cliponaxis=False,
+                customdata=[p.status for p in chosen],
+                hovertemplate="%{y}: %{text} (%{customdata})<extra></extra>",
+            )
+        )
+    n = max(len(rows), 1)
+    top = 2 * TITLE_LINE_PX + 40
+    height = top + n * BAR_PX + XAXIS_PX + LEGEND_PX + 20
+    heading = title or "The price of each feature (certified)"
+    sub = f"how much worse the best model gets ({unit})"
+    if not prices.complete:
+        sub += " — stopped before every feature was priced"
+    fig.update_layout(
+        title={"text": f"{html.escape(heading)}<br><sup>{html.escape(sub)}</sup>"},
+        barmode="overlay",
+        height=int(height),
+        margin={"l": 20, "r": 60, "t": top, "b": LEGEND_PX + 10},
+        xaxis={"title": {"text": f"price ({unit})"}, "rangemode": "tozero"},
+        yaxis={
+            "automargin": True,
+            "categoryorder": "array",
+            "categoryarray": [f"{p.action} {p.feature}" for p in rows],
+        },
+        legend=bottom_legend(),
+    )
+    return fig
