@@ -21,7 +21,7 @@ from typing import Any
 from riskexplore.core.jsonio import decode_float, encode_float
 from riskexplore.errors import InputError
 
-__all__ = ["Distance", "attached_problem"]
+__all__ = ["Distance", "attached_problem", "percent"]
 
 #: Units of a distance, as the text names them.
 UNITS = {"objective": "objective", "mistakes": "weighted mistakes"}
@@ -94,7 +94,7 @@ class Distance:
             text = f"{unit} {_num(self.objective)}; no proven bound on the best model"
         else:
             rel = self.relative
-            pct = f" ({_percent(abs(rel))})" if math.isfinite(rel) else ""
+            pct = f" ({percent(abs(rel))})" if math.isfinite(rel) else ""
             tol = 1e-8 * max(1.0, abs(float(self.lower_bound)))
             more, less = _PHRASES.get(self.unit, _PHRASES["objective"])
             if self.absolute < -tol:
@@ -184,7 +184,19 @@ def _num(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _percent(fraction: float) -> str:
+def percent(fraction: float) -> str:
+    """A small fraction as a percentage (``"<0.01%"`` below 0.01%).
+
+    Parameters
+    ----------
+    fraction : float
+        The fraction.
+
+    Returns
+    -------
+    str
+        ``"0.26%"``.
+    """
     if 0 < fraction < 1e-4:
         return "<0.01%"
     return f"{100 * fraction:.2f}%"

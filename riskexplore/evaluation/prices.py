@@ -170,6 +170,21 @@ def _fmt(value: float) -> str:
     return "inf" if math.isinf(value) else f"{value:.4g}"
 
 
+def _tighter(first: FeaturePrice, second: FeaturePrice) -> FeaturePrice:
+    """Both intervals are valid: their intersection, with the better model and the later
+    status."""
+    models = [m for m in (first.model, second.model) if m is not None]
+    model = min(models, key=lambda m: m.objective) if models else None
+    return FeaturePrice(
+        first.feature,
+        first.in_best,
+        max(first.low, second.low),
+        min(first.high, second.high),
+        model,
+        second.status,
+    )
+
+
 def _interval(best_distance, changed_distance) -> tuple[float, float]:
     """``[max(0, LB_f - UB*), max(0, UB_f - LB*)]`` from two distances (same unit)."""
     ub_star, lb_star = float(best_distance.objective), float(best_distance.lower_bound)
@@ -204,15 +219,17 @@ def feature_prices(
     features : iterable of str, optional
         The features to price (default: every feature; a checklist's feature groups).
     time_limit : float
-        Seconds for everything; each re-solve gets an equal share of what is left (at
-        least :data:`MIN_SECONDS`). A re-solve that runs out of time still gives a valid,
-        wider interval.
+        Seconds for everything: each re-solve first gets an equal share of what is left
+        (at least :data:`MIN_SECONDS`), then those not certified share the time left over
+        (warm-started; the two intervals are intersected). A re-solve that runs out of
+        time still gives a valid, wider interval.
     stop : threading.Event or callable, optional
         Ends the work early (the features priced so far are kept).
     constraints : iterable
         Constraints of the original problem (kept in every re-solve).
     callback : callable, optional
-        Called with each :class:`FeaturePrice` as it is found.
+        Called with each :class:`FeaturePrice` as it is found (again when a second try
+        tightens it).
     **settings
         The family's fit settings (``max_size``, ... or ``max_items``, ``binarize``, ...).
 
@@ -232,7 +249,8 @@ def feature_prices(
     fam = get_family(family)
     clock = Clock(checked_limits(time_limit, None, 0.0, stop))
     base = list(constraints or ())
-    shared = spec.shared()
+    shared = spec.shared()  # (unless the caller shares its own, e.g. a cut pool)
+    shared.update({k: settings.pop(k) for k in list(settings) if k in shared})
 
     def solve(extra: list, share: int):
         limit = max(MIN_SECONDS, clock.remaining() / max(share, 1))
@@ -254,28 +272,39 @@ def feature_prices(
             raise InputError(f"unknown feature(s): {', '.join(unknown)}")
         candidates = [f for f in candidates if f in wanted]
     order = [f for f in candidates if f in chosen] + [f for f in candidates if f not in chosen]
-    prices: list[FeaturePrice] = []
-    complete = True
-    for i, feature in enumerate(order):
-        if clock.limit_reached() is not None:
-            complete = False
-            break
+
+    def price(feature: str, share: int) -> FeaturePrice:
         in_best = feature in chosen
         extra = list(spec.feature_constraints(best, feature, not in_best))
         try:
-            model = solve(extra, len(order) - i)
+            model = solve(extra, share)
         except InfeasibleError as exc:  # proven, unless the solve ended without a model
             proven = not any(f"(status {s}" in str(exc) for s in _UNPROVEN)
             low, high = (math.inf, math.inf) if proven else (0.0, math.inf)
-            price = FeaturePrice(
-                feature, in_best, low, high, None, "infeasible" if proven else "time_limit"
-            )
-        else:
-            low, high = _interval(unit_distance, model.distance)
-            price = FeaturePrice(feature, in_best, low, high, model, model.certificate.status)
-        prices.append(price)
+            status = "infeasible" if proven else "time_limit"
+            return FeaturePrice(feature, in_best, low, high, None, status)
+        low, high = _interval(unit_distance, model.distance)
+        return FeaturePrice(feature, in_best, low, high, model, model.certificate.status)
+
+    found: dict[str, FeaturePrice] = {}
+    complete = True
+    for i, feature in enumerate(order):  # first an equal share of the time left each
+        if clock.limit_reached() is not None:
+            complete = False
+            break
+        found[feature] = price(feature, len(order) - i)
         if callback is not None:
-            callback(price)
+            callback(found[feature])
+    # then the time left to the ones not yet certified (warm: the pool has their models)
+    again = [f for f, p in found.items() if not p.certified]
+    for i, feature in enumerate(again):
+        if clock.limit_reached() is not None:
+            break
+        first, second = found[feature], price(feature, len(again) - i)
+        found[feature] = _tighter(first, second)
+        if callback is not None:
+            callback(found[feature])
+    prices = list(found.values())
     inside = sorted((p for p in prices if p.in_best), key=lambda p: (-p.high, p.feature))
     outside = sorted((p for p in prices if not p.in_best), key=lambda p: (p.low, p.feature))
     return FeaturePrices(

@@ -14,6 +14,8 @@ from __future__ import annotations
 import html
 import math
 
+from riskexplore.evaluation.metrics import roc_curve
+from riskexplore.evaluation.tables import METRIC_COLUMNS, metrics_table, model_scores_or_predictions
 from riskexplore.figures.layout import (
     HEADER_PX,
     LEGEND_PX,
@@ -23,12 +25,18 @@ from riskexplore.figures.layout import (
     TITLE_LINE_PX,
     XAXIS_PX,
     bottom_legend,
+    column_kind,
     domain,
     fmt,
     place_subplot_titles,
 )
 
-__all__ = ["feature_frequency_figure", "feature_price_figure", "price_words"]
+__all__ = [
+    "feature_frequency_figure",
+    "feature_price_figure",
+    "price_words",
+    "update_model_metrics",
+]
 
 #: Colours: features of the best model (left out), the others (forced in).
 IN_BEST, OUTSIDE = MODEL_COLORS[0], MODEL_COLORS[2]
@@ -54,7 +62,14 @@ def _unit_words(unit: str) -> str:
     return "weighted mistakes" if unit == "mistakes" else "objective"
 
 
-def feature_frequency_figure(found, *, title: str | None = None, max_groups: int = MAX_GROUPS):
+def feature_frequency_figure(
+    found,
+    *,
+    title: str | None = None,
+    max_groups: int = MAX_GROUPS,
+    feature_noun: str = "feature",
+    model_noun: str = "model",
+):
     """How often each feature appears in a near-optimal set, and the set grouped by the
     features its models use.
 
@@ -71,6 +86,8 @@ def feature_frequency_figure(found, *, title: str | None = None, max_groups: int
         The title (default: the set's description).
     max_groups : int
         Groups listed in the table.
+    feature_noun, model_noun : str
+        Words for the features and the models (``"characteristic"``, ``"score"``).
 
     Returns
     -------
@@ -88,7 +105,10 @@ def feature_frequency_figure(found, *, title: str | None = None, max_groups: int
     table_px = HEADER_PX + max(len(groups), 1) * 2 * ROW_PX + 6
     top = 2 * TITLE_LINE_PX + 40
     total = top + SUBTITLE_PX + bars_px + XAXIS_PX + SUBTITLE_PX + table_px + LEGEND_PX
-    titles = ("How many models use each feature", "Models grouped by the features they use")
+    titles = (
+        f"How many {model_noun}s use each {feature_noun}",
+        f"{model_noun.capitalize()}s grouped by the {feature_noun}s they use",
+    )
     fig = make_subplots(
         rows=2, cols=1, specs=[[{"type": "xy"}], [{"type": "table"}]], subplot_titles=titles
     )
@@ -100,14 +120,17 @@ def feature_frequency_figure(found, *, title: str | None = None, max_groups: int
             marker_color=[IN_BEST if n in best else OUTSIDE for n in names],
             text=[f"{counts[n]} of {len(found)}" for n in names],
             textposition="auto",
-            name="models using the feature",
-            hovertemplate="%{y}: %{x} models<extra></extra>",
+            name=f"{model_noun}s using the {feature_noun}",
+            hovertemplate=f"%{{y}}: %{{x}} {model_noun}s<extra></extra>",
             showlegend=False,
         ),
         row=1,
         col=1,
     )
-    for label, color in (("in the best model", IN_BEST), ("not in the best model", OUTSIDE)):
+    for label, color in (
+        (f"in the best {model_noun}", IN_BEST),
+        (f"not in the best {model_noun}", OUTSIDE),
+    ):
         fig.add_trace(
             go.Bar(x=[None], y=[None], marker_color=color, name=label, showlegend=True),
             row=1,
@@ -122,7 +145,11 @@ def feature_frequency_figure(found, *, title: str | None = None, max_groups: int
     fig.add_trace(
         go.Table(
             header={
-                "values": ["features used", "models", f"closest to the best (+{unit})"],
+                "values": [
+                    f"{feature_noun}s used",
+                    f"{model_noun}s",
+                    f"closest to the best (+{unit})",
+                ],
                 "fill_color": "#eeeeee",
                 "align": "left",
                 "height": HEADER_PX,
@@ -138,7 +165,7 @@ def feature_frequency_figure(found, *, title: str | None = None, max_groups: int
     table_top = bars_top + bars_px + XAXIS_PX + SUBTITLE_PX
     fig.update_layout(
         yaxis={"domain": domain(bars_top, bars_px, plot), "automargin": True},
-        xaxis={"title": {"text": "models"}, "rangemode": "tozero"},
+        xaxis={"title": {"text": f"{model_noun}s"}, "rangemode": "tozero"},
         barmode="overlay",
         height=int(total),
         margin={"l": 20, "r": 20, "t": top, "b": LEGEND_PX + 10},
@@ -252,3 +279,39 @@ def feature_price_figure(prices, *, title: str | None = None):
         legend=bottom_legend(),
     )
     return fig
+
+
+def update_model_metrics(fig, position: int, model, X, y, X_test=None, y_test=None) -> None:
+    """Refill, in a :func:`~riskexplore.figures.metrics.metrics_figure`, the ROC curves and
+    the table row of the model at ``position`` with ``model`` (a hand edit shown beside
+    the best model: only its own curves and numbers are computed again).
+
+    The figure's traces are the chance diagonal, one ROC curve per model and split, then
+    the table (as :func:`~riskexplore.figures.metrics.metrics_figure` draws them, with
+    the same splits). Call it inside ``fig.batch_update()`` for one redraw.
+
+    Parameters
+    ----------
+    fig : Figure or PlotView
+        The metrics figure.
+    position : int
+        The model's place in the figure (0: the first model drawn).
+    model : fitted model
+        The model now in that place.
+    X, y
+        Training data.
+    X_test, y_test : optional
+        Held-out data (given when the figure was drawn with them).
+    """
+    splits = [(X, y)] + ([] if X_test is None or y_test is None else [(X_test, y_test)])
+    for k, (Xs, ys) in enumerate(splits):
+        fpr, tpr = roc_curve(ys, model_scores_or_predictions(model, Xs))
+        trace = fig.data[1 + position * len(splits) + k]
+        trace.x, trace.y = fpr, tpr
+    table = fig.data[-1]
+    name = table.cells.values[0][position]
+    row = metrics_table({name: model}, X, y, X_test, y_test)
+    columns = [list(c) for c in table.cells.values]
+    for c, column in enumerate(METRIC_COLUMNS, start=1):
+        columns[c][position] = fmt(row[column].iloc[0], column_kind(column))
+    table.cells.values = columns
