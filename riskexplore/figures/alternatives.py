@@ -11,9 +11,12 @@ of each feature.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
+import re
 
+from riskexplore.core.distance import percent
 from riskexplore.evaluation.metrics import roc_curve
 from riskexplore.evaluation.tables import METRIC_COLUMNS, metrics_table, model_scores_or_predictions
 from riskexplore.figures.layout import (
@@ -53,9 +56,16 @@ def _two_lines(text: str) -> str:
 
 
 def _distance(distance) -> str:
-    """A distance to the best model; ``0`` for rounding noise below a proven optimum."""
-    tol = 1e-8 * max(1.0, abs(float(distance.lower_bound)))
-    return "0" if abs(distance.absolute) <= tol else fmt(distance.absolute)
+    """A distance to the best model in words: ``"as good as the best"`` (rounding noise
+    below a proven optimum included), ``"0.27% worse"``, ``"2 more mistakes"``."""
+    lb = float(distance.lower_bound)
+    if abs(distance.absolute) <= 1e-8 * max(1.0, abs(lb)):
+        return "as good as the best"
+    if distance.unit == "mistakes":
+        return f"{distance.absolute:g} more mistake{'s' if distance.absolute != 1 else ''}"
+    if lb > 0 and math.isfinite(lb):
+        return f"{percent(distance.relative)} worse"
+    return f"+{fmt(distance.absolute)}"
 
 
 def _unit_words(unit: str) -> str:
@@ -136,7 +146,6 @@ def feature_frequency_figure(
             row=1,
             col=1,
         )
-    unit = "mistakes" if found.tolerance_unit == "mistakes" else "objective"
     cells = [
         [", ".join(features) or "(none)" for features, _ in groups],
         [str(len(members)) for _, members in groups],
@@ -148,7 +157,7 @@ def feature_frequency_figure(
                 "values": [
                     f"{feature_noun}s used",
                     f"{model_noun}s",
-                    f"closest to the best (+{unit})",
+                    "the closest to the best",
                 ],
                 "fill_color": "#eeeeee",
                 "align": "left",
@@ -181,6 +190,18 @@ def feature_frequency_figure(
     return fig
 
 
+def _scaled(price, scale: float):
+    return dataclasses.replace(price, low=price.low * scale, high=price.high * scale)
+
+
+def _percent_words(price) -> str:
+    """:func:`price_words` of a price already in percent."""
+    words = price_words(price)
+    if math.isinf(price.low):
+        return words
+    return re.sub(r"(\d[\d.e+-]*)", r"\1%", words)
+
+
 def price_words(price) -> str:
     """A certified price interval in words (``"0.0159"``, ``"0.01 to 0.02"``,
     ``"impossible"``).
@@ -199,12 +220,12 @@ def price_words(price) -> str:
         return "impossible (no model)"
     if math.isinf(price.high):
         return f"at least {fmt(price.low)}"
-    if abs(price.high - price.low) <= 1e-9 * max(1.0, abs(price.high)):
+    if fmt(price.low) == fmt(price.high):  # (certified: equal up to the solves' gaps)
         return fmt(price.high)
     return f"{fmt(price.low)} to {fmt(price.high)}"
 
 
-def feature_price_figure(prices, *, title: str | None = None):
+def feature_price_figure(prices, *, title: str | None = None, relative: bool = False):
     """The certified price of each feature: leaving out a feature of the best model
     (blue), forcing in another one (green); a bar reaches the upper end of the interval,
     the whisker spans it.
@@ -215,6 +236,9 @@ def feature_price_figure(prices, *, title: str | None = None):
         The prices (see :func:`~riskexplore.evaluation.prices.feature_prices`).
     title : str, optional
         The title.
+    relative : bool
+        Show the prices as a percentage of the best model's proven bound (objective
+        units only; "how much worse, in %").
 
     Returns
     -------
@@ -225,6 +249,11 @@ def feature_price_figure(prices, *, title: str | None = None):
 
     unit = _unit_words(prices.unit)
     rows = list(prices.prices)[::-1]  # the table's first row on top
+    scale = 1.0
+    bound = getattr(getattr(prices.best, "distance", None), "lower_bound", math.nan)
+    if relative and prices.unit != "mistakes" and bound > 0 and math.isfinite(bound):
+        scale, unit = 100.0 / bound, "% of the best"
+        rows = [_scaled(p, scale) for p in rows]
     finite_high = [p.high for p in rows if math.isfinite(p.high)]
     cap = 1.1 * max(finite_high) if finite_high else 1.0
     fig = go.Figure()
@@ -251,7 +280,7 @@ def feature_price_figure(prices, *, title: str | None = None):
                     "arrayminus": [h - lo for h, lo in zip(high, low, strict=True)],
                     "color": "#333",
                 },
-                text=[price_words(p) for p in chosen],
+                text=[_percent_words(p) if scale != 1.0 else price_words(p) for p in chosen],
                 textposition="outside",
                 cliponaxis=False,
                 customdata=[p.status for p in chosen],
@@ -269,7 +298,7 @@ def feature_price_figure(prices, *, title: str | None = None):
         title={"text": f"{html.escape(heading)}<br><sup>{html.escape(sub)}</sup>"},
         barmode="overlay",
         height=int(height),
-        margin={"l": 20, "r": 60, "t": top, "b": LEGEND_PX + 10},
+        margin={"l": 20, "r": 110, "t": top, "b": LEGEND_PX + 10},
         xaxis={"title": {"text": f"price ({unit})"}, "rangemode": "tozero"},
         yaxis={
             "automargin": True,

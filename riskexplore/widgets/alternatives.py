@@ -61,6 +61,9 @@ log = logging.getLogger(__name__)
 
 FONT = "font-family:system-ui,sans-serif"
 
+#: The tolerance's label: relative, in mistakes.
+_TOLERANCE_LABELS = ("within (%)", "within (mistakes)")
+
 #: Cards look like cards: the buttons' text wraps and reads from the left.
 _STYLE = """<style>
 .rx-alt-cards .widget-button, .rx-alt-cards button {
@@ -287,6 +290,11 @@ class AlternativesView:
         The model shown.
     frequency : PlotView
         How often each feature appears in the set.
+    results : ipywidgets.VBox
+        The cards, the model shown and its views (folded to no height until a set is
+        found).
+    controls : ipywidgets.HBox
+        Tolerance, most models, Find and Stop.
     prices_table : ipywidgets.HTML
     prices_figure : PlotView
     widget : ipywidgets.VBox
@@ -318,6 +326,7 @@ class AlternativesView:
         )
         self._arrived: list = []
         self._metrics_of = None  # the set whose best model the metrics figure shows
+        self._family_shown: str | None = None
         #: Words of the page: what a model is (default "score" or "checklist"), what its
         #: size counts (default the family's), what a feature is.
         self.noun: str | None = None
@@ -328,7 +337,7 @@ class AlternativesView:
 
         style = {"description_width": "150px"}
         self.tolerance = w.BoundedFloatText(
-            value=1.0, min=0.0, max=1000.0, step=0.5, description="within (%)", style=style
+            value=1.0, min=0.0, max=1000.0, step=0.5, description=_TOLERANCE_LABELS[0], style=style
         )
         self.max_models = w.BoundedIntText(
             value=DEFAULT_MAX_MODELS, min=1, max=1000, description="at most (models)", style=style
@@ -372,8 +381,9 @@ class AlternativesView:
             layout=w.Layout(flex_flow="row wrap", align_items="center"),
         )
         controls.add_class("rx-alt-controls")
+        self.controls = controls
         chooser = w.VBox(
-            [w.HTML(_STYLE), self.summary, self.cards],
+            [self.summary, self.cards],
             layout=w.Layout(flex="1 1 320px", min_width="280px", margin="0 16px 0 0"),
         )
         shown = w.VBox(
@@ -384,21 +394,32 @@ class AlternativesView:
             [self.prices_button, self.prices_stop, self.prices_status],
             layout=w.Layout(align_items="center"),
         )
-        self.prices_box = w.VBox([prices_controls, self.prices_table, self.prices_figure])
+        self.prices_plot = w.VBox([self.prices_figure], layout=w.Layout(width="100%"))
+        self.prices_box = w.VBox([prices_controls, self.prices_table, self.prices_plot])
         self.prices_box.add_class("rx-alt-prices")
-        self.widget = w.VBox(
+        #: The set and the model shown (folded until a set is found).
+        self.results = w.VBox(
             [
-                controls,
-                self.status_label,
-                self.message,
                 w.HBox([chooser, shown], layout=w.Layout(flex_flow="row wrap", width="100%")),
                 self.metrics.widget,
                 self.reliability.widget,
                 self.frequency,
+            ],
+            layout=w.Layout(width="100%"),
+        )
+        self.results.add_class("rx-alt-results")
+        self.widget = w.VBox(
+            [
+                w.HTML(_STYLE),
+                controls,
+                self.status_label,
+                self.message,
+                self.results,
                 self.prices_box,
             ]
         )
         self._show_family(None)
+        self._show_set()
 
     # --- the Explorer ---------------------------------------------------------------
     @classmethod
@@ -663,7 +684,8 @@ class AlternativesView:
 
     def _show_family(self, family: str | None) -> None:
         relative = family is None or get_family(family).alternatives.tolerance_unit == "relative"
-        self.tolerance.description = "within (%)" if relative else "within (mistakes)"
+        if self.tolerance.description in _TOLERANCE_LABELS:  # (unless a page relabelled it)
+            self.tolerance.description = _TOLERANCE_LABELS[not relative]
         if family is not None:
             spec = get_family(family).alternatives
             self.tolerance.value = 100 * spec.tolerance if relative else spec.tolerance
@@ -674,12 +696,13 @@ class AlternativesView:
         from riskexplore.widgets.plot_view import replace_figure
 
         state, found = self.state, self.state.found
-        if self._rows_key is None or self._rows_key[0] != state.family:
+        if state.family != self._family_shown:
             self._show_family(state.family)
+            self._family_shown = state.family
         if found is None:
             self.summary.value = ""
             self.cards.children = ()
-            self.card.value = _grey("No alternatives yet: press Find alternatives.")
+            self.card.value = ""
             self.distance.value = ""
             self.edit_box.children = ()
             self.edit_title.value = ""
@@ -689,7 +712,10 @@ class AlternativesView:
             replace_figure(self.frequency, _empty_figure())
             self.prices_table.value = ""
             replace_figure(self.prices_figure, _empty_figure())
+            _fold(self.results, False)
+            _fold(self.prices_plot, False)
             return
+        _fold(self.results, True)
         noun = self._noun()
         self.summary.value = set_summary_html(found, noun)
         buttons = []
@@ -697,7 +723,9 @@ class AlternativesView:
         for i, alternative in enumerate(found):
             fields = spec.describe_model(alternative.model)
             text = state.card_label(i, self.size_noun) + " — " + _short(fields)
-            button = w.Button(description=text, tooltip=text, layout=w.Layout(width="100%"))
+            button = w.Button(  # (a card keeps its height in the scrolled list)
+                description=text, tooltip=text, layout=w.Layout(width="100%", flex="0 0 auto")
+            )
             button.add_class("rx-alt-choice")
             button.on_click(lambda _b, i=i: self.select(i))
             buttons.append(button)
@@ -710,6 +738,7 @@ class AlternativesView:
             model_noun=noun,
         )
         replace_figure(self.frequency, figure)
+        self._show_prices()
         if state.selected is not None:
             self._show_model()
 
@@ -893,18 +922,28 @@ class AlternativesView:
             f'<div style="{FONT};font-weight:bold;margin:8px 0 2px 0">Change the items (tick to '
             "put an item on the checklist) and how many must be checked</div>"
         )
-        boxes = []
+        groups: dict[str, list] = {}  # one line per characteristic
         for row in rows:
             box = w.Checkbox(
                 value=bool(row.value),
                 description=row.name,
                 indent=False,
-                layout=w.Layout(width="220px"),
+                layout=w.Layout(width="auto", margin="0 14px 0 0"),
             )
             box.add_class("rx-alt-item")
             box.observe(lambda change, n=row.name: self._on_item(n, change), names="value")
             self._rows[row.name] = box
-            boxes.append(box)
+            groups.setdefault(row.group, []).append(box)
+        lines = []
+        for group, members in groups.items():
+            label = w.HTML(
+                f'<span style="{FONT};color:#555">{html.escape(group)}</span>',
+                layout=w.Layout(width="110px", flex="0 0 auto"),
+            )
+            items = w.Box(members, layout=w.Layout(flex_flow="row wrap", flex="1 1 0%"))
+            line = w.HBox([label, items], layout=w.Layout(width="100%", align_items="center"))
+            line.add_class("rx-alt-group")
+            lines.append(line)
         minus = w.Button(description="−", tooltip="one item fewer needed", layout=small)
         plus = w.Button(description="+", tooltip="one item more needed")
         plus.layout = w.Layout(width="34px", height="28px")
@@ -915,13 +954,18 @@ class AlternativesView:
         threshold = w.HTML()
         self._rows["__M__"] = threshold
         self.edit_box.children = (
-            w.Box(boxes, layout=w.Layout(flex_flow="row wrap", width="100%")),
+            w.VBox(lines, layout=w.Layout(width="100%")),
             w.HBox([minus, threshold, plus], layout=w.Layout(align_items="center")),
         )
 
     def _on_item(self, item: str, change) -> None:
         if not self._syncing:
             self.set_item(item, bool(change["new"]))
+
+    @property
+    def item_boxes(self) -> dict[str, Any]:
+        """Item -> its checkbox (checklists; empty for risk scores)."""
+        return {k: v for k, v in self._rows.items() if hasattr(v, "indent")}
 
     # --- prices ---------------------------------------------------------------------
     def _partial_prices(self, items) -> None:
@@ -936,12 +980,15 @@ class AlternativesView:
 
         prices = self.state.prices
         self._arrived = []
+        _fold(self.prices_plot, prices is not None)
         if prices is None:
             self.prices_table.value = ""
             replace_figure(self.prices_figure, _empty_figure())
             return
         self.prices_table.value = prices_html(prices)
-        replace_figure(self.prices_figure, feature_price_figure(prices, title=self.prices_title))
+        relative = self.state.spec.tolerance_unit == "relative"
+        figure = feature_price_figure(prices, title=self.prices_title, relative=relative)
+        replace_figure(self.prices_figure, figure)
 
     # --- messages -------------------------------------------------------------------
     def _message(self, text: str, level: str = "error") -> None:
@@ -949,6 +996,14 @@ class AlternativesView:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _fold(box, shown: bool) -> None:
+    """Show ``box``, or fold it to no height (rather than ``display: none``, so that its
+    plots keep their size and are not redrawn when they appear)."""
+    box.layout.height = None if shown else "0px"
+    box.layout.overflow = None if shown else "hidden"
+    box.layout.visibility = None if shown else "hidden"
 
 
 def _strip_tags(text: str) -> str:

@@ -136,9 +136,9 @@ class AlternativesState:
     ) -> bool:
         """Set the data, family, settings and constraints of the next computations.
 
-        The set, selection and prices are cleared when any of them changed (``version``
-        stands for the data, e.g. the Explorer's data version; without it the data's
-        identity is used).
+        The set, selection and prices are cleared when any of them changed, the time
+        limit apart (``version`` stands for the data, e.g. the Explorer's data version;
+        without it the data's identity is used).
 
         Parameters
         ----------
@@ -170,13 +170,15 @@ class AlternativesState:
         settings = dict(settings or {})
         constraints = list(constraints or ())
         token = version if version is not None else (id(X), id(y))
+        problem = {k: v for k, v in settings.items() if k != "time_limit"}  # not the problem
         key = (
             spec_family.name,
             token,
-            repr(sorted(settings.items(), key=lambda kv: kv[0])),
+            repr(sorted(problem.items(), key=lambda kv: kv[0])),
             repr(constraints),
         )
         with self._lock:
+            self.settings = settings  # (a new time limit applies to the next computation)
             if key == self._key:
                 return False
             data_changed = self._key is None or self._key[:2] != key[:2]

@@ -40,7 +40,9 @@ def test_frequency_figure_counts_every_feature(small_set):
     assert {f for f, c in colors.items() if c == colors[next(iter(best))]} == best
     groups = found.by_features()
     assert list(table.cells.values[1]) == [str(len(v)) for v in list(groups.values())[:8]]
-    assert table.cells.values[2][list(groups).index(tuple(sorted(found[0].features)))] == "0"
+    best_group = list(groups).index(tuple(sorted(found[0].features)))
+    assert table.cells.values[2][best_group] == "as good as the best"
+    assert all(v.endswith(("best", "mistake", "mistakes")) for v in table.cells.values[2])
     assert "complete" in fig.layout.title.text
     assert fig.layout.height >= 300
 
@@ -77,3 +79,15 @@ def test_price_words_and_infinite_prices():
     fig = feature_price_figure(prices)
     assert all(np.isfinite(t.x).all() for t in fig.data)  # an impossible change is capped
     assert "stopped before every feature" in fig.layout.title.text
+
+
+def test_price_figure_in_percent_of_the_best():
+    from types import SimpleNamespace
+
+    best = SimpleNamespace(distance=SimpleNamespace(lower_bound=0.5))
+    prices = FeaturePrices(
+        "risk_score", best, [FeaturePrice("a", True, 0.01, 0.01 + 1e-12)], unit="objective"
+    )
+    fig = feature_price_figure(prices, relative=True)
+    assert fig.data[0].x[0] == pytest.approx(2.0)  # 0.01 of 0.5 is 2%
+    assert fig.data[0].text[0] == "2%" and "% of the best" in fig.layout.xaxis.title.text

@@ -77,6 +77,10 @@ def test_configure_clears_what_no_longer_holds(state, data):
         family="risk_score", X=X, y=y, X_test=X, y_test=y, settings=SETTINGS
     )  # the same: nothing cleared
     assert state.found is not None
+    assert not state.configure(
+        family="risk_score", X=X, y=y, X_test=X, y_test=y, settings={**SETTINGS, "time_limit": 9}
+    )  # a new time limit is for the next computation: the set stays
+    assert state.found is not None and state.settings["time_limit"] == 9
     assert state.configure(
         family="risk_score", X=X, y=y, X_test=X, y_test=y, settings={**SETTINGS, "max_size": 1}
     )

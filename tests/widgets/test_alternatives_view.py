@@ -90,7 +90,8 @@ def test_checklist_items_by_checkboxes():
     view.tolerance.value = 2
     assert view.compute(wait=True), view.message.value
     view.select(1 if len(view.state.found) > 1 else 0)
-    boxes = [b for b in view.edit_box.children[0].children]
+    boxes = list(view.item_boxes.values())
+    assert len(boxes) == len(view.state.model.item_names)
     model = view.state.model
     assert {b.description for b in boxes if b.value} == set(model.items)
     off = next(b for b in boxes if not b.value)
