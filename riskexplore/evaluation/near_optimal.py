@@ -253,7 +253,8 @@ class NearOptimalSet:
             within = f"within {100 * self.tolerance:g}% of the best"
             best = f"objective {self.optimum:.4g}"
         else:
-            within = f"within {self.tolerance:g} weighted mistakes of the best"
+            suffix = "" if self.tolerance == 1 else "s"
+            within = f"within {self.tolerance:g} weighted mistake{suffix} of the best"
             best = f"{self.optimum:g} weighted mistakes"
         head = f"{len(self)} {plural} {within} ({best})"
         if self.complete:

@@ -182,6 +182,20 @@ def test_diversity_views():
     assert {"distance", "relative_distance", "items", "M", "train_error"} <= set(frame.columns)
 
 
+def test_describe_names_the_family_and_the_tolerance():
+    X, y = _checklist_data(2)
+    for tolerance, unit in [(1.0, "weighted mistake of"), (2.0, "weighted mistakes of")]:
+        found = near_optimal_checklists(X, y, binarize=None, max_items=3, tolerance=tolerance)
+        noun = "checklist" if len(found) == 1 else "checklists"
+        text = found.describe()
+        assert text.startswith(f"{len(found)} {noun} within {tolerance:g} {unit} the best")
+        assert f"({found.optimum:g} weighted mistakes)" in text and "complete: no other" in text
+    X, y, settings = _risk_data(1)
+    found = near_optimal_risk_scores(X, y, tolerance=0.05, **settings)
+    noun = "risk score" if len(found) == 1 else "risk scores"
+    assert found.describe().startswith(f"{len(found)} {noun} within 5% of the best (objective ")
+
+
 def test_bad_input_is_one_clear_error_early():
     X, y, settings = _risk_data(0)
     with pytest.raises(InputError, match="tolerance"):
