@@ -64,7 +64,8 @@ def _resolves(dotted: str) -> bool:
 
 def test_module_names_in_the_docs_exist():
     """Every ``riskexplore.x.y`` the documentation names (modules moved in a reshape, say)
-    can be imported, and every ``riskexplore/x/`` folder it names exists."""
+    can be imported, and every ``riskexplore/x/`` folder and every test, benchmark or
+    notebook file it names exists."""
     root = README.parent
     missing = []
     for doc in DOCS:
@@ -75,4 +76,9 @@ def test_module_names_in_the_docs_exist():
         for folder in sorted(set(re.findall(r"`riskexplore/([\w/]+?)/?`", text))):
             if not (root / "riskexplore" / folder).exists():
                 missing.append(f"{doc}: riskexplore/{folder}")
+        for path in sorted(
+            set(re.findall(r"\b((?:tests|benchmarks|notebooks)/[\w/.-]+\.\w+)", text))
+        ):
+            if not (root / path).exists():
+                missing.append(f"{doc}: {path}")
     assert missing == []

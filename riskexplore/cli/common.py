@@ -117,6 +117,24 @@ def positive_float(text: str) -> float:
     return _argument(text, float, "a number", lambda v: v > 0, "a positive number")
 
 
+def positive_finite_float(text: str) -> float:
+    """A finite number > 0 (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    float
+        The number.
+    """
+    return _argument(
+        text, float, "a number", lambda v: v > 0 and math.isfinite(v), "a positive number"
+    )
+
+
 def nonnegative_float(text: str) -> float:
     """A finite number >= 0 (an argparse ``type=``).
 

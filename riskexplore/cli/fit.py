@@ -14,11 +14,21 @@ from riskexplore.cli.common import (
     load_table,
     nonnegative_float,
     nonnegative_int,
+    positive_finite_float,
     print_model,
     run_solve,
 )
 from riskexplore.risk_score.fit import iter_fit_risk_score
-from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN, INTERCEPT_MAX, INTERCEPT_MIN
+from riskexplore.risk_score.problem import (
+    C0,
+    COEF_MAX,
+    COEF_MIN,
+    INTERCEPT_MAX,
+    INTERCEPT_MIN,
+    MULTIPLIER_MAX,
+    MULTIPLIER_MIN,
+    SCALES,
+)
 
 __all__ = ["DESCRIPTION", "add_arguments", "fit_report", "run"]
 
@@ -48,6 +58,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--c0", type=nonnegative_float, default=C0, metavar="C", help="penalty per feature"
     )
+    parser.add_argument(
+        "--scale",
+        choices=SCALES,
+        default="fixed",
+        help="how points become a risk: fixed, risk = sigma(score) (default), or learned, "
+        "risk = sigma(score / m) with the multiplier m learned (fits risks better)",
+    )
+    parser.add_argument(
+        "--multiplier-min",
+        type=positive_finite_float,
+        metavar="A",
+        help=f"smallest multiplier m of the learned scale (default {MULTIPLIER_MIN:g})",
+    )
+    parser.add_argument(
+        "--multiplier-max",
+        type=positive_finite_float,
+        metavar="B",
+        help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
+    )
     add_time_limit(parser, "model")
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
@@ -73,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         if low > high:
             raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
+    scale_kwargs = _scale_arguments(args)
     X, y, name = load_table(args.data, args.target)
     progress = None if args.json else ProgressPrinter()
 
@@ -88,10 +118,35 @@ def run(args: argparse.Namespace) -> int:
             c0=args.c0,
             time_limit=args.time_limit,
             stop=stop,
+            **scale_kwargs,
         )
 
     model = run_solve(start, progress)
     return print_model(model, fit_report(model, name, len(y)) if args.json else None)
+
+
+def _scale_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """``scale`` (and the multiplier's bounds) of ``fit_risk_score``, checked."""
+    given = [
+        flag
+        for flag, value in (
+            ("--multiplier-min", args.multiplier_min),
+            ("--multiplier-max", args.multiplier_max),
+        )
+        if value is not None
+    ]
+    if args.scale == "fixed":
+        if given:
+            verb = "needs" if len(given) == 1 else "need"
+            raise CLIError(
+                f"{' and '.join(given)} {verb} --scale learned (the fixed scale has m = 1)"
+            )
+        return {"scale": "fixed"}
+    low = MULTIPLIER_MIN if args.multiplier_min is None else args.multiplier_min
+    high = MULTIPLIER_MAX if args.multiplier_max is None else args.multiplier_max
+    if low >= high:
+        raise CLIError(f"--multiplier-min {low:g} must be less than --multiplier-max {high:g}")
+    return {"scale": "learned", "multiplier_min": low, "multiplier_max": high}
 
 
 def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
@@ -123,6 +178,8 @@ def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "gap": finite(cert.gap),
         "intercept": model.intercept,
         "coefficients": model.points,
+        "scale": model.scale,
+        "multiplier": model.multiplier,
         "size": model.size,
         "nodes": stats.get("nodes"),
         "cuts": stats.get("cuts"),

@@ -42,7 +42,15 @@ DESCRIPTION = (
 
 #: The options of each family (as ``args`` attributes); the others' are refused.
 OPTIONS: dict[str, tuple[str, ...]] = {
-    "risk_score": ("max_size", "coef_min", "coef_max", "intercept_min", "intercept_max", "c0"),
+    "risk_score": (
+        "max_size",
+        "coef_min",
+        "coef_max",
+        "intercept_min",
+        "intercept_max",
+        "c0",
+        "scale",
+    ),
     "checklist": ("max_items", "min_m", "max_m", "binarize", "fnr_max", "fpr_max", "fp_weight"),
 }
 
@@ -84,6 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     risk.add_argument("--intercept-min", type=int, metavar="A0")
     risk.add_argument("--intercept-max", type=int, metavar="B0")
     risk.add_argument("--c0", type=nonnegative_float, metavar="C")
+    risk.add_argument(
+        "--scale",
+        choices=("fixed", "learned"),
+        help="fixed only: near-optimal sets are certified with risk = sigma(score) "
+        "(--scale learned is refused)",
+    )
     checklist = parser.add_argument_group("checklists (as for checklist)")
     checklist.add_argument("--max-items", type=positive_int, metavar="N")
     checklist.add_argument("--min-m", type=positive_int, metavar="M")
@@ -104,6 +118,11 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
                 flag = "--" + option.replace("_", "-")
                 raise CLIError(f"{flag} is an option of --family {family}, not {args.family}")
     settings = {k: getattr(args, k) for k in OPTIONS[args.family] if getattr(args, k) is not None}
+    if settings.get("scale") == "learned":
+        raise CLIError(
+            "--scale learned: near-optimal sets are certified with the fixed scale only "
+            "(risk = sigma(score)); leave out --scale or pass --scale fixed"
+        )
     for low, high, what in (
         ("coef_min", "coef_max", "coef"),
         ("intercept_min", "intercept_max", "intercept"),

@@ -17,6 +17,7 @@ _REASONS = {
     "infeasible": "infeasible",
     "alternative": "a near-optimal alternative",
     "edited": "edited by hand",
+    "numerical": "LP trouble in part of the search",
 }
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "ModelFamily",
     "PathPlot",
     "SizePathSession",
+    "every_setting_supported",
     "families",
     "family_of",
     "family_of_incumbent",
@@ -95,6 +96,24 @@ class PathPlot:
     middle_percent: bool
 
 
+def every_setting_supported(settings: Mapping[str, Any], model: Any = None) -> None:
+    """The default :attr:`AlternativesSpec.unsupported`: every setting has alternatives.
+
+    Parameters
+    ----------
+    settings : mapping
+        Fit settings (not used).
+    model : optional
+        A model to start from (not used).
+
+    Returns
+    -------
+    None
+        Always.
+    """
+    return None
+
+
 @dataclass(frozen=True)
 class AlternativesSpec:
     """What a family offers beyond its best model: near-optimal sets, hand edits with a
@@ -134,6 +153,10 @@ class AlternativesSpec:
     describe_model : callable
         ``(model) -> dict``: the model's own fields in reports (``intercept`` and
         ``coefficients``; ``items``, ``M`` and ``train_errors``).
+    unsupported : callable
+        ``(settings, model=None) -> str or None``: why these fit settings (or a model
+        to start from) have no near-optimal sets, edits or prices, in words (a risk
+        score's learned scale), or None; by default every setting is supported.
     """
 
     near_optimal: Callable[..., Any]
@@ -146,6 +169,7 @@ class AlternativesSpec:
     edit_kind: str
     edit: Callable[[Any, Mapping[str, Any]], Any]
     describe_model: Callable[[Any], dict[str, Any]]
+    unsupported: Callable[..., str | None] = every_setting_supported
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 
 #: Final statuses, as the CLI and JSON report them.
-STATUSES = ("optimal", "time_limit", "node_limit", "stopped", "infeasible")
+STATUSES = ("optimal", "time_limit", "node_limit", "stopped", "infeasible", "numerical")
 
 
 class BoundsMixin:

@@ -13,6 +13,8 @@ comparisons and grids of solves.
   intervals.
 * :mod:`~riskexplore.evaluation.compare` -- constrained vs unconstrained risk scores and
   the certified price of the constraints; two fitted models side by side.
+* :mod:`~riskexplore.evaluation.scale_price` -- the certified price of a fixed scale
+  (risk scores with ``m = 1`` against a learned multiplier).
 * :mod:`~riskexplore.evaluation.grids` -- grids of solves, serially, on joblib processes
   or on a Dask cluster.
 * :mod:`~riskexplore.evaluation.near_optimal` -- certified sets of near-optimal models
@@ -63,6 +65,8 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.evaluation.paths import size_path as size_path
     from riskexplore.evaluation.prices import FeaturePrices as FeaturePrices
     from riskexplore.evaluation.prices import feature_prices as feature_prices
+    from riskexplore.evaluation.scale_price import ScalePrice as ScalePrice
+    from riskexplore.evaluation.scale_price import price_of_fixed_scale as price_of_fixed_scale
     from riskexplore.evaluation.tables import metrics_table as metrics_table
     from riskexplore.evaluation.tables import reliability_tables as reliability_tables
 

@@ -393,6 +393,9 @@ def near_optimal_models(
     """
     spec = alternatives_of(family)
     name = get_family(family).name
+    refused = spec.unsupported(settings)
+    if refused is not None:  # e.g. a risk score's learned scale
+        raise InputError(refused)
     if (X_test is None) != (y_test is None):
         raise InputError("give both X_test and y_test, or neither")
     tol = spec.tolerance if tolerance is None else tolerance

@@ -323,8 +323,8 @@ def risk_score_size_path(
         ``test_loss``).
     **fit_kwargs
         Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`
-        (``coef_min``, ``coef_max``, ``c0``, ``constraints``, ``node_limit``,
-        ``gap_tolerance``, ...).
+        (``coef_min``, ``coef_max``, ``c0``, ``constraints``, ``scale``,
+        ``multiplier_min``, ``node_limit``, ``gap_tolerance``, ...).
 
     Returns
     -------

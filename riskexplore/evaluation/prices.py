@@ -241,12 +241,16 @@ def feature_prices(
     Raises
     ------
     InputError
-        For an unknown feature or unusable settings.
+        For an unknown feature or unusable settings (a risk score's learned scale among
+        them).
     InfeasibleError
         If no model obeys the original settings.
     """
     spec = alternatives_of(family)
     fam = get_family(family)
+    refused = spec.unsupported(settings, best)
+    if refused is not None:
+        raise InputError(refused)
     clock = Clock(checked_limits(time_limit, None, 0.0, stop))
     base = list(constraints or ())
     shared = spec.shared()  # (unless the caller shares its own, e.g. a cut pool)

@@ -227,6 +227,13 @@ def _get_pool(problem, pool, alphas, gammas, n_gammas, max_iter, tol) -> PLRPool
     return pool
 
 
+def _build_problem(X, y, settings) -> RiskScoreProblem:
+    """The baseline's problem; the baselines round to the fixed scale only."""
+    problem = build_problem(X, y, **settings)
+    problem.require_fixed_scale("the baselines")
+    return problem
+
+
 def _traditional(
     method: str,
     convert: Converter,
@@ -384,7 +391,7 @@ def plr_rd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _traditional(
         "plr_rd",
         _round,
@@ -429,7 +436,7 @@ def plr_rsrd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _traditional(
         "plr_rsrd",
         _rescaled_round,
@@ -478,7 +485,7 @@ def plr_unit(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _traditional(
         "plr_unit",
         functools.partial(_unit, intercept=intercept),
@@ -520,7 +527,7 @@ def pooled_rd(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _pooled(
         "pooled_rd",
         _rd,
@@ -557,7 +564,7 @@ def pooled_rd_star(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _pooled(
         "pooled_rd_star",
         _rd_polished,
@@ -594,7 +601,7 @@ def pooled_seqrd_star(
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
     """
     start = time.perf_counter()
-    problem = build_problem(X, y, **settings)
+    problem = _build_problem(X, y, settings)
     return _pooled(
         "pooled_seqrd_star",
         _seqrd_polished,

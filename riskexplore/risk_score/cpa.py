@@ -66,6 +66,7 @@ def solve_cpa(
         Best model, valid lower bound and statistics; ``stats["mip_times"]`` lists the
         wall-clock seconds of each MIP solve.
     """
+    problem.require_fixed_scale("solve_cpa")
     return _CPA(problem, limits or Limits(), listeners, max_iterations).run()
 
 

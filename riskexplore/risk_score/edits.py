@@ -34,6 +34,7 @@ from riskexplore.risk_score.problem import (
     INTERCEPT_MAX,
     INTERCEPT_MIN,
     RiskScoreProblem,
+    fixed_scale_only,
 )
 
 __all__ = ["best_intercept", "edit", "model_at", "problem_of", "with_points"]
@@ -243,8 +244,12 @@ def with_points(model, points: Mapping[str, Any], *, intercept=None, X=None, y=N
     Raises
     ------
     InputError
-        For an unknown feature, points that are not whole numbers, or no training data.
+        For an unknown feature, points that are not whole numbers, no training data, or
+        a model with the learned scale (its certificate is not the fixed scale's).
     """
+    refused = fixed_scale_only({}, model)
+    if refused is not None:
+        raise InputError(f"with_points: {refused}")
     if not isinstance(points, Mapping):
         raise InputError(f"points must map feature names to points, got {type(points).__name__}")
     problem, notes = problem_of(model, X, y)

@@ -10,7 +10,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from riskexplore.core.classifier import binary_classes
 from riskexplore.core.limits import DEFAULT_GAP_TOLERANCE
 from riskexplore.risk_score.fit import fit_risk_score
-from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN, INTERCEPT_MAX, INTERCEPT_MIN
+from riskexplore.risk_score.problem import (
+    C0,
+    COEF_MAX,
+    COEF_MIN,
+    INTERCEPT_MAX,
+    INTERCEPT_MIN,
+    MULTIPLIER_MAX,
+    MULTIPLIER_MIN,
+)
 
 __all__ = ["RiskSlimClassifier"]
 
@@ -42,6 +50,11 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         Extra weight on examples of the positive class.
     settings : LCPASettings, optional
         Solver settings.
+    scale : {"fixed", "learned"}
+        How points become a risk: ``sigma(score)``, or ``sigma(score / m)`` with the
+        multiplier ``m`` learned (see :func:`~riskexplore.risk_score.fit.fit_risk_score`).
+    multiplier_min, multiplier_max : float
+        Bounds on ``m`` for the learned scale.
 
     Attributes
     ----------
@@ -69,6 +82,9 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
         positive_weight: float = 1.0,
         settings=None,
+        scale: str = "fixed",
+        multiplier_min: float = MULTIPLIER_MIN,
+        multiplier_max: float = MULTIPLIER_MAX,
     ) -> None:
         self.max_size = max_size
         self.min_size = min_size
@@ -83,6 +99,9 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         self.gap_tolerance = gap_tolerance
         self.positive_weight = positive_weight
         self.settings = settings
+        self.scale = scale
+        self.multiplier_min = multiplier_min
+        self.multiplier_max = multiplier_max
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
@@ -114,6 +133,9 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
             positive_weight=self.positive_weight,
             sample_weight=sample_weight,
             settings=self.settings,
+            scale=self.scale,
+            multiplier_min=self.multiplier_min,
+            multiplier_max=self.multiplier_max,
         )
         return self
 
@@ -125,7 +147,8 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         return validate_data(self, X, reset=False, accept_sparse=False, dtype="numeric")
 
     def decision_function(self, X) -> np.ndarray:
-        """``intercept + points . x`` (the log-odds of the positive class)."""
+        """``(intercept + points . x) / m``, the log-odds of the positive class (``m = 1``
+        for the fixed scale)."""
         X = self._features(X)
         return self.model_.decision_function(X)
 

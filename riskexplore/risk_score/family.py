@@ -16,28 +16,47 @@ from riskexplore.risk_score import edits
 from riskexplore.risk_score.constraints import Exclude, Include
 from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import fit_risk_score
-from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
-from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
+from riskexplore.risk_score.problem import (
+    COEF_MAX,
+    COEF_MIN,
+    MULTIPLIER_MAX,
+    MULTIPLIER_MIN,
+    PARAMETERS,
+    fixed_scale_only,
+    multiplier_range,
+)
 from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
 
 __all__ = ["FAMILY"]
 
-#: The Explorer's risk-score settings and their defaults.
-SETTINGS: dict[str, Any] = {"max_size": 5, "coef_min": COEF_MIN, "coef_max": COEF_MAX}
+#: The Explorer's risk-score settings and their defaults (``scale``: how points become a
+#: risk, ``"fixed"`` or ``"learned"``, with the learned multiplier's bounds).
+SETTINGS: dict[str, Any] = {
+    "max_size": 5,
+    "coef_min": COEF_MIN,
+    "coef_max": COEF_MAX,
+    "scale": "fixed",
+    "multiplier_min": MULTIPLIER_MIN,
+    "multiplier_max": MULTIPLIER_MAX,
+}
 
-#: What each setting may be (see :mod:`riskexplore.core.params`).
+#: What each setting may be (see :mod:`riskexplore.core.params`; the scale's settings
+#: are the problem's own).
 SETTING_CONSTRAINTS = {
     "max_size": [Interval(int, 1, None)],
     "coef_min": [Interval(int, None, None)],
     "coef_max": [Interval(int, None, None)],
+    **{k: PARAMETERS[k] for k in ("scale", "multiplier_min", "multiplier_max")},
 }
 
 
 def from_incumbent(
     incumbent: Mapping[str, Any], certificate: Certificate, stats: dict, template=None
 ) -> RiskScore:
-    """A risk score of a solver incumbent ``{"intercept": b, "points": {name: p}}``.
+    """A risk score of a solver incumbent ``{"intercept": b, "points": {name: p}}`` (with
+    ``"multiplier"`` for the learned scale).
 
     ``template`` (an earlier model of the same problem) supplies feature names and ranges.
 
@@ -65,11 +84,20 @@ def from_incumbent(
     info = {n: info[n] for n in names if n in info} if info else None
     if info is not None and len(info) != len(names):
         info = None
-    return RiskScore(names, points, int(incumbent.get("intercept", 0)), certificate, stats, info)
+    multiplier = float(incumbent.get("multiplier", 1.0))
+    return RiskScore(
+        names,
+        points,
+        int(incumbent.get("intercept", 0)),
+        certificate,
+        stats,
+        info,
+        multiplier=multiplier,
+    )
 
 
 def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
-    """``"intercept -2; age +1, bmi -1"``.
+    """``"intercept -2; age +1, bmi -1"`` (and ``"; m 3.107"`` for a learned scale).
 
     Parameters
     ----------
@@ -83,11 +111,15 @@ def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
     """
     points = incumbent.get("points") or {}
     terms = ", ".join(f"{name} {int(p):+d}" for name, p in points.items()) or "no features"
-    return f"intercept {int(incumbent.get('intercept', 0))}; {terms}"
+    text = f"intercept {int(incumbent.get('intercept', 0))}; {terms}"
+    if "multiplier" in incumbent:
+        text += f"; m {format_multiplier(float(incumbent['multiplier']))}"
+    return text
 
 
 def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
-    """``(["feature", "points"], [names, points])`` with the intercept first.
+    """``(["feature", "points"], [names, points])`` with the intercept first (and the
+    multiplier last when the scale is learned).
 
     Parameters
     ----------
@@ -102,6 +134,9 @@ def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
     points = model.points
     names = ["(intercept)", *points]
     values = [f"{int(model.intercept):+d}", *(f"{int(p):+d}" for p in points.values())]
+    if model.scale == "learned":
+        names.append("(multiplier m: risk = σ(score / m))")
+        values.append(format_multiplier(model.multiplier))
     return ["feature", "points"], [names, values]
 
 
@@ -134,17 +169,20 @@ def compare_table(a_model: RiskScore, b_model: RiskScore, names: tuple[str, str]
 def check_settings(settings: Mapping[str, Any]) -> None:
     """Raise :class:`InputError` unless the settings can be fitted.
 
-    The points range must contain 0 and another value.
+    The points range must contain 0 and another value; the multiplier's range must
+    have ``0 < multiplier_min < multiplier_max``.
 
     Parameters
     ----------
     settings : mapping
-        The Explorer's settings (``max_size``, ``coef_min``, ``coef_max``).
+        The Explorer's settings (``max_size``, ``coef_min``, ``coef_max``, ``scale``,
+        ``multiplier_min``, ``multiplier_max``).
     """
     validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
     lo, hi = settings["coef_min"], settings["coef_max"]
     if not lo <= 0 <= hi or lo == hi:
         raise InputError(f"the coefficient range [{lo}, {hi}] must contain 0 and another value")
+    multiplier_range("learned", settings["multiplier_min"], settings["multiplier_max"])
 
 
 def fit_arguments(
@@ -162,13 +200,19 @@ def fit_arguments(
     Returns
     -------
     dict
-        Keyword arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+        Keyword arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (the
+        scale and the multiplier's bounds only with the learned scale).
     """
-    return {
+    out: dict[str, Any] = {
         "max_size": int(settings["max_size"]),
         "coef_min": int(settings["coef_min"]),
         "coef_max": int(settings["coef_max"]),
     }
+    if settings["scale"] == "learned":
+        out["scale"] = "learned"
+        out["multiplier_min"] = float(settings["multiplier_min"])
+        out["multiplier_max"] = float(settings["multiplier_max"])
+    return out
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
@@ -238,6 +282,7 @@ ALTERNATIVES = AlternativesSpec(
     edit_kind="points",
     edit=edits.edit,
     describe_model=describe_model,
+    unsupported=fixed_scale_only,
 )
 
 
@@ -257,7 +302,7 @@ FAMILY = ModelFamily(
     check_settings=check_settings,
     fit_arguments=fit_arguments,
     check_data=check_data,
-    comparable=("max_size", "coef_min", "coef_max"),
+    comparable=("max_size", "coef_min", "coef_max", "scale", "multiplier_min", "multiplier_max"),
     path_session=RiskScorePathSession,
     path_metric="loss",
     describe_path_row=describe_path_row,

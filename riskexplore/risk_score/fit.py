@@ -23,10 +23,20 @@ from riskexplore.risk_score.problem import (
     COEF_MIN,
     INTERCEPT_MAX,
     INTERCEPT_MIN,
+    MULTIPLIER_MAX,
+    MULTIPLIER_MIN,
     RiskScoreProblem,
 )
+from riskexplore.risk_score.scaled_class import ScaledClass
+from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
 
-__all__ = ["fit_risk_score", "iter_fit_risk_score", "build_problem", "solve_problem"]
+__all__ = [
+    "build_problem",
+    "fit_risk_score",
+    "iter_fit_risk_score",
+    "points_feasible",
+    "solve_problem",
+]
 
 
 def build_problem(
@@ -40,6 +50,9 @@ def build_problem(
     intercept_max: int = INTERCEPT_MAX,
     c0: float = C0,
     constraints: Iterable = (),
+    scale: str = "fixed",
+    multiplier_min: float = MULTIPLIER_MIN,
+    multiplier_max: float = MULTIPLIER_MAX,
     **problem_kwargs: Any,
 ) -> RiskScoreProblem:
     """The :class:`RiskScoreProblem` that :func:`fit_risk_score` solves.
@@ -47,6 +60,8 @@ def build_problem(
     Parameters
     ----------
     X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints
+        As for :func:`fit_risk_score`.
+    scale, multiplier_min, multiplier_max
         As for :func:`fit_risk_score`.
     **problem_kwargs
         Further :class:`~riskexplore.risk_score.problem.RiskScoreProblem` arguments.
@@ -66,6 +81,9 @@ def build_problem(
         intercept_max=intercept_max,
         c0=c0,
         constraints=() if constraints is None else constraints,
+        scale=scale,
+        multiplier_min=multiplier_min,
+        multiplier_max=multiplier_max,
         **problem_kwargs,
     )
 
@@ -84,6 +102,10 @@ def solve_problem(
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
 
+    The fixed scale is solved by :func:`~riskexplore.risk_score.lcpa.solve_lcpa`, the
+    learned scale by :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa` (over
+    ``problem.multiplier_range``); both certify their bounds the same way.
+
     Parameters
     ----------
     problem : RiskScoreProblem
@@ -97,15 +119,46 @@ def solve_problem(
         The model, its certificate and statistics.
     """
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
-    result = solve_lcpa(
-        problem,
-        limits=limits,
-        settings=settings,
-        listeners=tuple(callbacks or ()),
-        warm_start=_warm_start_vector(warm_start, problem),
-        cut_pool=cut_pool,
-    )
+    arguments: dict[str, Any] = {
+        "limits": limits,
+        "settings": settings,
+        "listeners": tuple(callbacks or ()),
+        "warm_start": _warm_start_vector(warm_start, problem),
+        "cut_pool": cut_pool,
+    }
+    if problem.scale == "learned":
+        result = solve_scaled_lcpa(problem, problem.multiplier_range, **arguments)
+    else:
+        result = solve_lcpa(problem, **arguments)
     return RiskScore.from_result(problem, result)
+
+
+def points_feasible(problem: RiskScoreProblem, points) -> bool:
+    """Whether integer points are a model of the problem's class (a valid warm start).
+
+    With the fixed scale the points must meet every bound and constraint; with the
+    learned scale some multiplier in ``problem.multiplier_range`` must make them meet
+    the predicted-risk constraints too.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+    points : array-like (d+1,)
+        ``[intercept, points...]``.
+
+    Returns
+    -------
+    bool
+        Whether the solve would accept ``points`` as a warm start.
+    """
+    lam = np.asarray(points, dtype=float)
+    if lam.shape != (problem.n_features + 1,):
+        return False
+    if problem.scale == "fixed":
+        return problem.is_feasible(lam)
+    sclass = ScaledClass(problem, problem.multiplier_range)
+    return not sclass.structural_view().violations(lam) and sclass.t_interval(lam) is not None
 
 
 def fit_risk_score(
@@ -119,6 +172,9 @@ def fit_risk_score(
     intercept_max: int = INTERCEPT_MAX,
     c0: float = C0,
     constraints: Iterable = (),
+    scale: str = "fixed",
+    multiplier_min: float = MULTIPLIER_MIN,
+    multiplier_max: float = MULTIPLIER_MAX,
     time_limit: float = math.inf,
     node_limit: int | None = None,
     gap_tolerance: float = DEFAULT_GAP_TOLERANCE,
@@ -133,7 +189,9 @@ def fit_risk_score(
 
     Solves ``min l(lam) + c0 * ||lam||_0`` over integer points ``lam`` within the bounds,
     the model size limit and the constraints, and returns the best model found together
-    with its optimality certificate.
+    with its optimality certificate. With ``scale="learned"`` the risk of a score is
+    ``sigma(score / m)`` and the multiplier ``m`` is learned with the points (the class
+    FasterRisk searches); the certificate then bounds the best model of that class.
 
     Parameters
     ----------
@@ -152,6 +210,14 @@ def fit_risk_score(
     constraints : iterable
         Operational constraints (see :mod:`riskexplore.risk_score.constraints`),
         :class:`~riskexplore.risk_score.rows.LinearRow` objects or Pyomo models.
+    scale : {"fixed", "learned"}
+        How points become a risk: ``"fixed"``, risk = ``sigma(intercept + score)`` (the
+        paper's class), or ``"learned"``, risk = ``sigma((intercept + score) / m)`` with
+        ``m`` learned in ``[multiplier_min, multiplier_max]`` (fits risks better; the
+        points and the intercept stay integers). A predicted-risk constraint bounds the
+        model's own risk, so ``(intercept + score) / m``.
+    multiplier_min, multiplier_max : float
+        Bounds on ``m`` for the learned scale (default 0.25 and 10; ``0 < min < max``).
     time_limit : float
         Wall-clock seconds before returning the best model found (default: none).
     node_limit : int, optional
@@ -163,7 +229,8 @@ def fit_risk_score(
     callbacks : sequence of callables
         Called with every :class:`~riskexplore.core.events.SolveEvent`.
     warm_start : RiskScore or integer vector ``[intercept, points_1..d]``, optional
-        A feasible model to start from.
+        A feasible model to start from (with the learned scale, its points at their
+        best multiplier).
     settings : LCPASettings, optional
         Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa`.
     cut_pool : CutPool, optional
@@ -177,8 +244,9 @@ def fit_risk_score(
     Returns
     -------
     RiskScore
-        The model, its certificate (``model.certificate``) and solve statistics
-        (``model.stats``).
+        The model, its certificate (``model.certificate``), its multiplier
+        (``model.multiplier``; 1.0 for the fixed scale) and solve statistics
+        (``model.stats``; ``stats["loss"]`` is the loss of the model's own risks).
 
     Raises
     ------
@@ -206,6 +274,9 @@ def fit_risk_score(
         intercept_max=intercept_max,
         c0=c0,
         constraints=constraints,
+        scale=scale,
+        multiplier_min=multiplier_min,
+        multiplier_max=multiplier_max,
         **problem_kwargs,
     )
     return solve_problem(
@@ -249,7 +320,7 @@ def iter_fit_risk_score(
         As in :func:`fit_risk_score`.
     **problem_args
         The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
-        ``constraints``, ``sample_weight``, ...).
+        ``constraints``, ``scale``, ``multiplier_min``, ``sample_weight``, ...).
 
     Returns
     -------

@@ -150,6 +150,8 @@ def solve_lcpa(
     Parameters
     ----------
     problem : RiskScoreProblem
+        A problem with the fixed scale (the learned one is solved by
+        :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`).
     limits : Limits, optional
         Time, node and gap limits and a stop request.
     settings : LCPASettings, optional
@@ -168,7 +170,13 @@ def solve_lcpa(
     SolveResult
         The best model, a valid lower bound and statistics. A stopped or timed-out solve
         returns its best model and valid bounds.
+
+    Raises
+    ------
+    InputError
+        For a problem with the learned scale.
     """
+    problem.require_fixed_scale("solve_lcpa")
     return _LCPA(
         problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start, cut_pool
     ).run()
@@ -191,6 +199,7 @@ class _LCPA:
         self.ub = math.inf
         self.best: np.ndarray | None = None
         self.floor = math.inf  # least bound of regions left unexplored or solved inexactly
+        self.given_up = math.inf  # least bound of regions left because an LP failed
         self.heap: list = []
         self.counter = itertools.count()
         self.current: _Node | None = None
@@ -440,7 +449,7 @@ class _LCPA:
             if sol.status == "infeasible":
                 return []
             if sol.status == "error":
-                self.floor = min(self.floor, node.bound)
+                self._give_up(node.bound)
                 return []
             if node.branch is not None:  # first LP of a child: learn the branching gain
                 col, direction, distance = node.branch
@@ -463,7 +472,7 @@ class _LCPA:
             if forced_empty.size:  # alpha_j = 1 must mean lambda_j != 0
                 return self._split_nonzero(node, int(forced_empty[0]) + 1)
             if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
-                self.floor = min(self.floor, node.bound)
+                self._give_up(node.bound)
                 return []
             loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
             self._add_cut(loss, grad, lam)
@@ -476,6 +485,12 @@ class _LCPA:
             if self._should_stop():
                 self.floor = min(self.floor, node.bound)
                 return []
+
+    def _give_up(self, bound: float) -> None:
+        """Leave a region whose LP could not be solved exactly; its bound stays in the
+        certificate (and a finished search then reports ``"numerical"``, not optimal)."""
+        self.floor = min(self.floor, bound)
+        self.given_up = min(self.given_up, bound)
 
     def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
         """A node whose LP is exact at its integer optimum ``lam``: nothing in its region
@@ -632,6 +647,15 @@ class _LCPA:
 
     def _finish(self, complete: bool) -> SolveResult:
         lb = min(self.floor, self.ub) if complete else self.lower_bound()
+        numerical = math.isfinite(self.given_up) and self.given_up < self.ub
+        if (
+            complete
+            and numerical
+            and relative_gap(self.ub, self.given_up) > self.limits.gap_tolerance
+        ):
+            # the tree is exhausted, but regions whose LP could not be solved exactly were
+            # given up with their bound: the certificate stops at that bound
+            complete, self.stop_reason = False, "numerical"
         self.phase = "done"
         self.current = None
         if complete:

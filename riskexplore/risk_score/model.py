@@ -3,7 +3,9 @@
 The card reads like Figure 1 of the paper: add the points of the features that apply to
 get a ``SCORE``, then read the predicted risk off the ``SCORE``/``RISK`` table. The
 intercept is not a row of the card: it is folded into the risk of every score, so
-``risk(score) = 1 / (1 + exp(-(intercept + score)))``.
+``risk(score) = 1 / (1 + exp(-(intercept + score) / m))``, where the multiplier ``m`` is 1
+for the fixed scale (the paper's class) and learned with the points for the learned scale
+(:mod:`riskexplore.risk_score.scaled_class`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Identifies the JSON documents written by :meth:`RiskScore.to_json`.
 FORMAT = "riskexplore.RiskScore"
-FORMAT_VERSION = 1
+#: Version 2 added ``"multiplier"`` (a version-1 document has ``m = 1``).
+FORMAT_VERSION = 2
 
 #: Longest score table built from the attainable range before falling back to the
 #: range of scores observed in the training data.
@@ -67,6 +70,9 @@ class RiskScore(JsonDocument):
         Smallest and largest score (sum of points) in the training data.
     trace : Trace, optional
         Solve progress events (not part of equality; saved only on request).
+    multiplier : float
+        The score-to-risk multiplier ``m``: risk = ``sigma((intercept + score) / m)``
+        (1.0, the default, for the fixed scale).
     """
 
     json_kind = "risk score"
@@ -81,6 +87,7 @@ class RiskScore(JsonDocument):
         feature_info: Mapping[str, Mapping[str, Any]] | None = None,
         observed_score_range: Sequence[float] | None = None,
         trace: Trace | None = None,
+        multiplier: float = 1.0,
     ) -> None:
         self.feature_names = [str(n) for n in feature_names]
         if len(set(self.feature_names)) != len(self.feature_names):
@@ -96,6 +103,7 @@ class RiskScore(JsonDocument):
                 raise InputError(f"got {len(values)} points for {len(self.feature_names)} features")
         self._points = {n: _as_int(v, n) for n, v in zip(self.feature_names, values, strict=True)}
         self.intercept = _as_int(intercept, "intercept")
+        self.multiplier = _as_multiplier(multiplier)
         self.certificate = certificate
         self.stats = _plain(dict(stats or {}))
         self.feature_info = (
@@ -144,9 +152,14 @@ class RiskScore(JsonDocument):
         cset = problem.coefficient_set
         c0 = np.asarray(cset.c0, dtype=float)
         lower, upper = np.asarray(cset.lower), np.asarray(cset.upper)
+        if problem.scale == "fixed":
+            multiplier, loss = 1.0, float(problem.loss_of(lam))
+        else:
+            multiplier = float((result.stats or {})["multiplier"])
+            loss = float(problem.loss.value(lam.astype(float) / multiplier))
         stats: dict[str, Any] = {
             "objective": float(result.upper_bound),
-            "loss": float(problem.loss_of(lam)),
+            "loss": loss,
             "nodes": int(result.nodes),
             "cuts": int(result.cuts),
             "time": float(result.time),
@@ -166,13 +179,26 @@ class RiskScore(JsonDocument):
             "min_size": int(problem.min_size),
             "max_size": int(problem.max_size),
             "n_constraints": len(problem.rows),
+            "scale": problem.scale,
         }
+        if problem.scale != "fixed":
+            stats["multiplier_min"], stats["multiplier_max"] = problem.multiplier_range
         solver_stats = _plain(dict(result.stats or {}))
         if solver_stats:
             stats["solver"] = solver_stats
         certificate = Certificate.from_bounds(result.status, result.upper_bound, result.lower_bound)
         trace = result.trace if result.trace is not None and len(result.trace) else None
-        model = cls(names, lam[1:].tolist(), int(lam[0]), certificate, stats, info, observed, trace)
+        model = cls(
+            names,
+            lam[1:].tolist(),
+            int(lam[0]),
+            certificate,
+            stats,
+            info,
+            observed,
+            trace,
+            multiplier=multiplier,
+        )
         model._problem = problem  # for hand edits (never serialised)
         return model
 
@@ -198,6 +224,13 @@ class RiskScore(JsonDocument):
         return np.array([self.intercept, *self._points.values()], dtype=np.int64)
 
     @property
+    def scale(self) -> str:
+        """``"learned"`` when the model's multiplier was learned (or is not 1), else
+        ``"fixed"``."""
+        learned = self.stats.get("scale") == "learned" or self.multiplier != 1.0
+        return "learned" if learned else "fixed"
+
+    @property
     def loss(self) -> float | None:
         """The training loss of the solve that found the model (None when not known)."""
         return self.stats.get("loss")
@@ -217,8 +250,23 @@ class RiskScore(JsonDocument):
         return _maybe_int(scores)
 
     def decision_function(self, X) -> np.ndarray:
-        """``intercept + points . x`` for each row (integers when the features are)."""
-        return _maybe_int(self.total_points(X) + self.intercept)
+        """The log-odds ``(intercept + points . x) / m`` of each row (with ``m = 1``,
+        integers when the features are).
+
+        Parameters
+        ----------
+        X : DataFrame or array (n, d)
+            Features (a DataFrame's columns are matched by name).
+
+        Returns
+        -------
+        ndarray (n,)
+            The log-odds; ``predict_risk`` is their logistic function.
+        """
+        if self.multiplier == 1.0:
+            return _maybe_int(self.total_points(X) + self.intercept)
+        score = np.asarray(self.total_points(X), dtype=float) + self.intercept
+        return score / self.multiplier
 
     def predict_risk(self, X) -> np.ndarray:
         """Predicted probability of the positive class, shape ``(n,)``."""
@@ -235,7 +283,7 @@ class RiskScore(JsonDocument):
 
     def risk_of_score(self, score) -> np.ndarray | float:
         """Predicted risk for a card ``SCORE`` (sum of points)."""
-        out = _sigmoid(np.asarray(score, dtype=float) + self.intercept)
+        out = _sigmoid((np.asarray(score, dtype=float) + self.intercept) / self.multiplier)
         return float(out) if out.ndim == 0 else out
 
     def _matrix(self, X) -> np.ndarray:
@@ -296,7 +344,7 @@ class RiskScore(JsonDocument):
         in the training data is used.
         """
         scores = self._table_scores()
-        risk = 100.0 * _sigmoid(scores.astype(float) + self.intercept)
+        risk = 100.0 * _sigmoid((scores.astype(float) + self.intercept) / self.multiplier)
         return pd.DataFrame({"score": scores, "risk_percent": risk})
 
     # --- rendering -------------------------------------------------------------------
@@ -329,7 +377,7 @@ class RiskScore(JsonDocument):
             lines.append(f"{'':<{name_w + 3}} {'SCORE':>{pts_w}}  = ...")
         else:
             lines.append("(no features: every example has SCORE 0)")
-        lines.append(f"intercept {self.intercept} is included in every RISK below")
+        lines.append(self._intercept_line())
         lines.append("")
         table = self.score_table()
         for start in range(0, len(table), width):
@@ -343,11 +391,27 @@ class RiskScore(JsonDocument):
         lines.append(self.certificate_line())
         return "\n".join(lines)
 
+    def _intercept_line(self) -> str:
+        """How the intercept (and a learned multiplier) enter the card's risks."""
+        if self.scale == "fixed":
+            return f"intercept {self.intercept} is included in every RISK below"
+        m = format_multiplier(self.multiplier)
+        return (
+            f"intercept {self.intercept} and multiplier m = {m} are included in every RISK "
+            f"below:\nRISK = 1 / (1 + exp(-({self._score_plus_intercept()}) / {m}))"
+        )
+
+    def _score_plus_intercept(self) -> str:
+        sign = "-" if self.intercept < 0 else "+"
+        return f"SCORE {sign} {abs(self.intercept)}"
+
     def summary(self) -> str:
-        """One line: status, gap, loss, size, nodes, time."""
+        """One line: status, gap, loss, size, multiplier (learned scale), nodes, time."""
         parts = [self.certificate_line()]
         if self.loss is not None:
             parts.append(f"loss {self.loss:.6g}")
+        if self.scale == "learned":
+            parts.append(f"multiplier m = {format_multiplier(self.multiplier)}")
         parts.append(f"{self.size} feature{'s' if self.size != 1 else ''}")
         if "nodes" in self.stats:
             parts.append(f"{self.stats['nodes']} nodes")
@@ -363,7 +427,8 @@ class RiskScore(JsonDocument):
     def __repr__(self) -> str:
         pts = ", ".join(f"{n!r}: {v}" for n, v in self.points.items())
         status = self.certificate.status if self.certificate else None
-        return f"RiskScore(intercept={self.intercept}, points={{{pts}}}, status={status!r})"
+        m = "" if self.multiplier == 1.0 else f", multiplier={self.multiplier!r}"
+        return f"RiskScore(intercept={self.intercept}, points={{{pts}}}{m}, status={status!r})"
 
     def to_html(self) -> str:
         """A self-contained HTML score card (inline CSS, no scripts)."""
@@ -400,10 +465,18 @@ class RiskScore(JsonDocument):
             + "</tr>"
         )
         out.append("</table>")
+        if self.scale == "fixed":
+            folded = f"intercept {self.intercept} included in RISK; "
+        else:
+            m = format_multiplier(self.multiplier)
+            folded = (
+                f'<span class="rx-multiplier">intercept {self.intercept} and multiplier '
+                f"m = {m} included in RISK = 1 / (1 + exp(&minus;("
+                f"{self._score_plus_intercept()}) / {m}))</span>; "
+            )
         out.append(
             f'<div style="margin-top:6px;color:#555;font-size:90%">'
-            f"intercept {self.intercept} included in RISK; "
-            f"{esc(self.certificate_line())}</div>"
+            f"{folded}{esc(self.certificate_line())}</div>"
         )
         out.append("</div>")
         return "\n".join(out)
@@ -471,6 +544,7 @@ class RiskScore(JsonDocument):
             "feature_names": list(self.feature_names),
             "points": dict(self._points),
             "intercept": self.intercept,
+            "multiplier": self.multiplier,
             "certificate": None if self.certificate is None else self.certificate.to_dict(),
             "stats": _encode(self.stats),
             "feature_info": None
@@ -505,6 +579,12 @@ class RiskScore(JsonDocument):
         """
         if data.get("format", FORMAT) != FORMAT:
             raise InputError(f"not a risk score document (format {data.get('format')!r})")
+        version = data.get("version", 1)
+        if isinstance(version, int) and version > FORMAT_VERSION:
+            raise InputError(
+                f"risk score document version {version} is newer than this riskexplore "
+                f"reads ({FORMAT_VERSION}); upgrade riskexplore"
+            )
         records = data.get("trace")
         trace = None if records is None else Trace.from_records(records)
         cert = data.get("certificate")
@@ -517,6 +597,7 @@ class RiskScore(JsonDocument):
             data.get("feature_info"),
             data.get("observed_score_range"),
             trace,
+            multiplier=data.get("multiplier", 1.0),
         )
 
 
@@ -529,6 +610,31 @@ def _as_int(value, what: str) -> int:
     if not math.isfinite(f) or f != round(f):
         raise InputError(f"points of {what} must be an integer, got {value!r}")
     return int(round(f))
+
+
+def _as_multiplier(value) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise InputError(f"the multiplier must be a positive number, got {value!r}")
+    m = float(value)
+    if not (math.isfinite(m) and m > 0):
+        raise InputError(f"the multiplier must be a positive number, got {value!r}")
+    return m
+
+
+def format_multiplier(m: float) -> str:
+    """The multiplier as shown on cards (four significant digits: ``"3.107"``).
+
+    Parameters
+    ----------
+    m : float
+        The multiplier.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return f"{m:.4g}"
 
 
 def _numeric_column(col: pd.Series, name: str) -> np.ndarray:

@@ -47,7 +47,7 @@ from riskexplore.risk_score.edits import model_at
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
-from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 
 __all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_models", "solve_near_optimal"]
 
@@ -287,10 +287,13 @@ def solve_near_optimal(
     Raises
     ------
     InputError
-        For a negative tolerance or ``max_models`` below 1.
+        For a negative tolerance, ``max_models`` below 1, or a problem with the learned
+        scale.
     InfeasibleError
         If no model satisfies the problem's constraints.
     """
+    if problem.scale != "fixed":
+        raise InputError(FIXED_SCALE_ONLY)
     tolerance = _tolerance(tolerance)
     if (
         isinstance(max_models, bool)
@@ -410,10 +413,13 @@ def near_optimal_models(
     Raises
     ------
     InputError
-        For unusable data or settings.
+        For unusable data or settings (the learned scale among them).
     InfeasibleError
         If no risk score obeys the settings and constraints.
     """
+    refused = fixed_scale_only(problem_settings)
+    if refused is not None:
+        raise InputError(refused)
     limits = checked_limits(time_limit, None, DEFAULT_GAP_TOLERANCE, stop)
     problem = build_problem(X, y, constraints=constraints, **problem_settings)
     found = solve_near_optimal(

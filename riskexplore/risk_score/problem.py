@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from riskexplore.core.params import Check, Interval, validate
+from riskexplore.core.params import Check, Interval, Options, validate
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score.coefficients import CoefficientSet
@@ -20,10 +20,15 @@ __all__ = [
     "C0",
     "COEF_MAX",
     "COEF_MIN",
+    "FIXED_SCALE_ONLY",
     "INTERCEPT_MAX",
     "INTERCEPT_MIN",
+    "MULTIPLIER_MAX",
+    "MULTIPLIER_MIN",
+    "SCALES",
     "RiskScoreProblem",
     "RiskScoreSettings",
+    "fixed_scale_only",
 ]
 
 #: Default bounds on every feature's points (the paper's {-5, ..., 5}).
@@ -32,18 +37,103 @@ COEF_MIN, COEF_MAX = -5, 5
 INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
 #: Default penalty per feature used (small: it only breaks ties towards fewer features).
 C0 = 1e-6
+#: How points become a risk: ``"fixed"`` (risk = sigma(score), the paper's class) or
+#: ``"learned"`` (risk = sigma(score / m) with a learned multiplier ``m``; see
+#: :mod:`riskexplore.risk_score.scaled_class`).
+SCALES = ("fixed", "learned")
+#: Default range of the learned multiplier ``m``.
+MULTIPLIER_MIN, MULTIPLIER_MAX = 0.25, 10.0
 
 _POSITIVE = Interval(float, 0, None, closed="neither")
+_POSITIVE_FINITE = Check(
+    lambda v: _POSITIVE.satisfied_by(v) and math.isfinite(v), "a positive number"
+)
 
 #: What the problem's own settings may be (see :mod:`riskexplore.core.params`; the
 #: coefficient bounds are checked by :class:`CoefficientSet`).
 PARAMETERS = {
-    "positive_weight": [
-        Check(lambda w: _POSITIVE.satisfied_by(w) and math.isfinite(w), "a positive number")
-    ],
+    "positive_weight": [_POSITIVE_FINITE],
     "min_size": [Interval(int, 0, None)],
     "max_size": [Interval(int, 0, None), None],
+    "scale": [Options(SCALES)],
+    "multiplier_min": [_POSITIVE_FINITE],
+    "multiplier_max": [_POSITIVE_FINITE],
 }
+
+
+#: Why near-optimal sets, hand edits and feature prices refuse the learned scale (their
+#: certificates use the fixed scale's loss and lower bound).
+FIXED_SCALE_ONLY = (
+    "near-optimal sets, hand edits and feature prices of risk scores are certified with the "
+    "fixed scale only (risk = σ(score)), not with the learned one (scale='learned', "
+    "risk = σ(score / m)): choose the fixed scale (scale='fixed', the default)"
+)
+
+
+def fixed_scale_only(settings: Mapping[str, Any], model: Any = None) -> str | None:
+    """Why near-optimal sets, hand edits and feature prices cannot use these settings or
+    this model (the learned scale), or None.
+
+    Parameters
+    ----------
+    settings : mapping
+        Fit settings (``scale``, ...).
+    model : RiskScore, optional
+        A model they would start from.
+
+    Returns
+    -------
+    str or None
+        :data:`FIXED_SCALE_ONLY` for the learned scale, else None.
+    """
+    learned = settings.get("scale") == "learned"
+    if model is not None and getattr(model, "scale", "fixed") == "learned":
+        learned = True
+    return FIXED_SCALE_ONLY if learned else None
+
+
+def multiplier_range(
+    scale: str = "fixed",
+    multiplier_min: float = MULTIPLIER_MIN,
+    multiplier_max: float = MULTIPLIER_MAX,
+) -> tuple[float, float]:
+    """The range of the multiplier ``m`` for a scale, after checking the settings.
+
+    Parameters
+    ----------
+    scale : {"fixed", "learned"}
+        How points become a risk: ``sigma(score)`` or ``sigma(score / m)``.
+    multiplier_min, multiplier_max : float
+        Bounds on ``m`` for the learned scale (``0 < min < max``); the fixed scale
+        takes them only at their defaults.
+
+    Returns
+    -------
+    (float, float)
+        ``(1.0, 1.0)`` for the fixed scale, ``(multiplier_min, multiplier_max)`` for the
+        learned one.
+
+    Raises
+    ------
+    InputError
+        For an unknown scale, bounds that are not positive numbers, ``min >= max``, or
+        bounds given with the fixed scale.
+    """
+    validate(
+        PARAMETERS,
+        {"scale": scale, "multiplier_min": multiplier_min, "multiplier_max": multiplier_max},
+    )
+    lo, hi = float(multiplier_min), float(multiplier_max)
+    if lo >= hi:
+        raise InputError(f"multiplier_min ({lo:g}) must be less than multiplier_max ({hi:g})")
+    if scale == "fixed":
+        if (lo, hi) != (MULTIPLIER_MIN, MULTIPLIER_MAX):
+            raise InputError(
+                "multiplier_min and multiplier_max are bounds of the learned scale; "
+                "pass scale='learned' (the fixed scale has m = 1)"
+            )
+        return 1.0, 1.0
+    return lo, hi
 
 
 class RiskScoreSettings(TypedDict, total=False):
@@ -65,6 +155,9 @@ class RiskScoreSettings(TypedDict, total=False):
     min_size: int
     max_size: int | None
     constraints: Iterable
+    scale: str
+    multiplier_min: float
+    multiplier_max: float
 
 
 class RiskScoreProblem:
@@ -94,6 +187,19 @@ class RiskScoreProblem:
         Bounds on the number of features used.
     constraints : iterable
         Readable constraints, :class:`LinearRow` objects or Pyomo models.
+    scale : {"fixed", "learned"}
+        How points become a risk: ``sigma(score)`` (the paper's class) or
+        ``sigma(score / m)`` with a multiplier ``m`` learned in
+        ``[multiplier_min, multiplier_max]`` (see :func:`multiplier_range`).
+    multiplier_min, multiplier_max : float
+        Bounds on ``m`` for the learned scale (default 0.25 and 10).
+
+    Attributes
+    ----------
+    scale : str
+        ``"fixed"`` or ``"learned"``.
+    multiplier_range : (float, float)
+        The range of ``m`` (``(1.0, 1.0)`` for the fixed scale).
     """
 
     def __init__(
@@ -116,12 +222,17 @@ class RiskScoreProblem:
         min_size: int = 0,
         max_size: int | None = None,
         constraints: Iterable = (),
+        scale: str = "fixed",
+        multiplier_min: float = MULTIPLIER_MIN,
+        multiplier_max: float = MULTIPLIER_MAX,
     ) -> None:
         X, y, w, names = check_training_data(X, y, sample_weight, feature_names)
         validate(
             PARAMETERS,
             {"positive_weight": positive_weight, "min_size": min_size, "max_size": max_size},
         )
+        self.multiplier_range = multiplier_range(scale, multiplier_min, multiplier_max)
+        self.scale = str(scale)
         self.X, self.y, self.feature_names = X, y, names
         self.sample_weight = w * np.where(y > 0, positive_weight, 1.0)
         if coefficient_set is None:
@@ -166,6 +277,20 @@ class RiskScoreProblem:
     def lam_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Bounds of ``[lambda_0, lambda_1..d]`` as floats."""
         return self.coefficient_set.full_bounds()
+
+    def require_fixed_scale(self, what: str) -> None:
+        """Raise :class:`InputError` unless the problem has the fixed scale.
+
+        Parameters
+        ----------
+        what : str
+            The method that needs it (named in the message).
+        """
+        if self.scale != "fixed":
+            raise InputError(
+                f"{what}: fixed scale only (risk = sigma(score)); scale={self.scale!r} is "
+                "fitted by fit_risk_score"
+            )
 
     def intercept_in_rows(self) -> bool:
         """Whether a constraint row involves the intercept."""

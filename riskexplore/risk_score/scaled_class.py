@@ -30,13 +30,13 @@ import numpy as np
 from riskexplore.errors import InputError
 from riskexplore.risk_score.bounds import ObjectiveBounds, feature_score_range
 from riskexplore.risk_score.loss import LogisticLoss, _expit
-from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, RiskScoreProblem
 from riskexplore.risk_score.rows import RowMatrix
 
 __all__ = ["DEFAULT_MULTIPLIER_RANGE", "FixedScaleView", "ScaledClass", "scaled_risk"]
 
 #: Default range of the multiplier ``m``.
-DEFAULT_MULTIPLIER_RANGE = (0.25, 10.0)
+DEFAULT_MULTIPLIER_RANGE = (MULTIPLIER_MIN, MULTIPLIER_MAX)
 _TOL = 1e-7
 
 
@@ -115,11 +115,23 @@ class ScaledClass:
 
     @property
     def d(self) -> int:
+        """The number of features."""
         return self.problem.n_features
 
     # --- feasibility and objective -------------------------------------------------------
     def t_interval(self, lam: np.ndarray) -> tuple[float, float] | None:
-        """The range of ``t = 1/m`` in which ``lam`` meets every predicted-risk row."""
+        """The range of ``t = 1/m`` in which ``lam`` meets every predicted-risk row.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+
+        Returns
+        -------
+        (float, float) or None
+            The interval within ``[t_lo, t_hi]``; None when it is empty.
+        """
         a, b = self.t_lo, self.t_hi
         if self.risk_rows.size == 0:
             return a, b
@@ -134,7 +146,22 @@ class ScaledClass:
         return (a, b) if a <= b * (1 + 1e-12) else None
 
     def violations(self, lam: np.ndarray, multiplier: float, tol: float = _TOL) -> list[str]:
-        """Names of every bound and constraint that the model ``(lam, m)`` breaks."""
+        """Names of every bound and constraint that the model ``(lam, m)`` breaks.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+        multiplier : float
+            The multiplier ``m``.
+        tol : float
+            Tolerance on the rows.
+
+        Returns
+        -------
+        list of str
+            Empty when the model belongs to the class.
+        """
         p = self.problem
         lam = np.asarray(lam, dtype=float)
         out = self.structural_view().violations(lam, tol)
@@ -148,22 +175,72 @@ class ScaledClass:
         return out
 
     def loss(self, lam: np.ndarray, multiplier: float) -> float:
-        """Mean logistic loss of the model ``(lam, m)``."""
+        """Mean logistic loss of the model ``(lam, m)``.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+        multiplier : float
+            The multiplier ``m``.
+
+        Returns
+        -------
+        float
+            The loss of the risks ``sigma(score / m)``.
+        """
         return self.problem.loss.value(np.asarray(lam, dtype=float) / multiplier)
 
     def penalty(self, lam: np.ndarray) -> float:
+        """The size penalty ``sum_j c0_j 1[lam_j != 0]``.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+
+        Returns
+        -------
+        float
+            The penalty.
+        """
         return float(self.problem.c0 @ (np.asarray(lam)[1:] != 0))
 
     def objective(self, lam: np.ndarray, multiplier: float) -> float:
-        """Mean logistic loss plus the size penalty."""
+        """Mean logistic loss plus the size penalty.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+        multiplier : float
+            The multiplier ``m``.
+
+        Returns
+        -------
+        float
+            The objective.
+        """
         return self.loss(lam, multiplier) + self.penalty(lam)
 
     def best_t(self, lam: np.ndarray) -> tuple[float, float]:
         """The best ``t = 1/m`` for the points ``lam`` and its objective.
 
-        Returns ``(nan, inf)`` when no multiplier in the range meets the predicted-risk
-        rows. The loss is convex in ``t``; a safeguarded Newton method finds its minimum
-        over the feasible interval.
+        The loss is convex in ``t``; a safeguarded Newton method finds its minimum over
+        the feasible interval (:meth:`t_interval`).
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+
+        Returns
+        -------
+        t : float
+            The best ``1 / m`` (``nan`` when no multiplier in the range meets the
+            predicted-risk rows).
+        objective : float
+            Its objective (``inf`` then).
         """
         lam = np.asarray(lam, dtype=float)
         interval = self.t_interval(lam)
@@ -176,7 +253,13 @@ class ScaledClass:
 
     # --- views ---------------------------------------------------------------------------
     def structural_view(self) -> _Rowless | RiskScoreProblem:
-        """The problem without its predicted-risk rows (a relaxation for every ``m``)."""
+        """The problem without its predicted-risk rows (a relaxation for every ``m``).
+
+        Returns
+        -------
+        RiskScoreProblem or view
+            Offers ``violations``, bounds, sizes and the other rows.
+        """
         if not self.risk_rows.size:
             return self.problem
         if self._structural is None:
@@ -184,7 +267,20 @@ class ScaledClass:
         return self._structural
 
     def fixed_scale(self, t: float, support=None) -> FixedScaleView:
-        """The problem at ``t = 1/m`` fixed, optionally on the features ``support`` only."""
+        """The problem at ``t = 1/m`` fixed, optionally on the features ``support`` only.
+
+        Parameters
+        ----------
+        t : float
+            ``1 / m``.
+        support : sequence of int, optional
+            Features (0-based) the view keeps.
+
+        Returns
+        -------
+        FixedScaleView
+            The view.
+        """
         return FixedScaleView(self, t, support)
 
     # --- bounds of the search ------------------------------------------------------------
@@ -195,6 +291,11 @@ class ScaledClass:
         decreases from ``b`` to ``b - 1`` when every score ``(b - 1 + s_i) / m`` exceeds
         ``logit(pi)``; so an optimal ``b`` obeys ``b <= m logit(pi) + 1 - min_i s_i``,
         at most ``max_m m logit(pi) + 1 - min_i s_i`` (symmetrically from below).
+
+        Returns
+        -------
+        (float, float)
+            Bounds on the intercept, within the coefficient set's.
         """
         p = self.problem
         lo, hi = p.lam_bounds()
@@ -214,7 +315,18 @@ class ScaledClass:
         return float(new_lo), float(new_hi)
 
     def objective_bounds(self, intercept: tuple[float, float]) -> ObjectiveBounds:
-        """Proposition 4 of the paper for this class: the margins scale with ``t``."""
+        """Proposition 4 of the paper for this class: the margins scale with ``t``.
+
+        Parameters
+        ----------
+        intercept : (float, float)
+            Bounds on the intercept.
+
+        Returns
+        -------
+        ObjectiveBounds
+            Bounds on the loss and the objective of every model of the class.
+        """
         p = self.problem
         Z = p.loss.Z
         y = Z[:, 0]
@@ -233,7 +345,20 @@ class ScaledClass:
         return b
 
     def as_dict(self, lam: np.ndarray, multiplier: float) -> dict:
-        """``{"intercept", "points", "multiplier"}`` of a model."""
+        """``{"intercept", "points", "multiplier"}`` of a model.
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            The points ``[intercept, points...]``.
+        multiplier : float
+            The multiplier ``m``.
+
+        Returns
+        -------
+        dict
+            The model (non-zero points by feature name).
+        """
         out = self.problem.as_dict(lam)
         out["multiplier"] = float(multiplier)
         return out
@@ -347,22 +472,64 @@ class FixedScaleView:
 
     @property
     def n_features(self) -> int:
+        """The number of features the view keeps."""
         return len(self.features)
 
     def lam_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds of ``[intercept, points on the support]``.
+
+        Returns
+        -------
+        (ndarray, ndarray)
+            Lower and upper bounds.
+        """
         return self._bounds
 
     def point(self, lam: np.ndarray) -> np.ndarray:
+        """The solver vector ``[lam, alpha]`` of a model of the view.
+
+        Parameters
+        ----------
+        lam : array
+            ``[intercept, points on the support]``.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``lam`` followed by its indicators.
+        """
         return np.concatenate([lam, (np.asarray(lam)[1:] != 0).astype(float)])
 
     violations = RiskScoreProblem.violations
 
     def embed(self, lam: np.ndarray) -> np.ndarray:
-        """The full model ``[intercept, points...]`` of a model of the view."""
+        """The full model ``[intercept, points...]`` of a model of the view.
+
+        Parameters
+        ----------
+        lam : array
+            ``[intercept, points on the support]``.
+
+        Returns
+        -------
+        int array (d+1,)
+            Zero off the support.
+        """
         full = np.zeros(self.d_full + 1, dtype=np.int64)
         full[self.cols] = np.rint(lam).astype(np.int64)
         return full
 
     def restrict(self, lam: np.ndarray) -> np.ndarray:
-        """The view's part of a full model (the points off the support are dropped)."""
+        """The view's part of a full model (the points off the support are dropped).
+
+        Parameters
+        ----------
+        lam : array (d+1,)
+            A full model.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``[intercept, points on the support]``.
+        """
         return np.asarray(lam)[self.cols]

@@ -38,6 +38,7 @@ def improve(
     Parameters
     ----------
     sclass : ScaledClass
+        The class (problem and multiplier range).
     lam : int array (d+1,)
         A feasible model at ``t``.
     t : float
@@ -45,10 +46,18 @@ def improve(
     support : sequence of int, optional
         Features the points may use (others stay zero; faster on merged rows).
     should_stop : callable, optional
+        Polled between rounds (and inside polishing); true ends the search early.
+    max_rounds : int
+        Most alternations of polishing and choosing ``t``.
 
     Returns
     -------
-    lam, t, objective
+    lam : int array (d+1,)
+        The best points found (``lam`` itself when nothing improves it).
+    t : float
+        Their ``1 / m``.
+    objective : float
+        Their objective (loss plus penalties) at ``t``.
     """
     lam = np.asarray(lam, dtype=np.int64)
     objective = sclass.objective(lam, 1.0 / t)
@@ -70,6 +79,22 @@ def ray_multipliers(sclass: ScaledClass, theta: np.ndarray, support, count: int)
 
     From the smallest ``m`` that gives the largest point a value of one, up to the largest
     that keeps every scaled coefficient in its bounds (both within the class's range).
+
+    Parameters
+    ----------
+    sclass : ScaledClass
+        The class (coefficient bounds and multiplier range).
+    theta : array (|S|+1,)
+        A continuous solution ``[w_0, w_S]`` on the support.
+    support : sequence of int
+        Its features (0-based).
+    count : int
+        How many multipliers to return (evenly spaced; fewer when they coincide).
+
+    Returns
+    -------
+    numpy.ndarray
+        Distinct multipliers in increasing order (at least one).
     """
     lo, hi = sclass.problem.lam_bounds()
     cols = np.concatenate([[0], np.asarray(support, dtype=int) + 1])
@@ -98,17 +123,24 @@ def round_ray(
     Parameters
     ----------
     sclass : ScaledClass
+        The class (problem and multiplier range).
     theta : array
         ``[w_0, w_S]``: a continuous solution on the support (e.g. a logistic regression).
     support : sequence of int
         Its features (0-based).
     count : int
-        Multipliers tried.
+        Multipliers tried (see :func:`ray_multipliers`).
+    should_stop : callable, optional
+        Polled between multipliers; true ends the search early.
 
     Returns
     -------
-    lam or None, t, objective
-        ``None`` (and ``inf``) when no scaled point rounds to a feasible model.
+    lam : int array (d+1,) or None
+        The best model found; ``None`` when no scaled point rounds to a feasible model.
+    t : float
+        Its ``1 / m`` (``nan`` without a model).
+    objective : float
+        Its objective (``inf`` without a model).
     """
     support = np.asarray(support, dtype=int)
     best: tuple[np.ndarray | None, float, float] = (None, math.nan, math.inf)

@@ -387,7 +387,7 @@ class _ScaledLCPA(_LCPA):
             if sol.status == "infeasible":
                 return []
             if sol.status == "error":
-                self.floor = min(self.floor, node.bound)
+                self._give_up(node.bound)
                 return []
             if node.branch is not None:
                 col, direction, distance = node.branch
@@ -424,7 +424,7 @@ class _ScaledLCPA(_LCPA):
             return self._split_nonzero(node, int(forced_empty[0]) + 1)
         t, objective = self.sclass.best_t(lam)
         if self.sclass.structural_view().violations(lam) or not math.isfinite(objective):
-            self.floor = min(self.floor, node.bound)  # an LP tolerance let a row slip
+            self._give_up(node.bound)  # an LP tolerance let a row slip
             return []
         w = lam.astype(float) * t
         loss, grad = self.problem.loss.value_and_grad(w)

@@ -49,6 +49,7 @@ class ScaledLP(SurrogateLP):
     Parameters
     ----------
     sclass : ScaledClass
+        The class (problem and multiplier range).
     max_cuts : int
         Cut rows kept; idle cuts are dropped beyond this.
     """
@@ -190,7 +191,13 @@ class ScaledLP(SurrogateLP):
     # --- nodes -------------------------------------------------------------------------
     def set_node_bounds(self, lower: np.ndarray, upper: np.ndarray) -> None:
         """Set a node's integer bounds on ``[lambda, alpha]``: the ``t``-coefficients of
-        the box rows, and the ``w`` and ``alpha`` column bounds."""
+        the box rows, and the ``w`` and ``alpha`` column bounds.
+
+        Parameters
+        ----------
+        lower, upper : arrays (2d+1,)
+            The node's bounds on ``[lambda, alpha]``.
+        """
         d = self.d
         new = np.vstack([lower[: d + 1], upper[: d + 1]])
         for side, j in zip(*np.nonzero(new != self.box_coef), strict=True):

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from riskexplore.risk_score.cut_pool import CutPool
-from riskexplore.risk_score.fit import build_problem, solve_problem
+from riskexplore.risk_score.fit import build_problem, points_feasible, solve_problem
 from riskexplore.risk_score.model import RiskScore
 
 __all__ = ["RiskScorePathSession"]
@@ -50,7 +50,8 @@ class RiskScorePathSession:
     cut_pool : CutPool, optional
         A pool already attached to this data.
     **fit_kwargs
-        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (with
+        ``scale="learned"`` every size learns its own multiplier).
     """
 
     train_metrics = ("cal", "auc")
@@ -78,7 +79,7 @@ class RiskScorePathSession:
         """The best risk score with at most ``size`` features (warm-started)."""
         self.problem = problem = build_problem(self.X, self.y, max_size=size, **self.fit_kwargs)
         warm = None
-        if self.previous is not None and problem.is_feasible(self.previous.coefficients):
+        if self.previous is not None and points_feasible(problem, self.previous.coefficients):
             warm = self.previous
         model = solve_problem(
             problem,

@@ -189,8 +189,32 @@ def _box_bound(f, g, theta, lo, hi, p):
 def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
     """Projected Newton on the support's rows from ``theta`` (updated in place).
 
-    Returns ``(loss at theta, lower bound over the box)``; stops once the bound reaches
-    ``cutoff`` or meets the loss (to 1e-11), or Newton makes no more progress.
+    Stops once the bound reaches ``cutoff`` or meets the loss (to 1e-11), or Newton makes
+    no more progress. The bound is valid wherever Newton stopped: the loss is convex, so
+    its linearization at ``theta`` minimized over the box is below it everywhere there.
+
+    Parameters
+    ----------
+    Xb, yb, wb : arrays
+        The support's merged rows (margins on ``[1, x_S]``), labels and weights; the
+        first ``m`` rows are used.
+    m : int
+        Number of merged rows.
+    k : int
+        Support size (``theta`` has ``k + 1`` entries).
+    lo, hi : arrays (k+1,)
+        Box of ``[w_0, w_S]``.
+    theta : array (k+1,)
+        Start, overwritten with the last iterate.
+    cutoff : float
+        Loss at which the bound is good enough.
+
+    Returns
+    -------
+    loss : float
+        The loss at the last iterate.
+    bound : float
+        A lower bound on the loss over the box.
     """
     p = k + 1
     g = np.zeros(p)
@@ -234,9 +258,28 @@ def screen_batch(
 ):
     """Fit every support of a batch; write objective bounds, fits and iterates.
 
-    ``supports[s, :sizes[s]]`` are 0-based feature indices; ``lo_w``/``hi_w`` bound
-    ``[w_0, w_1..w_d]``; ``c0`` is added for every feature of a support, and ``cutoff``
-    (an objective) lets Newton stop once the bound reaches it.
+    Parameters
+    ----------
+    supports : int array (N, k_max)
+        ``supports[s, :sizes[s]]`` are 0-based feature indices.
+    sizes : int array (N,)
+        Support sizes.
+    VT, K, vals, X, y, w : arrays
+        The loss's rows as :class:`~riskexplore.risk_score.support_screen.SupportData`
+        holds them.
+    lo_w, hi_w : arrays (d+1,)
+        Box of ``[w_0, w_1..w_d]``.
+    c0 : array (d,)
+        Penalty added for every feature of a support.
+    prior : float
+        Starting intercept (the log-odds of the positive class).
+    cutoff : float
+        Objective at which Newton may stop (the bound is good enough).
+    bounds, fits : arrays (N,)
+        Output: lower bound on the objective of every model on each support, and the
+        objective of the last iterate.
+    thetas : array (N, k_max + 1)
+        Output: the last iterate ``[w_0, w_S]`` of each support.
     """
     n = X.shape[0]
     kmax = supports.shape[1]

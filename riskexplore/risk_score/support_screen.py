@@ -37,7 +37,28 @@ _BATCH = 4096
 
 
 class SupportData:
-    """The loss's rows in the form the kernel reads (value indices per feature)."""
+    """The loss's rows in the form the kernel reads (value indices per feature).
+
+    Parameters
+    ----------
+    loss : LogisticLoss
+        The problem's loss (its distinct rows ``Z`` and their weights).
+
+    Attributes
+    ----------
+    X, y, w : arrays
+        Margins ``y_i x_i`` (n, d), labels and weights.
+    K : int array (d,)
+        Distinct values of each feature.
+    vals : array (d, max K)
+        Those values.
+    VT : int array (d + 1, n)
+        Each row's value index per feature, then its label bit.
+    prior : float
+        Log-odds of the positive class (the intercept-only start of Newton).
+    d : int
+        Number of features.
+    """
 
     def __init__(self, loss: LogisticLoss) -> None:
         Z = loss.Z
@@ -91,10 +112,35 @@ class ScreenResult:
         return len(self.sizes)
 
     def support(self, s: int) -> np.ndarray:
+        """The features (0-based) of support ``s``.
+
+        Parameters
+        ----------
+        s : int
+            The support's index.
+
+        Returns
+        -------
+        int array
+            Its features, without the padding.
+        """
         return self.supports[s, : self.sizes[s]]
 
     def point(self, s: int, d: int) -> np.ndarray:
-        """The iterate of support ``s`` as a full vector ``[w_0, w_1..w_d]``."""
+        """The iterate of support ``s`` as a full vector ``[w_0, w_1..w_d]``.
+
+        Parameters
+        ----------
+        s : int
+            The support's index.
+        d : int
+            Number of features.
+
+        Returns
+        -------
+        numpy.ndarray (d+1,)
+            The iterate, zero off the support.
+        """
         w = np.zeros(d + 1)
         w[0] = self.thetas[s, 0]
         w[self.support(s) + 1] = self.thetas[s, 1 : self.sizes[s] + 1]
@@ -102,7 +148,23 @@ class ScreenResult:
 
 
 def count_supports(n_forced: int, n_free: int, k_min: int, k_max: int) -> int:
-    """Number of supports with the forced features, some free ones and a size in range."""
+    """Number of supports with the forced features, some free ones and a size in range.
+
+    Parameters
+    ----------
+    n_forced : int
+        Features every support has.
+    n_free : int
+        Features a support may have.
+    k_min, k_max : int
+        Size range of the supports.
+
+    Returns
+    -------
+    int
+        ``sum_e C(n_free, e)`` over the numbers ``e`` of free features that give a size
+        in range.
+    """
     lo, hi = max(k_min - n_forced, 0), min(k_max - n_forced, n_free)
     return sum(math.comb(n_free, e) for e in range(lo, hi + 1))
 
@@ -161,6 +223,7 @@ def screen_supports(
     Parameters
     ----------
     data : SupportData
+        The loss's rows.
     forced, free : sequences of int
         0-based features every support has, and features it may have.
     k_min, k_max : int
@@ -180,6 +243,8 @@ def screen_supports(
     Returns
     -------
     ScreenResult
+        One entry per support that meets ``alpha_rows``, with its lower bound (valid
+        whether or not Newton converged).
     """
     forced = tuple(int(j) for j in forced)
     free = tuple(int(j) for j in free if j not in forced)
@@ -242,14 +307,25 @@ def beam_supports(
 
     Parameters
     ----------
+    data : SupportData
+        The loss's rows.
     allowed : sequence of int
         Features that may be added.
     k_max : int
         Largest support.
     width : int
         Supports kept per size.
+    w_lower, w_upper : arrays (d+1,)
+        Box of ``[w_0, w_1..w_d]``.
+    c0 : array (d,)
+        Penalty of each feature.
     forced : sequence of int
         Features every support starts with.
+
+    Returns
+    -------
+    ScreenResult
+        Every support fitted, in increasing order of its fitted objective.
     """
     start = tuple(sorted(int(j) for j in forced))
     beam = [start]

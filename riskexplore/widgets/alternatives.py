@@ -327,6 +327,7 @@ class AlternativesView:
         self._arrived: list = []
         self._metrics_of = None  # the set whose best model the metrics figure shows
         self._family_shown: str | None = None
+        self._refused = False  # a reason the settings have no alternatives is shown
         #: Words of the page: what a model is (default "score" or "checklist"), what its
         #: size counts (default the family's), what a feature is.
         self.noun: str | None = None
@@ -443,7 +444,8 @@ class AlternativesView:
         tabs = explorer.results_tabs
         tabs.children = (*tabs.children, view.widget)
         tabs.set_title(len(tabs.children) - 1, "Alternatives")
-        for picker in (explorer.dataset_picker, explorer.outcome_picker, explorer.family_picker):
+        pickers = (explorer.dataset_picker, explorer.outcome_picker, explorer.family_picker)
+        for picker in (*pickers, explorer.scale):  # (the scale: after the Explorer's own)
             picker.observe(lambda _change: view.sync_source(), names="value")
         view.sync_source()
         return view
@@ -468,7 +470,23 @@ class AlternativesView:
             return False
         if changed:
             self._show_set()
+        self._show_support()
         return True
+
+    def _show_support(self) -> bool:
+        """Say in words why the settings have no alternatives (a risk score's learned
+        scale) and disable the buttons, or enable them again; whether supported."""
+        reason = self.state.unsupported()
+        busy = self.running("set") or self.running("prices")
+        self.find_button.disabled = busy or reason is not None
+        self.prices_button.disabled = busy or reason is not None
+        if reason is not None:
+            self._message(reason[0].upper() + reason[1:] + ".", "info")
+            self._refused = True
+        elif self._refused:
+            self._message("")
+            self._refused = False
+        return reason is None
 
     # --- computing ------------------------------------------------------------------
     def running(self, job: str = "set") -> bool:
@@ -559,6 +577,8 @@ class AlternativesView:
         if not self.sync_source():
             self._message(self._not_ready(), "warning")
             return False
+        if not self._show_support():  # (the reason is shown)
+            return False
         try:
             work = make_work()
         except Exception as exc:
@@ -602,8 +622,8 @@ class AlternativesView:
 
     def _set_running(self, job: str, running: bool) -> None:
         busy = running or any(self.running(j) for j in self._jobs if j != job)
-        self.find_button.disabled = busy
-        self.prices_button.disabled = busy
+        self.find_button.disabled = busy or self._refused
+        self.prices_button.disabled = busy or self._refused
         (self.stop_button if job == "set" else self.prices_stop).disabled = not running
 
     def _safe_poll(self) -> bool:

@@ -205,6 +205,20 @@ class AlternativesState:
             raise InputError("load data and choose the outcome first")
         return alternatives_of(self.family)
 
+    def unsupported(self) -> str | None:
+        """Why the configured settings have no alternatives, in words (a risk score's
+        learned scale), or None.
+
+        Returns
+        -------
+        str or None
+            The family's reason, or None when they are supported (or nothing is
+            configured).
+        """
+        if self.family is None:
+            return None
+        return self.spec.unsupported(self._fit_settings()[0])
+
     @property
     def data(self) -> tuple:
         """``(X, y, X_test, y_test)`` configured."""

@@ -31,6 +31,7 @@ _STATUS_WORDS = {
     "time_limit": "stopped at the time limit",
     "node_limit": "stopped at the node limit",
     "stopped": "stopped on request",
+    "numerical": "search ended; some regions' LPs could not be solved exactly",
     "infeasible": "infeasible",
     "solving": "best so far (solve running)",
     "alternative": "near-optimal alternative",
@@ -79,6 +80,8 @@ def certificate_html(model) -> str:
         rows.append(("proven lower bound", _num(cert.lower_bound)))
     if stats.get("loss") is not None:
         rows.append(("logistic loss", _num(stats["loss"])))
+    if getattr(model, "scale", None) == "learned":  # risk = sigma(score / m)
+        rows.append(("risk scale: multiplier m", f"{float(model.multiplier):.4g}"))
     if stats.get("train_error") is not None:
         rows.append(("training error", f"{100 * float(stats['train_error']):.1f}%"))
     for key, label in (("nodes", "nodes"), ("cuts", "cuts")):

@@ -2,12 +2,16 @@
 reliability diagrams, the metric deltas and the certified price of the constraints.
 
 One ``PlotView`` (:func:`~riskexplore.figures.compare.compare_figure`) plus the
-two printable cards (HTML, with certificates) and a plain-text price line.
+two printable cards (HTML, with certificates), a plain-text price line and, for risk
+scores, a line with the certified price of a fixed scale (:meth:`CompareView.show_scale_price`).
 """
 
 from __future__ import annotations
 
 import html
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.figures.compare import compare_figure, price_text
@@ -28,6 +32,8 @@ class CompareView:
     comparison : Comparison or None
     price_label : ipywidgets.HTML
         The certified price of the constraints in words.
+    scale_label : ipywidgets.HTML
+        The certified price of a fixed scale (risk scores), in words.
     cards : ipywidgets.HTML
         Both printable models with their certificates.
     figure : riskexplore.widgets.plot_view.PlotView
@@ -44,9 +50,14 @@ class CompareView:
         self._data: tuple = (None, None, None, None)
         self.figure = PlotView(_empty_figure())
         self.price_label = w.HTML()
+        self.scale_label = w.HTML()
+        self._scale_job: tuple[threading.Thread, threading.Event, Any] | None = None
+        self._scale_lock = threading.Lock()
         self.cards = w.HTML()
         self.message = w.HTML()
-        self.widget = w.VBox([self.message, self.price_label, self.cards, self.figure])
+        self.widget = w.VBox(
+            [self.message, self.price_label, self.scale_label, self.cards, self.figure]
+        )
         if comparison is not None:
             self.show(comparison, X, y, X_test, y_test)
 
@@ -109,11 +120,102 @@ class CompareView:
                 if model is not None
                 else f"<div><b>{html.escape(name)}</b>: no model</div>"
             )
-            parts.append(f'<div style="flex:1;min-width:320px">{body}</div>')
+            # a wide card (a long score table) scrolls within its half, never overlapping
+            parts.append(f'<div style="flex:1;min-width:320px;overflow-x:auto">{body}</div>')
         self.cards.value = '<div style="display:flex;gap:16px;flex-wrap:wrap">' + "".join(parts)
         self.cards.value += "</div>"
         replace_figure(self.figure, fig)
         return True
+
+    def show_scale_price(self, text: str, pending: bool = False) -> None:
+        """Show the price of a fixed scale in words (``""`` hides the line).
+
+        Parameters
+        ----------
+        text : str
+            The sentence (e.g. :meth:`~riskexplore.evaluation.scale_price.ScalePrice.describe`).
+        pending : bool
+            Whether it announces a computation still running (shown in grey).
+        """
+        if not text:
+            self.scale_label.value = ""
+            return
+        color = "#777" if pending else "#222"
+        self.scale_label.value = (
+            f'<div class="rx-scale-price" style="font-family:system-ui,sans-serif;'
+            f'font-size:14px;margin:2px 0 8px 0;color:{color}">{html.escape(text)}</div>'
+        )
+
+    def run_scale_price(
+        self, job: Callable[..., Any], on_done: Callable[[Any], None], key: Any = None
+    ) -> None:
+        """Work out the price of a fixed scale in a background thread.
+
+        The line says so while ``job(stop=event)`` runs; then ``on_done(result)`` is
+        called in that thread (an error is shown on the line instead). A job with the
+        same ``key`` already running is left alone; another one is cancelled first.
+
+        Parameters
+        ----------
+        job : callable
+            ``job(stop=threading.Event) -> ScalePrice``.
+        on_done : callable
+            Receives the result (unless the job was cancelled).
+        key : object, optional
+            What the job prices (the same key: the same job).
+        """
+        with self._scale_lock:
+            running = self._scale_job
+            if running is not None and running[0].is_alive() and running[2] is key:
+                return
+        self.cancel_scale_price()
+        stop = threading.Event()
+
+        def work() -> None:
+            try:
+                result, error = job(stop=stop), None
+            except Exception as exc:  # shown on the line, never raised in the thread
+                result, error = None, exc
+            if stop.is_set():  # cancelled: a new search or new data took over
+                return
+            if error is not None:
+                self.show_scale_price(
+                    f"The price of a fixed scale could not be computed: {describe_error(error)}"
+                )
+            else:
+                on_done(result)
+
+        thread = threading.Thread(target=work, daemon=True, name="riskexplore-scale-price")
+        with self._scale_lock:
+            self._scale_job = (thread, stop, key)
+        self.show_scale_price(
+            "Working out what a fixed scale costs (one more search, in the background)…",
+            pending=True,
+        )
+        thread.start()
+
+    def cancel_scale_price(self) -> None:
+        """Stop the price of a fixed scale being worked out (it is discarded)."""
+        with self._scale_lock:
+            job, self._scale_job = self._scale_job, None
+        if job is not None and job[0].is_alive():
+            job[1].set()
+            self.show_scale_price(
+                "The price of a fixed scale is worked out again when the search ends.",
+                pending=True,
+            )
+
+    def wait_scale_price(self, timeout: float | None = None) -> None:
+        """Block until the price of a fixed scale is worked out (for scripts and tests).
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Seconds to wait at most.
+        """
+        job = self._scale_job
+        if job is not None:
+            job[0].join(timeout)
 
     def clear(self) -> None:
         """Show no comparison (e.g. the data changed)."""
@@ -121,6 +223,7 @@ class CompareView:
 
         self.comparison, self._data = None, (None, None, None, None)
         self.message.value = self.price_label.value = self.cards.value = ""
+        self.scale_label.value = ""
         replace_figure(self.figure, _empty_figure())
 
     def static_figure(self):

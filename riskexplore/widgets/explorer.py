@@ -5,14 +5,16 @@
 1. **Data** — a bundled dataset or an uploaded CSV (``FileUpload``; at most
    :data:`MAX_UPLOAD_BYTES`), and the outcome column;
 2. **Settings** — model family (risk score or checklist), size limit, coefficient range,
-   time limit, binarization (checklists), held-out fraction;
+   how points become a risk (risk scores: a fixed or a learned scale, and the range of
+   the learned multiplier), time limit, binarization (checklists), held-out fraction;
 3. **Constraints** — a :class:`~riskexplore.widgets.constraint_builder.ConstraintBuilder`
    (risk scores) or a :class:`~riskexplore.widgets.checklist_builder.
    ChecklistConstraintBuilder` (checklists) over the current data;
 4. **Solve** — unconstrained and constrained runs, each with its own
    :class:`~riskexplore.widgets.monitor.SolveMonitor`, kept side by side;
 5. **Results** — reliability diagram, AUC/CAL panel, size path and the comparison with
-   the certified price of the constraints.
+   the certified price of the constraints (risk scores: and the certified price of a
+   fixed scale, computed in the background once both runs have finished).
 
 All inputs are validated in plain Python (:class:`ExplorerState`); an invalid choice
 (no outcome, a non-binary outcome, a bad CSV, a constraint on a missing feature, an
@@ -150,6 +152,26 @@ class Explorer:
             style=style,
             layout=lay,
         )
+        self.scale = w.RadioButtons(
+            options=[
+                ("fixed: risk = σ(score)", "fixed"),
+                ("learned: risk = σ(score / m), m learned", "learned"),
+            ],
+            value=s["scale"],
+            description="points to risk",
+            style=style,
+            layout=w.Layout(width="420px"),
+        )
+        self.multiplier_range = w.FloatRangeSlider(
+            value=(s["multiplier_min"], s["multiplier_max"]),
+            min=0.05,
+            max=50,
+            step=0.05,
+            readout_format=".2f",
+            description="range of m",
+            style=style,
+            layout=w.Layout(width="360px"),  # its own: hidden with the fixed scale
+        )
         self.max_items = w.BoundedIntText(
             value=s["max_items"], min=1, max=50, description="max items", style=style, layout=lay
         )
@@ -220,6 +242,8 @@ class Explorer:
         for widget in (
             self.max_size,
             self.coef_range,
+            self.scale,
+            self.multiplier_range,
             self.max_items,
             self.binarize,
             self.group_columns,
@@ -242,7 +266,9 @@ class Explorer:
         )
         # each family's settings (shown while it is chosen)
         self._family_settings = {
-            "risk_score": w.VBox([self.max_size, self.coef_range]),
+            "risk_score": w.VBox(
+                [self.max_size, self.coef_range, self.scale, self.multiplier_range]
+            ),
             "checklist": w.VBox([self.max_items, self.binarize, self.group_columns]),
         }
         settings_box = w.VBox(
@@ -292,6 +318,7 @@ class Explorer:
                 self.results_tabs,
             ]
         )
+        self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
         # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         self._show_family_settings()
@@ -370,6 +397,7 @@ class Explorer:
         (their runs stay in ``state.runs``, tagged with the data version they used)."""
         if self._current_results():
             return
+        self.compare.cancel_scale_price()
         self.reliability.clear()
         self.metrics.clear()
         self.compare.clear()
@@ -484,6 +512,8 @@ class Explorer:
         try:
             self.max_size.value = s["max_size"]
             self.coef_range.value = (s["coef_min"], s["coef_max"])
+            self.scale.value = s["scale"]
+            self.multiplier_range.value = (s["multiplier_min"], s["multiplier_max"])
             self.max_items.value = s["max_items"]
             self.binarize.value = s["binarize"]
             self.time_limit.value = s["time_limit"]
@@ -491,6 +521,7 @@ class Explorer:
             self.group_columns.value = tuple(s.get("group_columns") or ())
         finally:
             self._syncing = False
+        self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
 
     def _on_family(self, change) -> None:
         if not self._syncing:
@@ -500,10 +531,14 @@ class Explorer:
         if self._syncing:
             return
         lo, hi = self.coef_range.value
+        m_lo, m_hi = self.multiplier_range.value
         self.update_settings(
             max_size=int(self.max_size.value),
             coef_min=int(lo),
             coef_max=int(hi),
+            scale=self.scale.value,
+            multiplier_min=float(m_lo),
+            multiplier_max=float(m_hi),
             max_items=int(self.max_items.value),
             binarize=self.binarize.value,
             time_limit=float(self.time_limit.value),
@@ -622,6 +657,7 @@ class Explorer:
             list(constraints),
             st.data_version,
         )
+        self.compare.cancel_scale_price()  # the new search gets the processor
         runner = monitor.start(solve)
         if runner is None:
             return None
@@ -636,6 +672,7 @@ class Explorer:
         for monitor in self.monitors.values():
             if monitor.runner is not None:
                 monitor.wait(timeout=limit)
+        self.compare.wait_scale_price(timeout=2 * limit)
         if self.pareto.running:
             self.pareto.wait(timeout=limit * 10)
 
@@ -683,6 +720,33 @@ class Explorer:
             return
         if comparison is not None:
             self.compare.show(comparison, st.X, st.y, st.X_test, st.y_test)
+            self._show_scale_price()
+
+    # --- the price of a fixed scale (risk scores) ------------------------------------
+    @property
+    def scale_price(self):
+        """The certified price of a fixed scale for the unconstrained run
+        (:class:`~riskexplore.evaluation.scale_price.ScalePrice`), or None until computed."""
+        return self.state.current_scale_price()
+
+    def _show_scale_price(self) -> None:
+        """The comparison's line on the price of a fixed scale; when it is missing the
+        compare view works it out in the background (one more search)."""
+        with self._lock:
+            price = self.state.current_scale_price()
+            job = None if price is not None else self.state.scale_price_function()
+            if job is None:
+                text = "" if price is None else price.describe("(without your rules)")
+                self.compare.show_scale_price(text)
+                return
+
+            def done(result, run=job.run) -> None:
+                with self._lock:
+                    self.state.record_scale_price(run, result)
+                    if self.compare.comparison is not None:
+                        self._show_scale_price()
+
+            self.compare.run_scale_price(job, done, key=job.run)
 
     def _show_reliability(self) -> None:
         st = self.state

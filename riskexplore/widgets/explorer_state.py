@@ -22,6 +22,7 @@ from riskexplore.datasets import dataset_info, load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
+from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
 from riskexplore.widgets.runner import solve_function
 
 __all__ = [
@@ -116,6 +117,9 @@ class ExplorerState:
     categorical : tuple of str
         Integer-coded categorical columns of a bundled dataset (one-hot items when
         checklists binarize; from ``dataset_info``).
+    scale_price : ScalePrice or None
+        The certified price of a fixed scale for the unconstrained run (see
+        :meth:`scale_price_function`), once computed.
     """
 
     dataset: str | None = None
@@ -133,6 +137,8 @@ class ExplorerState:
     messages: list[tuple[str, str]] = field(default_factory=list)
     data_version: int = 0
     categorical: tuple[str, ...] = ()
+    scale_price: ScalePrice | None = None
+    _scale_price_run: RunRecord | None = field(default=None, repr=False)
 
     # --- data ------------------------------------------------------------------------
     def load_dataset(self, name: str) -> None:
@@ -379,6 +385,71 @@ class ExplorerState:
                 "certified; solve both with the same settings"
             )
         return comparison
+
+    # --- the price of a fixed scale (risk scores) -------------------------------------
+    def scale_price_function(self):
+        """A ``solve(callbacks=(), stop=None) -> ScalePrice`` that certifies what a fixed
+        scale costs for the unconstrained run, or None when there is nothing to price.
+
+        The run's model is one side of the price; the other scale is solved with the
+        run's data, settings and time limit (see
+        :func:`~riskexplore.evaluation.scale_price.price_of_fixed_scale`). Only families
+        with a ``scale`` setting (risk scores) are priced.
+
+        Returns
+        -------
+        callable or None
+            The job; pass its result to :meth:`record_scale_price`.
+        """
+        run = self.runs.get("unconstrained")
+        if run is None or run.data_version != self.data_version or run.constraints:
+            return None
+        family = get_family(run.family)
+        if "scale" not in family.settings or self.X is None:
+            return None
+        settings = run.settings
+        kwargs = family.fit_arguments(
+            settings, categorical=self.categorical_columns(), groups=self.groups()
+        )
+        scale = kwargs.pop("scale", "fixed")
+        for key in ("multiplier_min", "multiplier_max"):
+            kwargs.pop(key, None)
+        kwargs["time_limit"] = float(settings["time_limit"])
+        X, y = self.X, self.y
+        bounds = {k: float(settings[k]) for k in ("multiplier_min", "multiplier_max")}
+
+        def solve(callbacks=(), stop=None) -> ScalePrice:
+            return price_of_fixed_scale(
+                X, y, callbacks=callbacks, stop=stop, **{scale: run.model}, **bounds, **kwargs
+            )
+
+        solve.run = run  # type: ignore[attr-defined]
+        return solve
+
+    def record_scale_price(self, run: RunRecord, price: ScalePrice) -> None:
+        """Keep the price computed by :meth:`scale_price_function` for ``run``.
+
+        Parameters
+        ----------
+        run : RunRecord
+            The unconstrained run it prices (the job's ``run`` attribute).
+        price : ScalePrice
+            The result.
+        """
+        self.scale_price, self._scale_price_run = price, run
+
+    def current_scale_price(self) -> ScalePrice | None:
+        """The price of a fixed scale for the current unconstrained run, or None.
+
+        Returns
+        -------
+        ScalePrice or None
+            The price, if it was computed for the run on the current data.
+        """
+        run = self.runs.get("unconstrained")
+        if run is None or self._scale_price_run is not run:
+            return None
+        return self.scale_price if run.data_version == self.data_version else None
 
 
 def _problem_settings(run: RunRecord) -> dict[str, Any]:

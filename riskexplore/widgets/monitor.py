@@ -52,6 +52,7 @@ _STATUS_TEXT = {
     "time_limit": "time limit reached",
     "node_limit": "node limit reached",
     "stopped": "stopped",
+    "numerical": "ended with regions the LP could not solve exactly",
     "finished": "finished",
     "error": "failed",
 }

@@ -69,6 +69,30 @@ def test_fit_json_matches_python_api(fit_json):
     assert problem.objective(lam) == pytest.approx(report["objective"], rel=1e-9)
 
 
+def test_fit_learned_scale_json_and_card():
+    args = ["fit", "mammo", "--max-size", "3", "--scale", "learned", "--multiplier-min", "0.5"]
+    args += ["--multiplier-max", "5", "--time-limit", "30"]
+    proc = _run(*args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["scale"] == "learned" and 0.5 <= report["multiplier"] <= 5
+    from riskexplore import fit_risk_score
+
+    data = load_dataset("mammo")
+    model = fit_risk_score(
+        data.X, data.y, max_size=3, scale="learned", multiplier_min=0.5, multiplier_max=5
+    )
+    assert report["multiplier"] == pytest.approx(model.multiplier, rel=1e-9)
+    assert report["coefficients"] == model.points and report["intercept"] == model.intercept
+    assert report["loss"] == pytest.approx(model.loss, rel=1e-9)
+    card = _run(*args)
+    assert card.returncode == 0, card.stderr
+    assert f"multiplier m = {model.multiplier:.4g}" in card.stdout
+    fixed = _run("fit", "mammo", "--max-size", "1", "--json")
+    assert json.loads(fixed.stdout)["multiplier"] == 1.0
+    assert json.loads(fixed.stdout)["scale"] == "fixed"
+
+
 def test_fit_text_card_from_csv(tmp_path: Path):
     data = load_dataset("breastcancer")
     frame = data.X.iloc[:, :4].copy()
@@ -122,6 +146,12 @@ BAD_ARGS = {
     "non-numeric option": ["fit", "breastcancer", "--max-size", "three"],
     "directory": ["fit", "{tmp}"],
     "unknown option": ["fit", "breastcancer", "--frobnicate"],
+    "unknown scale": ["fit", "breastcancer", "--scale", "sometimes"],
+    "multiplier without learned scale": ["fit", "breastcancer", "--multiplier-max", "4"],
+    "multiplier bounds crossed": ["fit", "breastcancer", "--scale", "learned",
+        "--multiplier-min", "5", "--multiplier-max", "2"],
+    "negative multiplier": ["fit", "breastcancer", "--scale", "learned",
+        "--multiplier-min", "-1"],
 }  # fmt: skip
 
 
@@ -162,6 +192,16 @@ def test_bad_input_messages_are_specific(bad_runs):
     assert "NoSuchColumn" in bad_runs["unknown column"].stderr
     assert "does_not_exist.csv" in bad_runs["missing file"].stderr
     assert "--coef-min 3 exceeds --coef-max 1" in bad_runs["coef bounds crossed"].stderr
+    assert "'sometimes'" in bad_runs["unknown scale"].stderr
+    assert (
+        "--multiplier-max needs --scale learned"
+        in bad_runs["multiplier without learned scale"].stderr
+    )
+    assert (
+        "--multiplier-min 5 must be less than --multiplier-max 2"
+        in bad_runs["multiplier bounds crossed"].stderr
+    )
+    assert "expected a positive number, got '-1'" in bad_runs["negative multiplier"].stderr
     assert "'a'" in bad_runs["NaN feature"].stderr
     assert "'a'" in bad_runs["string feature"].stderr
     # pandas would have read the second "a" as "a.1", a feature that is not in the file

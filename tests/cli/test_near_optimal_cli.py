@@ -95,6 +95,8 @@ def test_options_of_the_other_family_and_bad_input_are_one_line(capsys):
         (["mammo", "--tolerance", "-1"], "expected a non-negative number"),
         (["mammo", "--max-models", "0"], "expected a positive integer"),
         (["nothere"], "no such file or bundled dataset"),
+        (["mammo", "--scale", "learned"], "--scale learned: near-optimal sets are certified"),
+        (["heart", "--family", "checklist", "--scale", "fixed"], "--scale is an option of"),
     ]
     for argv, message in cases:
         with pytest.raises(SystemExit) if "expected" in message else contextlib.nullcontext():

@@ -51,3 +51,38 @@ def test_single_child_dive_keeps_the_certificate(seed):
     assert result.status == "optimal"
     assert result.upper_bound == pytest.approx(optimum, rel=1e-9)
     assert result.lower_bound <= optimum + 1e-12
+
+
+def test_a_search_that_gives_up_a_region_does_not_claim_optimality(monkeypatch):
+    """When an LP cannot be solved exactly, its region is given up with its bound; the
+    finished search then reports the gap that leaves, not "optimal"."""
+    from riskexplore.risk_score import lcpa
+    from riskexplore.risk_score.surrogate_lp import LPSolution
+
+    problem = _give_up_problem()
+    original = lcpa._LCPA._solve_lp
+    calls = {"n": 0}
+
+    def flaky(self):
+        calls["n"] += 1
+        if self.phase == "search" and calls["n"] % 2 == 0 and self.nodes > 1:
+            return LPSolution("error", -float("inf"), None, float("nan"))
+        return original(self)
+
+    monkeypatch.setattr(lcpa._LCPA, "_solve_lp", flaky)
+    settings = lcpa.LCPASettings(initialization=False, sequential_rounding=False)
+    result = lcpa.solve_lcpa(problem, settings=settings)
+    assert result.lower_bound <= result.upper_bound
+    assert result.gap > 1e-6  # the failed LPs left regions with a lower bound
+    assert result.status == "numerical"
+
+
+def _give_up_problem():
+    import numpy as np
+
+    from riskexplore.risk_score.problem import RiskScoreProblem
+
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, (300, 6)).astype(float)
+    y = (rng.random(300) < 1 / (1 + np.exp(-(X @ rng.normal(size=6))))).astype(int)
+    return RiskScoreProblem(X, y, coef_min=-3, coef_max=3, max_size=4)

@@ -112,3 +112,30 @@ def test_bad_edits_are_clear_errors(small):
         model.with_points({"a": 1}, intercept="x")
     with pytest.raises(InputError, match="points must map"):
         model.with_points([("a", 1)])
+
+
+def test_the_learned_scale_is_refused_naming_the_option(small):
+    """Edits, near-optimal sets and feature prices are certified with the fixed scale only:
+    a learned-scale model or setting is one clear error naming ``scale``, before any solve
+    (edits of a learned model used to be scored as if m were 1)."""
+    from riskexplore import feature_prices, near_optimal_risk_scores
+    from riskexplore.risk_score.fit import build_problem
+    from riskexplore.risk_score.near_optimal import solve_near_optimal
+
+    X, y, settings, _model = small
+    learned = fit_risk_score(X, y, scale="learned", **settings)
+    assert learned.scale == "learned"
+    with pytest.raises(InputError, match=r"^with_points: .*fixed scale only.*scale='learned'"):
+        learned.with_points({"a": 1})
+    calls = [
+        lambda: near_optimal_risk_scores(X, y, scale="learned", **settings),
+        lambda: solve_near_optimal(build_problem(X, y, scale="learned", **settings)),
+        lambda: feature_prices(X, y, scale="learned", **settings),
+        lambda: feature_prices(X, y, best=learned, **settings),
+    ]
+    for call in calls:
+        with pytest.raises(InputError, match=r"fixed scale only .*scale='fixed'"):
+            call()
+    # the fixed scale stays accepted when named
+    found = near_optimal_risk_scores(X, y, scale="fixed", tolerance=0.0, **settings)
+    assert found.complete and len(found) >= 1

@@ -126,3 +126,17 @@ def test_checklist_edits_by_items_and_threshold():
     assert closeness(found.best, best=True) == "the best"
     with pytest.raises(InputError, match="not edited by points"):
         st.change_points("i0", 1)
+
+
+def test_the_learned_scale_has_no_alternatives(data):
+    X, y = data
+    st = AlternativesState()
+    st.configure(family="risk_score", X=X, y=y, settings={**SETTINGS, "scale": "learned"})
+    reason = st.unsupported()
+    assert reason is not None and "fixed scale only" in reason and "scale='learned'" in reason
+    with pytest.raises(InputError, match="fixed scale only"):
+        st.compute_set()
+    with pytest.raises(InputError, match="fixed scale only"):
+        st.compute_prices()
+    st.configure(family="risk_score", X=X, y=y, settings={**SETTINGS, "scale": "fixed"})
+    assert st.unsupported() is None

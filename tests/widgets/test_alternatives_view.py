@@ -110,3 +110,26 @@ def test_without_data_it_says_what_to_do():
     ex = Explorer(time_limit=5, auto_refresh=False)
     assert not ex.alternatives.compute()
     assert "load a dataset" in ex.alternatives.message.value
+
+
+def test_the_learned_scale_is_said_in_words_and_buttons_wait():
+    """With the learned scale chosen the tab clears, says that alternatives need the fixed
+    scale, and its buttons are disabled; back to the fixed scale they work again."""
+    ex = Explorer("mammo", time_limit=20, max_size=2, auto_refresh=False)
+    view = ex.alternatives
+    view.tolerance.value = 0.5
+    assert view.compute(wait=True), view.message.value
+    assert view.state.found is not None
+    ex.scale.value = "learned"  # what a click on the radio button does
+    assert ex.settings["scale"] == "learned"
+    assert view.state.found is None and view.cards.children == ()
+    assert "fixed scale only" in view.message.value and "rx-info" in view.message.value
+    assert view.find_button.disabled and view.prices_button.disabled
+    assert not view.compute() and not view.compute_prices()  # from code: refused, no thread
+    assert not view.running("set") and not view.running("prices")
+    assert "fixed scale only" in view.message.value
+    ex.scale.value = "fixed"
+    assert not view.find_button.disabled and not view.prices_button.disabled
+    assert view.message.value == ""
+    assert view.compute(wait=True), view.message.value
+    assert view.state.found is not None and len(view.cards.children) >= 1

@@ -1,0 +1,466 @@
+"""The arrays of an exact checklist search, built from a :class:`ChecklistProblem`.
+
+:func:`build_search` turns the problem into what the compiled loop
+(:mod:`riskexplore.checklist.search_kernel`) works on: the search groups and the order of
+the items, the training rows laid out in 64-bit words of equal coefficients, the rows'
+reach (in how many later groups they have a checked item), the objective and mistake-row
+coefficients (as exact integers when the weights allow), and the item rows with what the
+later groups can still add to them. :func:`frontier_depth` picks the depth of the
+best-first frontier. The method and its certificate are described in
+:mod:`riskexplore.checklist.search`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.checklist.problem import ChecklistProblem, grid_of, violation_slack
+from riskexplore.checklist.rows import ALL
+
+__all__ = ["FRONTIER_SIZE", "SearchData", "build_search", "frontier_depth"]
+
+#: Largest integer held exactly by a float64.
+_EXACT_LIMIT = 2.0**53
+#: Tolerance of item-row checks (as :meth:`ChecklistProblem.violations`).
+_ROW_TOL = 1e-7
+
+
+@dataclass
+class SearchData:
+    """Arrays of one search (see :mod:`~riskexplore.checklist.search_kernel`)."""
+
+    items: np.ndarray  # item index (in the problem) of each position
+    X: np.ndarray  # uint64 (positions, words)
+    group_of: np.ndarray  # search group of each position
+    group_start: np.ndarray  # first position of each group, then the number of positions
+    valid: np.ndarray  # uint64 (words,): bits that are rows
+    reach: np.ndarray  # uint64 (groups + 1, planes + 1, words)
+    free_words: np.ndarray  # words whose free rows move a bound
+    objc: np.ndarray  # loss coefficient of a row predicted positive
+    objneg: np.ndarray  # most a not-yet-positive row can lower the loss (<= 0)
+    base: float
+    c_n: float
+    c_m: float
+    unit: float  # objective = key * unit
+    exact: bool
+    min_items: int
+    max_items: int
+    min_m: int
+    max_m: int
+    errc: np.ndarray
+    errneg: np.ndarray
+    errpos: np.ndarray
+    errconst: np.ndarray
+    errlo: np.ndarray
+    errhi: np.ndarray
+    A: np.ndarray
+    a_m: np.ndarray
+    a_n: np.ndarray
+    a_lo: np.ndarray
+    a_hi: np.ndarray
+    add_min: np.ndarray
+    add_max: np.ndarray
+    empty: bool  # no checklist can meet the size bounds
+    n_rows: int  # distinct (pattern, label, group signature) rows
+    loss_unit: float = 1.0  # exact keys: loss = (key part) * loss_unit / scale
+    scale: float = 1.0
+
+    def key(self, problem: ChecklistProblem, mask: np.ndarray, M: int) -> float:
+        """The search key of a checklist (its objective in the search's units)."""
+        N = int(mask.sum())
+        if self.exact:
+            loss_units = round(problem.loss(mask, M) / self.loss_unit)
+            return self.scale * loss_units + self.c_n * N + self.c_m * M
+        return problem.loss(mask, M) + self.c_n * N + self.c_m * M
+
+
+def _size_bounds(problem: ChecklistProblem, on) -> tuple[int, int, int, int]:
+    names = problem.size_names()
+    d = problem.n_items
+    n_lo = problem.min_items if on(names["min_items"]) else 1
+    n_hi = problem.max_items if on(names["max_items"]) else d
+    m_lo, m_hi = (problem.min_m, problem.max_m) if on(names["m_range"]) else (1, d)
+    return n_lo, n_hi, m_lo, min(m_hi, n_hi)
+
+
+def _whole_bounds(row, coef: float) -> tuple[float, float]:
+    lo, hi = row.lower / coef, row.upper / coef
+    if coef < 0:
+        lo, hi = hi, lo
+    lo_i = math.ceil(lo - 1e-9) if math.isfinite(lo) else -math.inf
+    hi_i = math.floor(hi + 1e-9) if math.isfinite(hi) else math.inf
+    return lo_i, hi_i
+
+
+def _classify_rows(problem: ChecklistProblem, rows, sizes):
+    """Split model-form rows into size bounds, excluded items, search groups and the rest.
+
+    Returns ``(sizes, excluded, groups, general)``: tightened ``(n_lo, n_hi, m_lo, m_hi)``,
+    the set of items no checklist may use, disjoint "at most one of" item sets, and the
+    rows the search checks at nodes.
+    """
+    n_lo, n_hi, m_lo, m_hi = sizes
+    index = {n: j for j, n in enumerate(problem.item_names)}
+    excluded: set[int] = set()
+    grouped: set[int] = set()
+    groups: list[list[int]] = []
+    general = []
+    for row in rows:
+        items = {index[n]: c for n, c in row.items.items() if c != 0}
+        if not items and (row.M == 0) != (row.N == 0):  # a bound on N or on M alone
+            lo, hi = _whole_bounds(row, row.N or row.M)
+            if row.N:
+                n_lo, n_hi = max(n_lo, lo), min(n_hi, hi)
+            else:
+                m_lo, m_hi = max(m_lo, lo), min(m_hi, hi)
+            continue
+        if row.M == 0 and row.N == 0 and len(items) == 1:
+            ((j, c),) = items.items()
+            zero_ok = row.lower <= 0 <= row.upper
+            if zero_ok and not row.lower <= c <= row.upper:
+                excluded.add(j)
+                continue
+        coefs = list(items.values())
+        if (
+            row.M == 0
+            and row.N == 0
+            and len(items) >= 2
+            and all(c == coefs[0] for c in coefs)
+            and coefs[0] > 0
+            and row.upper < 2 * coefs[0]
+            and row.lower <= 0 <= row.upper
+            and not grouped.intersection(items)
+        ):
+            groups.append(sorted(items))
+            grouped.update(items)
+            continue
+        general.append(row)
+    sizes = (int(max(n_lo, 1)), int(n_hi), int(max(m_lo, 1)), int(min(m_hi, n_hi)))
+    return sizes, excluded, groups, general
+
+
+def _search_rows(problem: ChecklistProblem, error_rows):
+    """Distinct (pattern, label, group signature) rows with summed weights.
+
+    The signature says which groups of the mistake rows a row belongs to, so that rows
+    merged into one share every coefficient.
+    """
+    labels = sorted({k for r in error_rows for k in (*r.fn, *r.fp) if k != ALL})
+    n = problem.X.shape[0]
+    member = np.zeros((n, len(labels)), dtype=np.uint8)
+    for k, label in enumerate(labels):
+        member[:, k] = problem.group_rows(label)
+    keys = np.column_stack([problem.pattern_of_row, problem.y, member]).astype(np.int64)
+    keep = problem.weights > 0
+    uniq, inverse = np.unique(keys[keep], axis=0, return_inverse=True)
+    weights = np.bincount(np.asarray(inverse).ravel(), weights=problem.weights[keep])
+    return uniq[:, 0], uniq[:, 1].astype(bool), uniq[:, 2:].astype(bool), weights, labels
+
+
+def _free_gain(pattern: np.ndarray, positive: np.ndarray, obj: np.ndarray) -> np.ndarray:
+    """What a positive row not yet predicted positive may still gain: its weight, less
+    what its pattern's negatives would cost when the pattern is predicted positive.
+
+    Rows of one pattern always get the same prediction, so a pattern with positives
+    ``P`` and weighted negatives ``W- N`` costs at least ``min(P, W- N)`` however its
+    count ends. The reduction is spread over the pattern's positive rows in whole
+    weights, so that exact keys stay integers.
+    """
+    gain = np.where(positive, obj, 0.0)  # -weight of the positives
+    costs = np.zeros(int(pattern.max()) + 1 if len(pattern) else 0)
+    np.add.at(costs, pattern[~positive], obj[~positive])
+    totals = np.zeros_like(costs)
+    np.add.at(totals, pattern[positive], -obj[positive])
+    unavoidable = np.minimum(costs, totals)
+    for i in np.flatnonzero(positive):
+        u = pattern[i]
+        if unavoidable[u] > 0:
+            cut = min(-gain[i], unavoidable[u])
+            gain[i] += cut
+            unavoidable[u] -= cut
+    return gain
+
+
+def _group_order(problem, groups: list[list[int]], forced: set[int], how: str) -> list[list[int]]:
+    if how == "given":
+        return sorted(groups, key=lambda g: (not forced.intersection(g), g[0]))
+    if how == "large_first":
+        return sorted(groups, key=lambda g: (not forced.intersection(g), -len(g), g[0]))
+    if how == "small_first":
+        return sorted(groups, key=lambda g: (not forced.intersection(g), len(g), g[0]))
+    if how not in ("strong_first", "weak_first"):
+        raise ValueError(
+            "group_order must be 'given', 'strong_first', 'weak_first', 'large_first' or "
+            f"'small_first', got {how!r}"
+        )
+    sign = -1.0 if how == "strong_first" else 1.0
+    # strength of an item: how much better than predicting nothing positive it does alone
+    # with M = 1 (positives it catches minus weighted negatives it flags)
+    Xp = problem.patterns.astype(float)
+    gain = Xp.T @ problem.w_pos - problem.fp_weight * (Xp.T @ problem.w_neg)
+
+    def strength(g: list[int]) -> float:
+        return float(max(gain[j] for j in g))
+
+    return sorted(groups, key=lambda g: (not forced.intersection(g), sign * strength(g), g[0]))
+
+
+def _forced_items(problem, rows) -> set[int]:
+    """Items that a row with a positive lower bound needs (placed first in the order)."""
+    index = {n: j for j, n in enumerate(problem.item_names)}
+    out: set[int] = set()
+    for row in rows:
+        if row.lower > 0 and row.M == 0 and row.N == 0:
+            out.update(index[n] for n, c in row.items.items() if c > 0)
+    return out
+
+
+def build_search(
+    problem: ChecklistProblem,
+    *,
+    active: set[str] | None = None,
+    with_objective: bool = True,
+    group_order: str = "given",
+) -> SearchData:
+    """The arrays of an exact search over ``problem``.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+    active : set of str, optional
+        Only these size bounds and constraints (by name) are enforced (the culprit search
+        relaxes the others); all of them when ``None``.
+    with_objective : bool
+        ``False`` makes every checklist cost 0, so the search stops at the first feasible
+        one (feasibility checks).
+    group_order : str
+        Order of the search groups (see ``ExactSearchSettings.group_order``).
+
+    Returns
+    -------
+    SearchData
+    """
+
+    def on(name: str) -> bool:
+        return active is None or name in active
+
+    rows = [r for r in problem.rows if on(r.name)]
+    error_rows = [r for r in problem.error_rows if on(r.name)]
+    sizes, excluded, set_groups, general = _classify_rows(problem, rows, _size_bounds(problem, on))
+    d = problem.n_items
+    forced = _forced_items(problem, general)
+    in_set = {j for g in set_groups for j in g}
+    groups = [[j for j in g if j not in excluded] for g in set_groups]
+    groups += [[j] for j in range(d) if j not in in_set and j not in excluded]
+    groups = [g for g in groups if g]
+    groups = _group_order(problem, groups, forced, group_order)
+    positions = np.array([j for g in groups for j in g], dtype=np.int64)
+    group_of = np.array([k for k, g in enumerate(groups) for _ in g], dtype=np.int64)
+    group_start = np.zeros(len(groups) + 1, dtype=np.int64)
+    group_start[1:] = np.cumsum([len(g) for g in groups])
+    n_groups = len(groups)
+
+    n_lo, n_hi, m_lo, m_hi = sizes
+    n_hi = min(n_hi, n_groups)
+    m_hi = min(m_hi, n_hi)
+    empty = n_lo > n_hi or m_lo > m_hi or n_groups == 0
+    n_planes = max(m_hi, 1)
+
+    # rows of the search: distinct (pattern, label, signature); words of equal coefficients
+    pattern, positive, member, weight, labels = _search_rows(problem, error_rows)
+    fp_w = problem.fp_weight if with_objective else 0.0
+    fn_w = 1.0 if with_objective else 0.0
+    obj = np.where(positive, -fn_w * weight, fp_w * weight)
+    gain = _free_gain(pattern, positive, obj)
+    base = float(fn_w * weight[positive].sum())
+    n_err = len(error_rows)
+    err = np.zeros((n_err, len(weight)))
+    err_const = np.zeros(n_err)
+    for e, row in enumerate(error_rows):
+        for label, c in row.fn.items():
+            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
+            sel = inside & positive
+            err[e, sel] -= c * weight[sel]
+            err_const[e] += c * float(weight[sel].sum())
+        for label, c in row.fp.items():
+            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
+            sel = inside & ~positive
+            err[e, sel] += c * weight[sel]
+
+    # exact integer keys when the loss coefficients share a grid
+    q = problem.error_unit
+    exact = False
+    loss_unit = 1.0
+    scale = 1.0
+    c_n, c_m = (problem.eps_n, problem.eps_m) if with_objective else (0.0, 0.0)
+    unit = 1.0
+    if with_objective and problem.lexicographic_exact:
+        coefs = np.abs(obj[obj != 0])
+        q_rows = grid_of(coefs) if coefs.size else q
+        ratio = q / q_rows if q_rows else math.nan
+        if q_rows is not None and abs(ratio - round(ratio)) < 1e-9:
+            ratio = round(ratio)
+            S = 2.0 * (d + 1) ** 2
+            scaled = np.round(obj / q_rows)
+            gain = S * np.round(gain / q_rows)
+            biggest = S * (float(np.abs(scaled).sum()) + base / q_rows) + ratio * (d + 1) ** 2
+            if biggest < _EXACT_LIMIT:
+                exact = True
+                obj = S * scaled
+                base = S * round(base / q_rows)
+                c_n, c_m = float(ratio * (d + 1)), float(ratio)
+                unit = problem.eps_m / ratio
+                loss_unit, scale = q_rows, S
+    elif not with_objective:
+        exact = True  # every key is 0
+
+    # lay the rows out in words: each word holds rows of one coefficient class
+    classes = np.column_stack([obj, gain, err.T])
+    _, cls = np.unique(classes, axis=0, return_inverse=True)
+    cls = np.asarray(cls).ravel()
+    order = np.argsort(cls, kind="stable")
+    word_of = np.empty(len(weight), dtype=np.int64)
+    bit_of = np.empty(len(weight), dtype=np.int64)
+    n_words = 0
+    previous, bit = -1, 64
+    for i in order:
+        if cls[i] != previous or bit == 64:
+            n_words += 1
+            bit = 0
+            previous = cls[i]
+        word_of[i], bit_of[i] = n_words - 1, bit
+        bit += 1
+    n_words = max(n_words, 1)
+    one = np.uint64(1)
+    shifts = np.left_shift(one, bit_of.astype(np.uint64))
+
+    def words_of(rows_mask: np.ndarray) -> np.ndarray:
+        out = np.zeros(n_words, dtype=np.uint64)
+        np.bitwise_or.at(out, word_of[rows_mask], shifts[rows_mask])
+        return out
+
+    valid = words_of(np.ones(len(weight), bool))
+    X = np.zeros((len(positions), n_words), dtype=np.uint64)
+    checked = problem.patterns[pattern][:, positions].astype(bool)  # rows x positions
+    for p in range(len(positions)):
+        X[p] = words_of(checked[:, p])
+    first_row = np.zeros(n_words, dtype=np.int64)
+    first_row[word_of[order[::-1]]] = order[::-1]  # any row of each word
+    objc = obj[first_row] if len(weight) else np.zeros(n_words)
+    errc = (err[:, first_row] if len(weight) else np.zeros((n_err, n_words))).reshape(
+        n_err, n_words
+    )
+    # reach[g, b]: rows with a checked item in at least b of the groups g, g+1, ...
+    has = np.zeros((len(weight), n_groups + 1), dtype=np.int64)
+    for k in range(n_groups):
+        cols = np.arange(group_start[k], group_start[k + 1])
+        has[:, k] = checked[:, cols].any(axis=1)
+    reach_count = np.cumsum(has[:, ::-1], axis=1)[:, ::-1]
+    reach = np.zeros((n_groups + 1, n_planes + 1, n_words), dtype=np.uint64)
+    for g in range(n_groups + 1):
+        reach[g, 0] = valid
+        for b in range(1, n_planes + 1):
+            reach[g, b] = words_of(reach_count[:, g] >= b)
+    gainc = gain[first_row] if len(weight) else np.zeros(n_words)
+    free_words = np.flatnonzero((gainc < 0) | (errc != 0).any(axis=0)).astype(np.int64)
+
+    # item rows over positions, with the least and most the later groups can add
+    n_gen = len(general)
+    index = {n: j for j, n in enumerate(problem.item_names)}
+    pos_of = {int(j): p for p, j in enumerate(positions)}
+    A = np.zeros((n_gen, len(positions)))
+    a_m = np.zeros(n_gen)
+    a_n = np.zeros(n_gen)
+    a_lo = np.zeros(n_gen)
+    a_hi = np.zeros(n_gen)
+    for r, row in enumerate(general):
+        for name, c in row.items.items():
+            p = pos_of.get(index[name])
+            if p is not None:
+                A[r, p] += c
+        a_m[r], a_n[r] = row.M, row.N
+        a_lo[r] = row.lower - _ROW_TOL
+        a_hi[r] = row.upper + _ROW_TOL
+    add_min = np.zeros((n_groups + 1, n_gen))
+    add_max = np.zeros((n_groups + 1, n_gen))
+    for k in range(n_groups - 1, -1, -1):
+        block = A[:, group_start[k] : group_start[k + 1]]
+        add_min[k] = add_min[k + 1] + np.minimum(block.min(axis=1, initial=0.0), 0.0)
+        add_max[k] = add_max[k + 1] + np.maximum(block.max(axis=1, initial=0.0), 0.0)
+
+    slack_lo = np.array([violation_slack(r.lower) for r in error_rows])
+    slack_hi = np.array([violation_slack(r.upper) for r in error_rows])
+    data = SearchData(
+        items=positions,
+        X=X,
+        group_of=group_of,
+        group_start=group_start,
+        valid=valid,
+        reach=reach,
+        free_words=free_words,
+        objc=np.ascontiguousarray(objc, dtype=float),
+        objneg=np.ascontiguousarray(gainc, dtype=float),
+        base=float(base),
+        c_n=float(c_n),
+        c_m=float(c_m),
+        unit=float(unit),
+        exact=exact,
+        min_items=int(n_lo),
+        max_items=int(n_hi),
+        min_m=int(m_lo),
+        max_m=int(m_hi),
+        errc=np.ascontiguousarray(errc, dtype=float),
+        errneg=np.minimum(errc, 0.0),
+        errpos=np.maximum(errc, 0.0),
+        errconst=err_const,
+        errlo=np.array([r.lower for r in error_rows], dtype=float) - slack_lo,
+        errhi=np.array([r.upper for r in error_rows], dtype=float) + slack_hi,
+        A=A,
+        a_m=a_m,
+        a_n=a_n,
+        a_lo=a_lo,
+        a_hi=a_hi,
+        add_min=add_min,
+        add_max=add_max,
+        empty=bool(empty),
+        n_rows=len(weight),
+        loss_unit=loss_unit,
+        scale=scale,
+    )
+    return data
+
+
+#: Most frontier nodes: the frontier is the deepest level with at most this many subsets.
+FRONTIER_SIZE = 250_000
+
+
+def frontier_depth(data: SearchData, limit: int = FRONTIER_SIZE) -> tuple[int, int]:
+    """The depth of the best-first frontier of a search.
+
+    Parameters
+    ----------
+    data : SearchData
+    limit : int
+        Most frontier nodes: the frontier is the deepest level (at most two levels above
+        the leaves) whose subsets number at most this.
+
+    Returns
+    -------
+    depth, capacity : int
+        The number of items of the frontier nodes and how many subsets of that size
+        exist (one item per search group); a depth beyond the largest size (and
+        capacity 0) when the search is too shallow to need a frontier.
+    """
+    sizes = np.diff(data.group_start).astype(float)
+    count = np.zeros(data.max_items + 1)  # subsets of each size: elementary symmetric sums
+    count[0] = 1.0
+    for size in sizes:
+        count[1:] = count[1:] + count[:-1] * size
+    best = (data.max_items + 1, 0)
+    for depth in range(2, data.max_items - 1):
+        if count[depth] <= limit:
+            best = (depth, int(count[depth]))
+    return best
