@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
-import re
 
 from riskexplore.core.distance import percent
 from riskexplore.evaluation.metrics import roc_curve
@@ -195,11 +194,17 @@ def _scaled(price, scale: float):
 
 
 def _percent_words(price) -> str:
-    """:func:`price_words` of a price already in percent."""
-    words = price_words(price)
+    """:func:`price_words` of a price already in percent (below 0.01%: ``"<0.01%"``)."""
     if math.isinf(price.low):
-        return words
-    return re.sub(r"(\d[\d.e+-]*)", r"\1%", words)
+        return price_words(price)
+
+    def pct(value: float) -> str:
+        return "<0.01%" if 0 < value < 0.005 else f"{fmt(value)}%"
+
+    if math.isinf(price.high):
+        return f"at least {pct(price.low)}"
+    low, high = pct(price.low), pct(price.high)
+    return high if low == high else f"{low} to {high}"
 
 
 def price_words(price) -> str:

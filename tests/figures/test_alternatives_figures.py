@@ -91,3 +91,15 @@ def test_price_figure_in_percent_of_the_best():
     fig = feature_price_figure(prices, relative=True)
     assert fig.data[0].x[0] == pytest.approx(2.0)  # 0.01 of 0.5 is 2%
     assert fig.data[0].text[0] == "2%" and "% of the best" in fig.layout.xaxis.title.text
+    prices = FeaturePrices(
+        "risk_score",
+        best,
+        [
+            FeaturePrice("a", True, 0.0, 1.6e-9),  # rounding noise: not 3.2e-07%
+            FeaturePrice("b", False, 0.001, 0.002),
+            FeaturePrice("c", False, 0.001, math.inf),
+        ],
+        unit="objective",
+    )
+    texts = {t for trace in feature_price_figure(prices, relative=True).data for t in trace.text}
+    assert texts == {"0% to <0.01%", "0.2% to 0.4%", "at least 0.2%"}
