@@ -96,7 +96,9 @@ class PathPlot:
     middle_percent: bool
 
 
-def every_setting_supported(settings: Mapping[str, Any], model: Any = None) -> None:
+def every_setting_supported(
+    settings: Mapping[str, Any], model: Any = None, words: bool = False
+) -> None:
     """The default :attr:`AlternativesSpec.unsupported`: every setting has alternatives.
 
     Parameters
@@ -105,6 +107,8 @@ def every_setting_supported(settings: Mapping[str, Any], model: Any = None) -> N
         Fit settings (not used).
     model : optional
         A model to start from (not used).
+    words : bool
+        For a page rather than an error (not used).
 
     Returns
     -------
@@ -154,9 +158,11 @@ class AlternativesSpec:
         ``(model) -> dict``: the model's own fields in reports (``intercept`` and
         ``coefficients``; ``items``, ``M`` and ``train_errors``).
     unsupported : callable
-        ``(settings, model=None) -> str or None``: why these fit settings (or a model
-        to start from) have no near-optimal sets, edits or prices, in words (a risk
-        score's learned scale), or None; by default every setting is supported.
+        ``(settings, model=None, words=False) -> str or None``: why these fit settings
+        (or a model to start from) have no near-optimal sets, edits or prices (a risk
+        score's learned scale): an error message naming the option, or with
+        ``words=True`` plain words for a page; None when they are supported (by default,
+        always).
     """
 
     near_optimal: Callable[..., Any]

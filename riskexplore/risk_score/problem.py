@@ -21,6 +21,7 @@ __all__ = [
     "COEF_MAX",
     "COEF_MIN",
     "FIXED_SCALE_ONLY",
+    "FIXED_SCALE_ONLY_WORDS",
     "INTERCEPT_MAX",
     "INTERCEPT_MIN",
     "MULTIPLIER_MAX",
@@ -70,7 +71,17 @@ FIXED_SCALE_ONLY = (
 )
 
 
-def fixed_scale_only(settings: Mapping[str, Any], model: Any = None) -> str | None:
+#: The same in words for a page (no option names).
+FIXED_SCALE_ONLY_WORDS = (
+    "Other good scores, hand edits and the price of each characteristic are certified with "
+    "the fixed scale only (risk = σ(score)), not with a learned scale (risk = σ(score / m)). "
+    "Choose the fixed scale to use them."
+)
+
+
+def fixed_scale_only(
+    settings: Mapping[str, Any], model: Any = None, words: bool = False
+) -> str | None:
     """Why near-optimal sets, hand edits and feature prices cannot use these settings or
     this model (the learned scale), or None.
 
@@ -80,16 +91,20 @@ def fixed_scale_only(settings: Mapping[str, Any], model: Any = None) -> str | No
         Fit settings (``scale``, ...).
     model : RiskScore, optional
         A model they would start from.
+    words : bool
+        The reason for a page (:data:`FIXED_SCALE_ONLY_WORDS`) rather than for an error.
 
     Returns
     -------
     str or None
-        :data:`FIXED_SCALE_ONLY` for the learned scale, else None.
+        :data:`FIXED_SCALE_ONLY` (or its words) for the learned scale, else None.
     """
     learned = settings.get("scale") == "learned"
     if model is not None and getattr(model, "scale", "fixed") == "learned":
         learned = True
-    return FIXED_SCALE_ONLY if learned else None
+    if not learned:
+        return None
+    return FIXED_SCALE_ONLY_WORDS if words else FIXED_SCALE_ONLY
 
 
 def multiplier_range(

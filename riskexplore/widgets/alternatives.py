@@ -476,12 +476,12 @@ class AlternativesView:
     def _show_support(self) -> bool:
         """Say in words why the settings have no alternatives (a risk score's learned
         scale) and disable the buttons, or enable them again; whether supported."""
-        reason = self.state.unsupported()
+        reason = self.state.unsupported(words=True)
         busy = self.running("set") or self.running("prices")
         self.find_button.disabled = busy or reason is not None
         self.prices_button.disabled = busy or reason is not None
         if reason is not None:
-            self._message(reason[0].upper() + reason[1:] + ".", "info")
+            self._message(reason, "info")
             self._refused = True
         elif self._refused:
             self._message("")

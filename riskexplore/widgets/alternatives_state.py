@@ -205,9 +205,14 @@ class AlternativesState:
             raise InputError("load data and choose the outcome first")
         return alternatives_of(self.family)
 
-    def unsupported(self) -> str | None:
-        """Why the configured settings have no alternatives, in words (a risk score's
-        learned scale), or None.
+    def unsupported(self, words: bool = False) -> str | None:
+        """Why the configured settings have no alternatives (a risk score's learned
+        scale), or None.
+
+        Parameters
+        ----------
+        words : bool
+            In plain words for a page, rather than the error message naming the option.
 
         Returns
         -------
@@ -217,7 +222,7 @@ class AlternativesState:
         """
         if self.family is None:
             return None
-        return self.spec.unsupported(self._fit_settings()[0])
+        return self.spec.unsupported(self._fit_settings()[0], words=words)
 
     @property
     def data(self) -> tuple:

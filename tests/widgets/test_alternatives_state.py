@@ -134,6 +134,8 @@ def test_the_learned_scale_has_no_alternatives(data):
     st.configure(family="risk_score", X=X, y=y, settings={**SETTINGS, "scale": "learned"})
     reason = st.unsupported()
     assert reason is not None and "fixed scale only" in reason and "scale='learned'" in reason
+    words = st.unsupported(words=True)  # for a page: no option names
+    assert "fixed scale only" in words and "scale=" not in words and "Choose the fixed" in words
     with pytest.raises(InputError, match="fixed scale only"):
         st.compute_set()
     with pytest.raises(InputError, match="fixed scale only"):

@@ -124,6 +124,7 @@ def test_the_learned_scale_is_said_in_words_and_buttons_wait():
     assert ex.settings["scale"] == "learned"
     assert view.state.found is None and view.cards.children == ()
     assert "fixed scale only" in view.message.value and "rx-info" in view.message.value
+    assert "scale=" not in view.message.value  # plain words, no option names
     assert view.find_button.disabled and view.prices_button.disabled
     assert not view.compute() and not view.compute_prices()  # from code: refused, no thread
     assert not view.running("set") and not view.running("prices")
