@@ -41,6 +41,7 @@ from riskexplore.core.registry import families
 from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.widgets import checklist_builder, constraint_builder
+from riskexplore.widgets.alternatives import AlternativesView
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
@@ -91,6 +92,8 @@ class Explorer:
     monitors : dict
         ``"unconstrained"`` / ``"constrained"`` -> :class:`SolveMonitor`.
     reliability, metrics, pareto, compare : the result views.
+    alternatives : AlternativesView
+        Near-optimal models, hand edits and feature prices (the "Alternatives" tab).
     message : ipywidgets.HTML
         The latest message (errors in red).
     """
@@ -316,6 +319,8 @@ class Explorer:
             ]
         )
         self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
+        # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
+        self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         self._show_family_settings()
         self._refresh_builder()
         if dataset is not None:
