@@ -58,6 +58,15 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.errors import InfeasibleError as InfeasibleError
     from riskexplore.errors import InputError as InputError
     from riskexplore.errors import RiskExploreError as RiskExploreError
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_checklists as near_optimal_checklists,
+    )
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_risk_scores as near_optimal_risk_scores,
+    )
+
+    # beyond the optimum: near-optimal sets and the price of each feature
+    from riskexplore.evaluation.prices import feature_prices as feature_prices
 
     # risk scores: model, fit, estimator, problem and constraints
     from riskexplore.risk_score.constraints import AtLeastKOf as AtLeastKOf

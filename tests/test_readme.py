@@ -24,6 +24,29 @@ def test_readme_python_example_runs(tmp_path, monkeypatch):
     assert RiskScore.from_json(tmp_path / "model.json") == model
 
 
+def test_readme_beyond_the_optimum_example_runs():
+    """The near-optimal example runs as written, on smaller settings (fewer features and
+    items, shorter limits)."""
+    text = README.read_text()
+    section = text.split("## Beyond the optimum", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    for old, new in [
+        ("max_size=5", "max_size=3"),
+        ("max_items=5", "max_items=4"),
+        ("time_limit=120", "time_limit=60"),
+        ("time_limit=60)", "time_limit=30)"),
+    ]:
+        assert old in code, old
+        code = code.replace(old, new)
+    namespace: dict = {}
+    exec(compile(code, str(README), "exec"), namespace)
+    found, edited, prices = namespace["found"], namespace["edited"], namespace["prices"]
+    assert found.complete and found.best.objective <= edited.objective
+    assert edited.points["Age_geq_60"] == 2 and edited.distance.absolute > 0
+    assert len(prices) == len(found.best.feature_names)
+    assert "not exang" in namespace["chosen"].items
+
+
 def test_readme_starts_with_the_two_commands():
     commands = [
         line for line in README.read_text().splitlines() if line.startswith("python3 -m venv")

@@ -8,12 +8,16 @@ from typing import Any
 import pandas as pd
 
 import riskexplore.checklist.constraints as rules
+from riskexplore.checklist import edits
+from riskexplore.checklist.constraints import ExcludeItem, IncludeItem
 from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist
 from riskexplore.checklist.model import Checklist
+from riskexplore.checklist.near_optimal import near_optimal_models
+from riskexplore.checklist.rows import ChecklistRow
 from riskexplore.checklist.size_path import ChecklistPathSession, describe_path_row
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, Options, validate
-from riskexplore.core.registry import ModelFamily, PathPlot
+from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
 from riskexplore.errors import InputError
 
 __all__ = ["FAMILY"]
@@ -200,6 +204,105 @@ def check_data(X, y, settings: Mapping[str, Any]) -> None:
             )
 
 
+def _group(model: Checklist, item: str) -> str:
+    return (model.item_groups or {}).get(item, item)
+
+
+def features_of(model: Checklist) -> tuple[str, ...]:
+    """The feature groups of a checklist's items (``age`` for ``age ≥ 60``), in order.
+
+    Parameters
+    ----------
+    model : Checklist
+        The checklist.
+
+    Returns
+    -------
+    tuple of str
+        The groups (an item without a group is its own).
+    """
+    return tuple(dict.fromkeys(_group(model, i) for i in model.items))
+
+
+def all_features(model: Checklist) -> tuple[str, ...]:
+    """Every feature group of the items the checklist was chosen from.
+
+    Parameters
+    ----------
+    model : Checklist
+        The checklist.
+
+    Returns
+    -------
+    tuple of str
+        The groups, in the order of the items.
+    """
+    return tuple(dict.fromkeys(_group(model, i) for i in model.item_names))
+
+
+def feature_constraints(model: Checklist, feature: str, force_in: bool) -> list:
+    """Leave out every item of the feature group, or require one of them.
+
+    Parameters
+    ----------
+    model : Checklist
+        A checklist of the problem (for its items and groups).
+    feature : str
+        The feature group.
+    force_in : bool
+        Require an item of the group, or exclude them all.
+
+    Returns
+    -------
+    list
+        :class:`ExcludeItem` constraints, an :class:`IncludeItem` (a group of one item)
+        or a row requiring one of the group's items.
+    """
+    items = [i for i in model.item_names if _group(model, i) == feature]
+    if not items:
+        raise InputError(f"no item of the checklist's data belongs to {feature!r}")
+    if not force_in:
+        return [ExcludeItem(i) for i in items]
+    if len(items) == 1:
+        return [IncludeItem(items[0])]
+    return [ChecklistRow(f"Use an item of {feature}", {i: 1.0 for i in items}, lower=1.0)]
+
+
+def describe_model(model: Checklist) -> dict[str, Any]:
+    """``items``, ``M``, ``N`` and ``train_errors``.
+
+    Parameters
+    ----------
+    model : Checklist
+        The checklist.
+
+    Returns
+    -------
+    dict
+        The fields.
+    """
+    return {
+        "items": list(model.items),
+        "M": int(model.M),
+        "N": int(model.N),
+        "train_errors": model.stats.get("train_errors"),
+    }
+
+
+ALTERNATIVES = AlternativesSpec(
+    near_optimal=near_optimal_models,
+    tolerance=2.0,
+    tolerance_unit="mistakes",
+    features_of=features_of,
+    all_features=all_features,
+    feature_constraints=feature_constraints,
+    shared=dict,
+    edit_kind="items",
+    edit=edits.edit,
+    describe_model=describe_model,
+)
+
+
 FAMILY = ModelFamily(
     name="checklist",
     label="Checklist",
@@ -233,4 +336,5 @@ FAMILY = ModelFamily(
         objective_label="mistakes",
         middle_percent=True,
     ),
+    alternatives=ALTERNATIVES,
 )

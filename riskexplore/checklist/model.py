@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.checklist import edits as _edits
 from riskexplore.checklist.binarize import Binarizer
 from riskexplore.core.certificate import Certificate
+from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
 from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
@@ -166,7 +168,7 @@ class Checklist(JsonDocument):
         bin_dict = None
         if binarizer is not None:
             bin_dict = binarizer if isinstance(binarizer, Mapping) else binarizer.to_dict()
-        return cls(
+        model = cls(
             chosen,
             int(M),
             item_names=names,
@@ -177,6 +179,8 @@ class Checklist(JsonDocument):
             stats=stats,
             trace=trace,
         )
+        model._problem = problem  # for hand edits (never serialised)
+        return model
 
     # --- the model -------------------------------------------------------------------
     @property
@@ -382,6 +386,75 @@ class Checklist(JsonDocument):
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    # --- hand edits --------------------------------------------------------------------
+    def with_items(self, *, add=(), remove=(), M: int | None = None, X=None, y=None) -> Checklist:
+        """A new checklist with items added, removed or swapped (and perhaps another
+        threshold), and its certified distance to the best checklist of the same settings.
+
+        Mistakes, rates and the objective are recomputed on the training data; the
+        certificate (status ``"edited"``) keeps the lower bound of the original search,
+        which holds for every checklist of its settings, so :attr:`distance` bounds how
+        many more weighted mistakes than the best checklist the edit makes. An edit that
+        breaks a bound or constraint of the original search names it in
+        ``distance.breaks``.
+
+        Parameters
+        ----------
+        add, remove : iterable of str
+            Items to add (printed last) and to remove; both at once swap items.
+        M : int, optional
+            The threshold; by default this checklist's, lowered to the number of items
+            when fewer remain.
+        X, y : optional
+            The training data (raw columns or items). A fitted checklist keeps a
+            reference to them (never serialised); one read from JSON needs them again.
+
+        Returns
+        -------
+        Checklist
+            The edited checklist (this one is unchanged).
+
+        Raises
+        ------
+        InputError
+            For an unknown item, adding an item already on the checklist, removing one
+            that is not, removing every item, a bad ``M``, or no training data.
+        """
+        return _edits.with_items(self, add=add, remove=remove, M=M, X=X, y=y)
+
+    def with_threshold(self, M: int, *, X=None, y=None) -> Checklist:
+        """A new checklist with threshold ``M`` and its certified distance to the best one
+        (see :meth:`with_items`).
+
+        Parameters
+        ----------
+        M : int
+            Items that must be checked for a positive prediction (0 to N + 1).
+        X, y : optional
+            The training data, for a checklist read from JSON.
+
+        Returns
+        -------
+        Checklist
+            The edited checklist.
+        """
+        return _edits.with_threshold(self, M, X=X, y=y)
+
+    @property
+    def distance(self) -> Distance | None:
+        """The certified distance to the best checklist of the same settings, with the
+        constraints an edit breaks: in weighted mistakes when the checklist knows its
+        training data (fits, near-optimal alternatives, edits), else objective minus the
+        proven lower bound; None without a certificate."""
+        problem = self._problem
+        if "distance" in self.stats or problem is None or self.certificate is None:
+            return Distance.of_model(self)
+        return Distance(
+            float(problem.loss(self.items, self.M)),
+            _edits.mistakes_lower_bound(problem, float(self.certificate.lower_bound)),
+            "mistakes",
+        )
 
     # --- serialisation ---------------------------------------------------------------
     def to_dict(self, include_trace: bool = False) -> dict[str, Any]:

@@ -8,42 +8,92 @@ subtrees whose bound exceeds it are pruned. Because the bounds are valid (see
 checklist within the tolerance: the set is *complete*. When ``max_models`` is reached the
 threshold drops to the worst model kept, so the models returned are still the best ones,
 but the set is then marked incomplete (more models lie within the tolerance).
+
+:func:`near_optimal_models` does the same from data and the settings of
+:func:`~riskexplore.checklist.fit.fit_checklist`, and gives each checklist of the set as a
+:class:`~riskexplore.checklist.model.Checklist` (``record.model``) whose certificate
+carries the optimum's lower bound, so its ``distance`` to the best checklist (in weighted
+mistakes) is certified and it can be edited by hand (``with_items``, ``with_threshold``).
+The public entry point, with each checklist's metrics, is
+:func:`riskexplore.near_optimal_checklists`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from riskexplore.checklist import search_kernel as kernel
-from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.edits import checklist_at
+from riskexplore.checklist.fit import prepare_checklist
+from riskexplore.checklist.model import Checklist
+from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.checklist.search import ExactSearch, build_search, solve_checklist_exact
-from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.diversity import feature_counts, group_by_features
+from riskexplore.core.limits import (
+    DEFAULT_GAP_TOLERANCE,
+    Clock,
+    Limits,
+    StopRequest,
+    checked_limits,
+)
+from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 
-__all__ = ["NearOptimalChecklist", "NearOptimalChecklists", "near_optimal_checklists"]
+__all__ = [
+    "NearOptimalChecklist",
+    "NearOptimalChecklists",
+    "near_optimal_models",
+    "solve_near_optimal",
+]
 
 
 @dataclass(frozen=True)
 class NearOptimalChecklist:
-    """One checklist of a near-optimal set: its items, threshold and training mistakes."""
+    """One checklist of a near-optimal set.
+
+    Attributes
+    ----------
+    items : tuple of str
+        Its items.
+    M : int
+        Its threshold.
+    errors : float
+        Weighted training mistakes ``FN + W- FP`` (the objective without tie-breaks).
+    fp, fn : float
+        Weighted false positives and false negatives.
+    objective : float
+        The objective, with the tie-breaking penalties, as everywhere.
+    model : Checklist or None
+        The checklist as a fitted model (set by :func:`near_optimal_models`).
+    """
 
     items: tuple[str, ...]
     M: int
-    errors: float  # weighted mistakes FN + W- FP (the objective without tie-breaks)
+    errors: float
     fp: float
     fn: float
-    objective: float  # with the tie-breaking penalties, as everywhere
+    objective: float
+    model: Any = field(default=None, compare=False, repr=False)
 
     @property
     def N(self) -> int:
+        """The number of items."""
         return len(self.items)
 
     def to_dict(self) -> dict:
+        """``items``, ``M``, ``N``, ``train_errors``, ``fp``, ``fn`` and ``objective``.
+
+        Returns
+        -------
+        dict
+            The checklist's fields.
+        """
         return {
             "items": list(self.items),
             "M": self.M,
@@ -59,9 +109,30 @@ class NearOptimalChecklist:
 class NearOptimalChecklists:
     """The checklists within ``tolerance`` weighted errors of the optimum, best first.
 
-    ``complete`` is True when the search proved that no other checklist lies within the
-    tolerance; otherwise ``reason`` says what cut it short (``"max_models"``,
-    ``"time_limit"``, ``"stopped"``, or ``"optimum_not_certified"``).
+    Attributes
+    ----------
+    models : list of NearOptimalChecklist
+        Best first (then fewer items, smaller ``M``).
+    optimum : float
+        The least weighted mistakes found (the optimum when the first search is
+        certified).
+    tolerance : float
+        The tolerance in weighted mistakes.
+    complete : bool
+        True when the search proved that no other checklist lies within the tolerance.
+    reason : str or None
+        What cut the set short: ``"max_models"``, ``"time_limit"``, ``"stopped"`` or
+        ``"optimum_not_certified"``.
+    time : float
+        Seconds of both searches.
+    nodes : int
+        Search nodes of both searches.
+    item_groups : dict
+        Item -> feature group.
+    lower_bound : float
+        The proven lower bound on the optimal objective (of the first search).
+    status : str
+        The first search's status (``"optimal"`` when the optimum is certified).
     """
 
     models: list[NearOptimalChecklist]
@@ -72,31 +143,50 @@ class NearOptimalChecklists:
     time: float = 0.0
     nodes: int = 0
     item_groups: dict[str, str] = field(default_factory=dict)
+    lower_bound: float = -math.inf
+    status: str = "optimal"
 
     def __len__(self) -> int:
         return len(self.models)
 
     def feature_counts(self) -> dict[str, int]:
         """How many models use each feature (an item's group, e.g. ``age`` for
-        ``age ≥ 60``), most used first."""
-        counts = Counter(g for m in self.models for g in sorted(self._features(m)))
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        ``age ≥ 60``), most used first.
+
+        Returns
+        -------
+        dict
+            Feature group -> number of checklists.
+        """
+        return feature_counts(self._features(m) for m in self.models)
 
     def by_features(self) -> dict[tuple[str, ...], list[NearOptimalChecklist]]:
-        """The models grouped by the set of features they use, largest groups first."""
-        groups: dict[tuple[str, ...], list[NearOptimalChecklist]] = {}
-        for m in self.models:
-            groups.setdefault(tuple(sorted(self._features(m))), []).append(m)
-        return dict(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+        """The models grouped by the set of features they use, largest groups first.
+
+        Returns
+        -------
+        dict
+            Sorted feature groups -> the checklists that use exactly them.
+        """
+        return group_by_features(self.models, self._features)
 
     def _features(self, model: NearOptimalChecklist) -> set[str]:
         return {self.item_groups.get(i, i) for i in model.items}
 
     def to_dict(self) -> dict:
+        """The set as a dict (``complete``, ``reason``, ``optimum``, ``lower_bound``,
+        ``tolerance``, ``models``).
+
+        Returns
+        -------
+        dict
+            The set.
+        """
         return {
             "complete": self.complete,
             "reason": self.reason,
             "optimum": self.optimum,
+            "lower_bound": self.lower_bound,
             "tolerance": self.tolerance,
             "models": [m.to_dict() for m in self.models],
         }
@@ -112,7 +202,7 @@ def _tolerance(value) -> float:
     return tol
 
 
-def near_optimal_checklists(
+def solve_near_optimal(
     problem: ChecklistProblem,
     *,
     tolerance: float = 0.0,
@@ -124,6 +214,7 @@ def near_optimal_checklists(
     Parameters
     ----------
     problem : ChecklistProblem
+        The problem (items, size limits, constraints).
     tolerance : float
         Extra weighted errors allowed (0: every checklist tied with the optimum, of any
         size and threshold allowed).
@@ -140,6 +231,8 @@ def near_optimal_checklists(
 
     Raises
     ------
+    InputError
+        For a negative tolerance or ``max_models`` below 1.
     InfeasibleError
         If no checklist satisfies the problem.
     """
@@ -197,6 +290,8 @@ def near_optimal_checklists(
         time=clock.elapsed(),
         nodes=int(best.nodes) + int(search.counters[kernel.NODES]),
         item_groups=dict(problem.item_groups),
+        lower_bound=float(best.lower_bound),
+        status=str(best.status),
     )
 
 
@@ -230,3 +325,91 @@ def _indices(problem: ChecklistProblem, model: NearOptimalChecklist) -> tuple[in
 
 def _rank(model: NearOptimalChecklist):
     return (model.errors, model.N, model.M, model.items)
+
+
+def near_optimal_models(
+    X,
+    y,
+    *,
+    tolerance: float = 2.0,
+    max_models: int = 100,
+    time_limit: float = math.inf,
+    stop: StopRequest = None,
+    constraints: Iterable = (),
+    **fit_settings: Any,
+) -> NearOptimalChecklists:
+    """Every checklist within ``tolerance`` weighted mistakes of the optimum, from data:
+    each record's ``model`` is a :class:`~riskexplore.checklist.model.Checklist` with its
+    certified distance to the best checklist (the registry's near-optimal search of
+    checklists).
+
+    Parameters
+    ----------
+    X, y
+        Training data, as for :func:`~riskexplore.checklist.fit.fit_checklist`.
+    tolerance : float
+        Extra weighted mistakes allowed (every size and threshold allowed counts).
+    max_models : int
+        Most checklists returned (the best ones; the set is then incomplete).
+    time_limit : float
+        Seconds for the whole search (both searches).
+    stop : threading.Event or callable, optional
+        Ends the search early (the set is then incomplete).
+    constraints : iterable
+        Constraints every checklist obeys (as for ``fit_checklist``).
+    **fit_settings
+        Settings of :func:`~riskexplore.checklist.fit.prepare_checklist` (``binarize``,
+        ``max_items``, ``min_m``, ``max_m``, ``fnr_max``, ``fpr_max``, ``fp_weight``,
+        ``categorical``, ``groups``, ...).
+
+    Returns
+    -------
+    NearOptimalChecklists
+        The set, best first, with each record's ``model`` set.
+
+    Raises
+    ------
+    InputError
+        For unusable data or settings.
+    InfeasibleError
+        If no checklist obeys the settings and constraints.
+    """
+    limits = checked_limits(time_limit, None, DEFAULT_GAP_TOLERANCE, stop)
+    prepared = prepare_checklist(X, y, constraints=constraints, **fit_settings)
+    problem = prepared.problem
+    found = solve_near_optimal(problem, tolerance=tolerance, max_models=max_models, limits=limits)
+    template = None
+    records = []
+    for rank, record in enumerate(found.models):
+        status = found.status if rank == 0 else "alternative"
+        if template is None:  # binarizer, outcome and settings, once
+            result = SolveResult(
+                status,
+                ChecklistSolution(list(record.items), record.M),
+                record.objective,
+                found.lower_bound,
+            )
+            template = Checklist.from_result(
+                problem,
+                result,
+                binarizer=prepared.binarizer,
+                outcome_name=prepared.outcome,
+                settings=prepared.settings,
+            )
+        model = checklist_at(
+            template,
+            problem,
+            _printed(problem, record.items),
+            record.M,
+            status=status,
+            lower_bound=found.lower_bound,
+        )
+        records.append(dataclasses.replace(record, model=model))
+    found.models = records
+    return found
+
+
+def _printed(problem: ChecklistProblem, items) -> list[str]:
+    """The items in the problem's order (as a fitted checklist prints them)."""
+    chosen = set(items)
+    return [n for n in problem.item_names if n in chosen]

@@ -1,7 +1,8 @@
 """The command line: ``python -m riskexplore COMMAND ...`` (also ``riskexplore COMMAND``).
 
 One module per command (:data:`COMMANDS`): ``fit`` (a risk score), ``checklist``,
-``datasets`` and ``dashboard``. A command module has ``DESCRIPTION``,
+``near-optimal`` (every model within a tolerance of the optimum), ``datasets`` and
+``dashboard``. A command module has ``DESCRIPTION``,
 ``add_arguments(parser)`` and ``run(args) -> exit code`` (``dashboard`` parses its own
 arguments: ``main(argv)``); only the command that runs is imported, so ``datasets`` and
 ``--help`` start fast. A new command is a new module here and a line in
@@ -24,6 +25,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "checklist": (
         "riskexplore.cli.checklist",
         "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
+    ),
+    "near-optimal": (
+        "riskexplore.cli.near_optimal",
+        "every model within a tolerance of the optimum, certified complete",
     ),
     "dashboard": (
         "riskexplore.cli.dashboard",

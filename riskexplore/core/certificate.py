@@ -15,6 +15,8 @@ _REASONS = {
     "node_limit": "node limit",
     "stopped": "stopped",
     "infeasible": "infeasible",
+    "alternative": "a near-optimal alternative",
+    "edited": "edited by hand",
     "numerical": "LP trouble in part of the search",
 }
 
@@ -27,7 +29,9 @@ class Certificate:
     ----------
     status : str
         Final solver status: ``"optimal"``, ``"time_limit"``, ``"node_limit"``,
-        ``"stopped"`` or ``"infeasible"``.
+        ``"stopped"`` or ``"infeasible"``; ``"alternative"`` for a model of a near-optimal
+        set and ``"edited"`` for a hand edit (their lower bound is the one of the solve
+        that found the best model of the same settings).
     upper_bound : float
         Objective value of the model (``inf`` without a model).
     lower_bound : float

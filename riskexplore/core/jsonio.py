@@ -202,6 +202,15 @@ class JsonDocument:
     #: Name of the document in error messages (``"invalid risk score JSON: ..."``).
     json_kind: ClassVar[str] = "model"
 
+    #: The problem (training data and settings) a fitted model came from: kept by the fit
+    #: for hand edits, never serialised (neither to JSON nor by pickling).
+    _problem: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_problem", None)
+        return state
+
     def to_json(
         self, path: str | Path | None = None, *, include_trace: bool = False, indent: int | None = 2
     ) -> str:

@@ -30,9 +30,11 @@ from riskexplore.errors import InputError
 
 __all__ = [
     "BUILTIN_FAMILIES",
+    "AlternativesSpec",
     "ModelFamily",
     "PathPlot",
     "SizePathSession",
+    "every_setting_supported",
     "families",
     "family_of",
     "family_of_incumbent",
@@ -94,6 +96,88 @@ class PathPlot:
     middle_percent: bool
 
 
+def every_setting_supported(
+    settings: Mapping[str, Any], model: Any = None, words: bool = False
+) -> None:
+    """The default :attr:`AlternativesSpec.unsupported`: every setting has alternatives.
+
+    Parameters
+    ----------
+    settings : mapping
+        Fit settings (not used).
+    model : optional
+        A model to start from (not used).
+    words : bool
+        For a page rather than an error (not used).
+
+    Returns
+    -------
+    None
+        Always.
+    """
+    return None
+
+
+@dataclass(frozen=True)
+class AlternativesSpec:
+    """What a family offers beyond its best model: near-optimal sets, hand edits with a
+    certified distance, and the price of each feature (see
+    :mod:`riskexplore.evaluation.near_optimal` and
+    :mod:`riskexplore.evaluation.prices`).
+
+    Attributes
+    ----------
+    near_optimal : callable
+        ``(X, y, *, tolerance, max_models, time_limit, stop, constraints, **settings)``
+        -> the family's near-optimal result: ``models`` (records best first, each with
+        ``model``, a fitted model value whose ``distance`` is certified), ``optimum``,
+        ``lower_bound``, ``tolerance``, ``complete``, ``reason``, ``time`` and ``nodes``.
+        ``settings`` are the family's fit settings (and :attr:`shared` arguments).
+    tolerance : float
+        The default tolerance.
+    tolerance_unit : {"relative", "mistakes"}
+        ``"relative"``: a fraction of the optimal objective; ``"mistakes"``: weighted
+        mistakes added to the optimal ones.
+    features_of : callable
+        ``(model) -> tuple of str``: the features a model uses (a checklist's feature
+        groups).
+    all_features : callable
+        ``(model) -> tuple of str``: every feature it could use.
+    feature_constraints : callable
+        ``(model, feature, force_in) -> list``: constraints that force ``feature`` into the
+        model (``force_in=True``) or leave it out.
+    shared : callable
+        ``() -> dict``: fit arguments that let solves on the same data share work (a
+        risk score's cut pool); empty when there is nothing to share.
+    edit_kind : {"points", "items"}
+        How a model is edited by hand: points per feature, or items and a threshold.
+    edit : callable
+        ``(model, change) -> model``: the hand edit ``change`` (``{"points": {...},
+        "intercept": ...}`` or ``{"add": [...], "remove": [...], "M": m}``).
+    describe_model : callable
+        ``(model) -> dict``: the model's own fields in reports (``intercept`` and
+        ``coefficients``; ``items``, ``M`` and ``train_errors``).
+    unsupported : callable
+        ``(settings, model=None, words=False) -> str or None``: why these fit settings
+        (or a model to start from) have no near-optimal sets, edits or prices (a risk
+        score's learned scale): an error message naming the option, or with
+        ``words=True`` plain words for a page; None when they are supported (by default,
+        always).
+    """
+
+    near_optimal: Callable[..., Any]
+    tolerance: float
+    tolerance_unit: str
+    features_of: Callable[[Any], tuple[str, ...]]
+    all_features: Callable[[Any], tuple[str, ...]]
+    feature_constraints: Callable[[Any, str, bool], list]
+    shared: Callable[[], dict[str, Any]]
+    edit_kind: str
+    edit: Callable[[Any, Mapping[str, Any]], Any]
+    describe_model: Callable[[Any], dict[str, Any]]
+    unsupported: Callable[..., str | None] = every_setting_supported
+
+
 @dataclass(frozen=True)
 class ModelFamily:
     """A family of models, as the layers above the families see it.
@@ -151,6 +235,10 @@ class ModelFamily:
         ``(row) -> str``: one row of a size path in words.
     path_plot : PathPlot
         How a size path is drawn.
+    aliases : tuple of str
+        Other names of the family.
+    alternatives : AlternativesSpec or None
+        Near-optimal sets, hand edits and feature prices (None: not offered).
     """
 
     name: str
@@ -175,6 +263,7 @@ class ModelFamily:
     describe_path_row: Callable[[Mapping[str, Any]], str]
     path_plot: PathPlot
     aliases: tuple[str, ...] = field(default=())
+    alternatives: AlternativesSpec | None = None
 
 
 _lock = threading.Lock()

@@ -17,6 +17,10 @@ comparisons and grids of solves.
   (risk scores with ``m = 1`` against a learned multiplier).
 * :mod:`~riskexplore.evaluation.grids` -- grids of solves, serially, on joblib processes
   or on a Dask cluster.
+* :mod:`~riskexplore.evaluation.near_optimal` -- certified sets of near-optimal models
+  (every model within a tolerance of the optimum, with each model's metrics).
+* :mod:`~riskexplore.evaluation.prices` -- the certified price of leaving out,
+  or forcing in, each feature.
 
 Names are imported on first use. (``compare(model_a, model_b, X, y)`` lives in
 :mod:`riskexplore.evaluation.compare`; it is not re-exported here, where ``compare`` is
@@ -47,10 +51,20 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.evaluation.metrics import reliability_table as reliability_table
     from riskexplore.evaluation.metrics import risk_score_metrics as risk_score_metrics
     from riskexplore.evaluation.metrics import roc_curve as roc_curve
+    from riskexplore.evaluation.near_optimal import NearOptimalSet as NearOptimalSet
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_checklists as near_optimal_checklists,
+    )
+    from riskexplore.evaluation.near_optimal import near_optimal_models as near_optimal_models
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_risk_scores as near_optimal_risk_scores,
+    )
     from riskexplore.evaluation.paths import SizePath as SizePath
     from riskexplore.evaluation.paths import checklist_size_path as checklist_size_path
     from riskexplore.evaluation.paths import risk_score_size_path as risk_score_size_path
     from riskexplore.evaluation.paths import size_path as size_path
+    from riskexplore.evaluation.prices import FeaturePrices as FeaturePrices
+    from riskexplore.evaluation.prices import feature_prices as feature_prices
     from riskexplore.evaluation.scale_price import ScalePrice as ScalePrice
     from riskexplore.evaluation.scale_price import price_of_fixed_scale as price_of_fixed_scale
     from riskexplore.evaluation.tables import metrics_table as metrics_table

@@ -7,6 +7,10 @@
 * :func:`pareto_figure` -- a size path with certified intervals;
 * :func:`compare_figure` -- two models side by side and the certified price of the
   constraints that separate them;
+* :func:`feature_frequency_figure` -- how often each feature appears in a near-optimal
+  set, and its models grouped by the features they use;
+* :func:`feature_price_figure` -- the certified price of leaving out or forcing in each
+  feature;
 * :func:`save_figure` -- HTML (always) or PNG/SVG/PDF (with ``kaleido``).
 
 The widgets of :mod:`riskexplore.widgets` show the same figures live. plotly is imported
@@ -20,6 +24,10 @@ from typing import TYPE_CHECKING
 from riskexplore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names (imported on first use)
+    from riskexplore.figures.alternatives import (
+        feature_frequency_figure as feature_frequency_figure,
+    )
+    from riskexplore.figures.alternatives import feature_price_figure as feature_price_figure
     from riskexplore.figures.cards import card_figure as card_figure
     from riskexplore.figures.compare import compare_figure as compare_figure
     from riskexplore.figures.export import (

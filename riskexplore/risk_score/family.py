@@ -10,17 +10,22 @@ import pandas as pd
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
-from riskexplore.core.registry import ModelFamily, PathPlot
+from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import InputError
+from riskexplore.risk_score import edits
+from riskexplore.risk_score.constraints import Exclude, Include
+from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import fit_risk_score
 from riskexplore.risk_score.model import RiskScore, format_multiplier
+from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (
     COEF_MAX,
     COEF_MIN,
     MULTIPLIER_MAX,
     MULTIPLIER_MIN,
     PARAMETERS,
+    fixed_scale_only,
     multiplier_range,
 )
 from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
@@ -248,6 +253,57 @@ def check_data(X, y, settings: Mapping[str, Any]) -> None:
     check_training_data(X, y)
 
 
+def feature_constraints(model: RiskScore, feature: str, force_in: bool) -> list:
+    """``[Include(feature)]`` or ``[Exclude(feature)]``.
+
+    Parameters
+    ----------
+    model : RiskScore
+        The best model (not used: a feature is one column).
+    feature : str
+        The feature.
+    force_in : bool
+        Force it into the model, or leave it out.
+
+    Returns
+    -------
+    list
+        The constraint.
+    """
+    return [Include(feature) if force_in else Exclude(feature)]
+
+
+def describe_model(model: RiskScore) -> dict[str, Any]:
+    """``intercept`` and ``coefficients`` (the non-zero points by feature).
+
+    Parameters
+    ----------
+    model : RiskScore
+        The model.
+
+    Returns
+    -------
+    dict
+        The fields.
+    """
+    return {"intercept": int(model.intercept), "coefficients": dict(model.points)}
+
+
+ALTERNATIVES = AlternativesSpec(
+    near_optimal=near_optimal_models,
+    tolerance=0.01,
+    tolerance_unit="relative",
+    features_of=lambda model: tuple(model.points),
+    all_features=lambda model: tuple(model.feature_names),
+    feature_constraints=feature_constraints,
+    shared=lambda: {"cut_pool": CutPool()},
+    edit_kind="points",
+    edit=edits.edit,
+    describe_model=describe_model,
+    unsupported=fixed_scale_only,
+)
+
+
 FAMILY = ModelFamily(
     name="risk_score",
     label="Risk score",
@@ -282,4 +338,5 @@ FAMILY = ModelFamily(
         middle_percent=False,
     ),
     aliases=("riskslim", "risk"),
+    alternatives=ALTERNATIVES,
 )

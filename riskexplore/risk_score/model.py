@@ -19,12 +19,14 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.core.certificate import Certificate
+from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
 from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.risk_score import edits as _edits
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.core.result import SolveResult
@@ -186,7 +188,7 @@ class RiskScore(JsonDocument):
             stats["solver"] = solver_stats
         certificate = Certificate.from_bounds(result.status, result.upper_bound, result.lower_bound)
         trace = result.trace if result.trace is not None and len(result.trace) else None
-        return cls(
+        model = cls(
             names,
             lam[1:].tolist(),
             int(lam[0]),
@@ -197,6 +199,8 @@ class RiskScore(JsonDocument):
             trace,
             multiplier=multiplier,
         )
+        model._problem = problem  # for hand edits (never serialised)
+        return model
 
     # --- the model -------------------------------------------------------------------
     @property
@@ -479,6 +483,57 @@ class RiskScore(JsonDocument):
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    # --- hand edits --------------------------------------------------------------------
+    def with_points(
+        self, points: Mapping[str, int], *, intercept: int | None = None, X=None, y=None
+    ) -> RiskScore:
+        """A new model with other points for some features, and its certified distance
+        to the best model of the same settings.
+
+        The loss, objective, card and risk table are recomputed on the training data; the
+        certificate (status ``"edited"``) keeps the lower bound of the original solve,
+        which holds for every model of its settings, so :attr:`distance` bounds how much
+        worse than the best score the edit is. An edit that breaks a bound or constraint
+        of the original search names it in ``distance.breaks``.
+
+        Parameters
+        ----------
+        points : mapping feature -> int
+            New points, e.g. ``{"Age_geq_60": 2}``; 0 leaves a feature out. Other
+            features keep their points.
+        intercept : int, optional
+            The intercept (folded into every risk). By default the whole number with the
+            least training loss for the new points.
+        X, y : optional
+            The training data. A fitted model keeps a reference to them (never
+            serialised); a model read from JSON needs them again.
+
+        Returns
+        -------
+        RiskScore
+            The edited model (this one is unchanged).
+
+        Raises
+        ------
+        InputError
+            For an unknown feature, points that are not whole numbers, or a model without
+            training data and no ``X``, ``y``.
+
+        Examples
+        --------
+        >>> edited = model.with_points({"Age_geq_60": 2})  # doctest: +SKIP
+        >>> edited.distance.describe()  # doctest: +SKIP
+        'at most 0.00193 (0.41%) above the best possible objective'
+        """
+        return _edits.with_points(self, points, intercept=intercept, X=X, y=y)
+
+    @property
+    def distance(self) -> Distance | None:
+        """The certified distance to the best model of the same settings (objective
+        minus the proven lower bound), with the constraints an edit breaks; None without a
+        certificate."""
+        return Distance.of_model(self)
 
     # --- serialisation ---------------------------------------------------------------
     def to_dict(self, include_trace: bool = False) -> dict[str, Any]:

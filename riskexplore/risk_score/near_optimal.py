@@ -13,39 +13,83 @@ starts from the first run's cuts (a shared :class:`~riskexplore.risk_score.cut_p
 
 A model here is the integer vector ``[intercept, points...]``; its objective is the
 mean logistic loss plus ``C0`` times its size, as everywhere.
+
+:func:`near_optimal_models` does the same from data and the settings of
+:func:`~riskexplore.risk_score.fit.fit_risk_score`, and gives each model of the set as a
+:class:`~riskexplore.risk_score.model.RiskScore` (``record.model``) whose certificate
+carries the optimum's lower bound, so its ``distance`` to the best score is certified and
+it can be edited by hand (``with_points``). The public entry point, with each model's
+metrics, is :func:`riskexplore.near_optimal_risk_scores`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.diversity import feature_counts, group_by_features
+from riskexplore.core.limits import (
+    DEFAULT_GAP_TOLERANCE,
+    Clock,
+    Limits,
+    StopRequest,
+    checked_limits,
+)
+from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.edits import model_at
+from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
-from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 
-__all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_risk_scores"]
+__all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_models", "solve_near_optimal"]
 
 
 @dataclass(frozen=True)
 class NearOptimalScore:
-    """One model of a near-optimal set: intercept, points (non-zero ones by feature)."""
+    """One model of a near-optimal set.
+
+    Attributes
+    ----------
+    intercept : int
+        The intercept.
+    coefficients : dict
+        The non-zero points by feature name.
+    objective, loss : float
+        Its objective (loss plus size penalty) and training loss.
+    lam : tuple of int
+        ``(intercept, points...)`` over every feature.
+    model : RiskScore or None
+        The model as a fitted risk score (set by :func:`near_optimal_models`).
+    """
 
     intercept: int
     coefficients: dict[str, int]
     objective: float
     loss: float
     lam: tuple[int, ...]
+    model: Any = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> int:
+        """The number of features with non-zero points."""
         return len(self.coefficients)
 
     def to_dict(self) -> dict:
+        """``objective``, ``loss``, ``intercept`` and ``coefficients`` (non-zero points).
+
+        Returns
+        -------
+        dict
+            The model's fields.
+        """
         return {
             "objective": self.objective,
             "loss": self.loss,
@@ -58,10 +102,30 @@ class NearOptimalScore:
 class NearOptimalScores:
     """The risk scores with objective at most ``(1 + tolerance) * optimum``, best first.
 
-    ``complete`` is True when the search proved that no other model lies within the
-    tolerance; otherwise ``reason`` says what cut it short (``"max_models"``,
-    ``"time_limit"``, ``"stopped"``, ``"node_limit"``, ``"optimum_not_certified"`` or
-    ``"numerical"``, when an LP could not be solved exactly in some region).
+    Attributes
+    ----------
+    models : list of NearOptimalScore
+        Best first (then fewer features).
+    optimum : float
+        The best objective found (the optimum when the first solve is certified).
+    tolerance : float
+        The relative tolerance.
+    complete : bool
+        True when the search proved that no other model lies within the tolerance.
+    reason : str or None
+        What cut the set short: ``"max_models"``, ``"time_limit"``, ``"stopped"``,
+        ``"node_limit"``, ``"optimum_not_certified"`` or ``"numerical"`` (an LP could
+        not be solved exactly in some region).
+    time : float
+        Seconds of both runs.
+    nodes : int
+        Branch-and-bound nodes of both runs.
+    feature_names : list of str
+        Every feature of the problem.
+    lower_bound : float
+        The proven lower bound on the optimum (of the first run).
+    status : str
+        The first run's status (``"optimal"`` when the optimum is certified).
     """
 
     models: list[NearOptimalScore]
@@ -72,30 +136,46 @@ class NearOptimalScores:
     time: float = 0.0
     nodes: int = 0
     feature_names: list[str] = field(default_factory=list)
+    lower_bound: float = -math.inf
+    status: str = "optimal"
 
     def __len__(self) -> int:
         return len(self.models)
 
     def feature_counts(self) -> dict[str, int]:
-        """How many models use each feature, most used first."""
-        counts: dict[str, int] = {}
-        for m in self.models:
-            for name in m.coefficients:
-                counts[name] = counts.get(name, 0) + 1
-        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        """How many models use each feature, most used first.
+
+        Returns
+        -------
+        dict
+            Feature -> number of models.
+        """
+        return feature_counts(m.coefficients for m in self.models)
 
     def by_features(self) -> dict[tuple[str, ...], list[NearOptimalScore]]:
-        """The models grouped by the set of features they use, largest groups first."""
-        groups: dict[tuple[str, ...], list[NearOptimalScore]] = {}
-        for m in self.models:
-            groups.setdefault(tuple(sorted(m.coefficients)), []).append(m)
-        return dict(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+        """The models grouped by the set of features they use, largest groups first.
+
+        Returns
+        -------
+        dict
+            Sorted feature names -> the models that use exactly them.
+        """
+        return group_by_features(self.models, lambda m: m.coefficients)
 
     def to_dict(self) -> dict:
+        """The set as a dict (``complete``, ``reason``, ``optimum``, ``lower_bound``,
+        ``tolerance``, ``models``).
+
+        Returns
+        -------
+        dict
+            The set.
+        """
         return {
             "complete": self.complete,
             "reason": self.reason,
             "optimum": self.optimum,
+            "lower_bound": self.lower_bound,
             "tolerance": self.tolerance,
             "models": [m.to_dict() for m in self.models],
         }
@@ -172,7 +252,7 @@ def _tolerance(value) -> float:
     return tol
 
 
-def near_optimal_risk_scores(
+def solve_near_optimal(
     problem: RiskScoreProblem,
     *,
     tolerance: float = 0.01,
@@ -186,6 +266,7 @@ def near_optimal_risk_scores(
     Parameters
     ----------
     problem : RiskScoreProblem
+        The problem (data, bounds, size limits, constraints).
     tolerance : float
         Relative distance to the optimum (0.01: within 1%).
     max_models : int
@@ -194,6 +275,7 @@ def near_optimal_risk_scores(
     limits : Limits, optional
         Time limit and stop request for both runs.
     settings : LCPASettings, optional
+        Algorithm settings of both runs.
     cut_pool : CutPool, optional
         Cuts from earlier solves on the same data (shared with both runs).
 
@@ -204,9 +286,14 @@ def near_optimal_risk_scores(
 
     Raises
     ------
+    InputError
+        For a negative tolerance, ``max_models`` below 1, or a problem with the learned
+        scale.
     InfeasibleError
         If no model satisfies the problem's constraints.
     """
+    if problem.scale != "fixed":
+        raise InputError(FIXED_SCALE_ONLY)
     tolerance = _tolerance(tolerance)
     if (
         isinstance(max_models, bool)
@@ -258,6 +345,8 @@ def near_optimal_risk_scores(
         time=clock.elapsed(),
         nodes=int(best.nodes) + int(search.nodes),
         feature_names=list(problem.feature_names),
+        lower_bound=float(best.lower_bound),
+        status=str(best.status),
     )
 
 
@@ -275,3 +364,82 @@ def _model(problem: RiskScoreProblem, lam: tuple[int, ...], objective: float):
         loss=float(problem.loss.value(vec, integral=True)),
         lam=tuple(lam),
     )
+
+
+def near_optimal_models(
+    X,
+    y,
+    *,
+    tolerance: float = 0.01,
+    max_models: int = 100,
+    time_limit: float = math.inf,
+    stop: StopRequest = None,
+    constraints: Iterable = (),
+    cut_pool: CutPool | None = None,
+    settings: LCPASettings | None = None,
+    **problem_settings: Any,
+) -> NearOptimalScores:
+    """Every risk score within ``tolerance`` of the optimum, from data: each record's
+    ``model`` is a :class:`~riskexplore.risk_score.model.RiskScore` with its certified
+    distance to the best score (the registry's near-optimal search of risk scores).
+
+    Parameters
+    ----------
+    X, y
+        Training data, as for :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+    tolerance : float
+        Relative distance to the optimum (0.01: objectives within 1%).
+    max_models : int
+        Most models returned (the best ones; the set is then incomplete).
+    time_limit : float
+        Seconds for the whole search (both runs).
+    stop : threading.Event or callable, optional
+        Ends the search early (the set is then incomplete).
+    constraints : iterable
+        Constraints every model obeys (as for ``fit_risk_score``).
+    cut_pool : CutPool, optional
+        Loss cuts shared with other solves on the same data.
+    settings : LCPASettings, optional
+        Algorithm settings.
+    **problem_settings
+        Settings of :func:`~riskexplore.risk_score.fit.build_problem` (``max_size``,
+        ``coef_min``, ``coef_max``, ``c0``, ``intercept_min``, ...).
+
+    Returns
+    -------
+    NearOptimalScores
+        The set, best first, with each record's ``model`` set.
+
+    Raises
+    ------
+    InputError
+        For unusable data or settings (the learned scale among them).
+    InfeasibleError
+        If no risk score obeys the settings and constraints.
+    """
+    refused = fixed_scale_only(problem_settings)
+    if refused is not None:
+        raise InputError(refused)
+    limits = checked_limits(time_limit, None, DEFAULT_GAP_TOLERANCE, stop)
+    problem = build_problem(X, y, constraints=constraints, **problem_settings)
+    found = solve_near_optimal(
+        problem,
+        tolerance=tolerance,
+        max_models=max_models,
+        limits=limits,
+        settings=settings,
+        cut_pool=cut_pool,
+    )
+    template = None
+    records = []
+    for rank, record in enumerate(found.models):
+        lam = np.asarray(record.lam, dtype=np.int64)
+        status = found.status if rank == 0 else "alternative"
+        if template is None:  # the settings' statistics, once
+            template = RiskScore.from_result(
+                problem, SolveResult(status, lam, record.objective, found.lower_bound)
+            )
+        model = model_at(template, problem, lam, status=status, lower_bound=found.lower_bound)
+        records.append(dataclasses.replace(record, model=model))
+    found.models = records
+    return found

@@ -20,6 +20,8 @@ __all__ = [
     "C0",
     "COEF_MAX",
     "COEF_MIN",
+    "FIXED_SCALE_ONLY",
+    "FIXED_SCALE_ONLY_WORDS",
     "INTERCEPT_MAX",
     "INTERCEPT_MIN",
     "MULTIPLIER_MAX",
@@ -27,6 +29,7 @@ __all__ = [
     "SCALES",
     "RiskScoreProblem",
     "RiskScoreSettings",
+    "fixed_scale_only",
 ]
 
 #: Default bounds on every feature's points (the paper's {-5, ..., 5}).
@@ -57,6 +60,51 @@ PARAMETERS = {
     "multiplier_min": [_POSITIVE_FINITE],
     "multiplier_max": [_POSITIVE_FINITE],
 }
+
+
+#: Why near-optimal sets, hand edits and feature prices refuse the learned scale (their
+#: certificates use the fixed scale's loss and lower bound).
+FIXED_SCALE_ONLY = (
+    "near-optimal sets, hand edits and feature prices of risk scores are certified with the "
+    "fixed scale only (risk = σ(score)), not with the learned one (scale='learned', "
+    "risk = σ(score / m)): choose the fixed scale (scale='fixed', the default)"
+)
+
+
+#: The same in words for a page (no option names).
+FIXED_SCALE_ONLY_WORDS = (
+    "Other good scores, hand edits and the price of each characteristic are certified with "
+    "the fixed scale only (risk = σ(score)), not with a learned scale (risk = σ(score / m)). "
+    "Choose the fixed scale to use them."
+)
+
+
+def fixed_scale_only(
+    settings: Mapping[str, Any], model: Any = None, words: bool = False
+) -> str | None:
+    """Why near-optimal sets, hand edits and feature prices cannot use these settings or
+    this model (the learned scale), or None.
+
+    Parameters
+    ----------
+    settings : mapping
+        Fit settings (``scale``, ...).
+    model : RiskScore, optional
+        A model they would start from.
+    words : bool
+        The reason for a page (:data:`FIXED_SCALE_ONLY_WORDS`) rather than for an error.
+
+    Returns
+    -------
+    str or None
+        :data:`FIXED_SCALE_ONLY` (or its words) for the learned scale, else None.
+    """
+    learned = settings.get("scale") == "learned"
+    if model is not None and getattr(model, "scale", "fixed") == "learned":
+        learned = True
+    if not learned:
+        return None
+    return FIXED_SCALE_ONLY_WORDS if words else FIXED_SCALE_ONLY
 
 
 def multiplier_range(

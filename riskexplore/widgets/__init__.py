@@ -2,6 +2,9 @@
 
 * :class:`Explorer` (over its plain-Python :class:`ExplorerState`) -- data, settings,
   constraints, Solve and every result view on one page.
+* :class:`AlternativesView` (over its plain-Python :class:`AlternativesState`) -- the
+  near-optimal set as cards to click through, hand edits with their certified distance
+  to the best model, and the price of each feature (the Explorer's "Alternatives" tab).
 * :class:`SolveMonitor` -- a solve's live bounds, gap and work, Solve and Stop buttons, the
   incumbent's card; :class:`SolveRunner` is its Jupyter-free core (worker thread and
   event queue).
@@ -24,6 +27,10 @@ from typing import TYPE_CHECKING
 from riskexplore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names (imported on first use)
+    from riskexplore.widgets.alternatives import AlternativesView as AlternativesView
+    from riskexplore.widgets.alternatives_state import (
+        AlternativesState as AlternativesState,
+    )
     from riskexplore.widgets.cards import (
         ModelCardView as ModelCardView,
     )

@@ -34,6 +34,8 @@ _STATUS_WORDS = {
     "numerical": "search ended; some regions' LPs could not be solved exactly",
     "infeasible": "infeasible",
     "solving": "best so far (solve running)",
+    "alternative": "near-optimal alternative",
+    "edited": "edited by hand",
 }
 
 _BOX = (

@@ -42,6 +42,7 @@ from riskexplore.core.registry import families
 from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.widgets import checklist_builder, constraint_builder
+from riskexplore.widgets.alternatives import AlternativesView
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
@@ -93,6 +94,8 @@ class Explorer:
     monitors : dict
         ``"unconstrained"`` / ``"constrained"`` -> :class:`SolveMonitor`.
     reliability, metrics, pareto, compare : the result views.
+    alternatives : AlternativesView
+        Near-optimal models, hand edits and feature prices (the "Alternatives" tab).
     message : ipywidgets.HTML
         The latest message (errors in red).
 
@@ -342,6 +345,8 @@ class Explorer:
             ]
         )
         self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
+        # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
+        self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         self._show_family_settings()
         self._refresh_builder()
         if dataset is not None:
@@ -875,7 +880,8 @@ class Explorer:
         bool
             Whether the study was opened (else :attr:`last_message` says why).
         """
-        if self.pareto.running or any(m.running for m in self.monitors.values()):
+        alternatives = self.alternatives.running("set") or self.alternatives.running("prices")
+        if self.pareto.running or alternatives or any(m.running for m in self.monitors.values()):
             self._show("Stop the running search before opening a study.", "warning")
             return False
         try:
@@ -939,6 +945,7 @@ class Explorer:
             self.pareto.show_path(study.size_path)
             if study.selected is not None:
                 self.pareto.select(study.selected)
+        self.alternatives.sync_source()  # a set found before is not the study's: cleared
         return notes
 
     # --- size path -------------------------------------------------------------------

@@ -378,7 +378,7 @@ def test_heart_matches_enumeration_and_never_worsens_with_more_items(heart_items
 # ------------------------------------------------------------------ near-optimal sets
 @pytest.mark.parametrize("seed", range(40))
 def test_near_optimal_sets_match_brute_force(seed):
-    from riskexplore.checklist.near_optimal import near_optimal_checklists
+    from riskexplore.checklist.near_optimal import solve_near_optimal as near_optimal_checklists
 
     problem = _random_problem(5000 + seed)
     optimum, _, _ = brute_force(problem)
@@ -409,7 +409,7 @@ def test_near_optimal_sets_match_brute_force(seed):
 
 
 def test_near_optimal_max_models_keeps_the_best_and_says_incomplete():
-    from riskexplore.checklist.near_optimal import near_optimal_checklists
+    from riskexplore.checklist.near_optimal import solve_near_optimal as near_optimal_checklists
 
     problem = ChecklistProblem(*_separable(seed=8, n=60, d=9))
     full = near_optimal_checklists(problem, tolerance=6.0, max_models=100_000)

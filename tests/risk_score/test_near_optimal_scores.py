@@ -9,7 +9,7 @@ import pytest
 from test_lcpa import random_problem
 
 from riskexplore.errors import InputError
-from riskexplore.risk_score.near_optimal import near_optimal_risk_scores
+from riskexplore.risk_score.near_optimal import solve_near_optimal
 
 
 def _all_models(problem):
@@ -32,7 +32,7 @@ def test_sets_match_enumeration(seed):
         return
     optimum = min(models.values())
     tolerance = float(np.random.default_rng(seed).choice([0.0, 0.01, 0.05, 0.2]))
-    result = near_optimal_risk_scores(problem, tolerance=tolerance, max_models=10_000)
+    result = solve_near_optimal(problem, tolerance=tolerance, max_models=10_000)
     expected = {lam for lam, v in models.items() if v <= optimum * (1 + tolerance) * (1 + 1e-12)}
     got = {m.lam for m in result.models}
     assert result.complete, result.reason
@@ -50,7 +50,7 @@ def test_max_models_keeps_the_best_and_says_incomplete():
     optimum = min(models.values())
     within = sorted(v for v in models.values() if v <= optimum * 1.5)
     assert len(within) > 6
-    result = near_optimal_risk_scores(problem, tolerance=0.5, max_models=5)
+    result = solve_near_optimal(problem, tolerance=0.5, max_models=5)
     assert not result.complete and result.reason == "max_models"
     assert [m.objective for m in result.models] == pytest.approx(within[:5], rel=1e-12)
     counts = result.feature_counts()
@@ -60,6 +60,6 @@ def test_max_models_keeps_the_best_and_says_incomplete():
 def test_bad_arguments():
     problem = random_problem(0, with_constraints=False)
     with pytest.raises(InputError, match="tolerance"):
-        near_optimal_risk_scores(problem, tolerance=-0.1)
+        solve_near_optimal(problem, tolerance=-0.1)
     with pytest.raises(InputError, match="max_models"):
-        near_optimal_risk_scores(problem, max_models=0)
+        solve_near_optimal(problem, max_models=0)

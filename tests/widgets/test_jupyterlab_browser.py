@@ -221,7 +221,9 @@ def test_plot_draws_while_its_cell_is_still_running(browser, lab):
 
 def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
     with notebook_page(browser, lab + "explorer.ipynb", "explorer_jupyterlab.png") as page:
-        wait_for(lambda: len(plots(page)) == 6, "the Explorer's six plots", timeout=180)
+        # six plots of the Explorer's own, four of its Alternatives tab (metrics,
+        # reliability, feature frequency, feature prices)
+        wait_for(lambda: len(plots(page)) == 10, "the Explorer's ten plots", timeout=180)
         assert plot(page, "Unconstrained solve")["points"][0] == 0
 
         # 1. the monitor is live during the solve; reliability drawn after it

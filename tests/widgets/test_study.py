@@ -499,6 +499,12 @@ def test_the_explorer_saves_and_opens_a_study_with_its_results_drawn(tmp_path):
     assert other.reliability.model is not None and len(other.metrics.models) == 2
     assert other.comparison is not None and other.comparison.price_of_constraints is not None
     assert [r["size"] for r in other.pareto.rows] == [1, 2] and other.pareto.selected == 2
+    # the Alternatives tab: a set found before opening is cleared (it is not the study's)
+    other.alternatives.compute(wait=True)
+    other.alternatives.wait()
+    assert other.alternatives.state.found is not None
+    assert other.open_study(file), other.last_message
+    assert other.alternatives.state.found is None and other.alternatives.state.model is None
 
     # a bad file changes nothing
     before = other.save_study().to_json()
