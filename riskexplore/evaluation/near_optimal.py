@@ -142,8 +142,12 @@ class Alternative:
 
     @property
     def objective(self) -> float:
-        """The model's objective (loss plus size penalty; a checklist's includes the
-        tie-breaking terms)."""
+        """The model's objective in the set's unit, the unit of :attr:`NearOptimalSet.optimum`
+        and of the distance: loss plus size penalty for a risk score, weighted mistakes for
+        a checklist (without the search's tie-breaking terms)."""
+        distance = self.model.distance
+        if distance is not None:
+            return float(distance.objective)
         return float(self.model.objective)
 
     @property
@@ -328,7 +332,7 @@ def model_row(alternative: Alternative, spec: AlternativesSpec) -> dict[str, Any
     distance = model.distance
     row: dict[str, Any] = {
         "rank": alternative.rank,
-        "objective": float(model.objective),
+        "objective": alternative.objective,
         "distance": float(distance.absolute),
         "relative_distance": float(distance.relative),
         "size": int(model.size),

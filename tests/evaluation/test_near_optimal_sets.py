@@ -157,9 +157,11 @@ def test_checklist_sets_match_enumeration(seed):
         assert a.model.stats["train_errors"] == everything[(subset, a.model.M)]
         assert a.distance.unit == "mistakes"
         assert a.distance.absolute == pytest.approx(everything[(subset, a.model.M)] - best)
+        assert a.objective == everything[(subset, a.model.M)]  # the set's unit, no tie-breaks
         assert "train_error" in a.metrics and "train_fnr" in a.metrics
     report = json.loads(json.dumps(found.to_dict(), allow_nan=False))
     assert {"items", "M", "train_errors", "objective"} <= set(report["models"][0])
+    assert all(row["objective"] == row["train_errors"] for row in report["models"])
     assert found.best.objective == pytest.approx(
         fit_checklist(X, y, binarize=None, max_items=max_items).objective
     )
