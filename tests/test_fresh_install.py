@@ -16,14 +16,31 @@ For each, headless Chromium (Debian's, through Playwright; ``browser`` fixture i
 name is uploaded and the page names the repeated column. SIGTERM then stops the launcher
 and its Voila server. One environment serves the three launches (module-scoped fixture).
 
+The README's "In Jupyter" command is proven the same way, in a second copy with its own
+new environment made by that command's setup part alone (only the ``lab`` extra): its
+launch part (``jupyter lab notebooks/00_explore.ipynb``) runs as written; the URL is read
+from what JupyterLab prints, and the page JupyterLab asks the browser to open
+(``BROWSER`` is a script that records it) must be that server, on the port and with the
+token the test chose (``ServerApp.port`` in the test's empty Jupyter configuration,
+``JUPYTER_TOKEN``), on the starter notebook. Headless Chromium opens it, runs the
+notebook with the menu's Run > Run All Cells, and must see the Explorer's first live plot
+drawn and redrawn by the kernel while its search runs. (Tests run as root: that
+configuration also sets ``allow_root``, as ``--allow-root`` would.)
+
+Cost: each environment is one ``pip install`` from the local package index (the
+interface extra about 1-2 minutes, the lab extra about as much again on two busy cores);
+the three dashboard launches share the first one.
+
 Select it alone with ``pytest -m fresh_install``; ``.ci/run`` runs it with the suite.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -39,6 +56,8 @@ from urllib.parse import urlsplit
 import pytest
 from _browser import block_outside, button, upload_csv
 from playwright.sync_api import expect
+
+from riskexplore.cli.dashboard import free_port
 
 pytestmark = pytest.mark.fresh_install
 
@@ -57,6 +76,17 @@ def first_command(readme: Path) -> str:
         if line.startswith("python3 -m venv"):
             return line
     raise AssertionError(f"{readme} has no line starting with 'python3 -m venv'")
+
+
+def section_command(readme: Path, heading: str) -> str:
+    """The first line that sets up a virtual environment in the section ``## heading``."""
+    inside = False
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            inside = line[3:].strip() == heading
+        elif inside and line.startswith("python3 -m venv"):
+            return line
+    raise AssertionError(f"{readme} has no section {heading!r} with a 'python3 -m venv' line")
 
 
 def setup_and_launch(command: str) -> tuple[str, str]:
@@ -118,19 +148,15 @@ def _newcomer_env(home: Path) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> tuple[Path, dict[str, str]]:
-    """A copy of the checkout set up by the READMEs' setup commands: (folder, env)."""
+def _set_up(setups, tmp_path_factory, name: str) -> tuple[Path, dict[str, str]]:
+    """A new copy of the checkout in which each setup command ran: (folder, env)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs a git checkout (the files a clone has)")
-    base = tmp_path_factory.mktemp("fresh")
+    base = tmp_path_factory.mktemp(name)
     folder = base / "riskexplore"
     _copy_checkout(folder)
     env = _newcomer_env(base)
-    setups = dict.fromkeys(
-        setup_and_launch(first_command(r))[0] for r in (README, DASHBOARDS_README)
-    )
-    for setup in setups:  # one command today: both READMEs install the same extra
+    for setup in dict.fromkeys(setups):
         started = time.monotonic()
         done = subprocess.run(
             ["bash", "-c", setup],
@@ -145,6 +171,14 @@ def fresh(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         assert done.returncode == 0, f"{setup!r} failed:\n{tail}"
         print(f"setup {setup!r}: {time.monotonic() - started:.0f} s")
     return folder, env
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """A copy of the checkout set up by the READMEs' setup commands: (folder, env)."""
+    # one command today: both READMEs install the same extra
+    setups = [setup_and_launch(first_command(r))[0] for r in (README, DASHBOARDS_README)]
+    return _set_up(setups, tmp_path_factory, "fresh")
 
 
 def test_the_new_environment_has_only_what_the_readme_installs(fresh):
@@ -174,10 +208,17 @@ def test_the_new_environment_has_only_what_the_readme_installs(fresh):
         assert spec["resource_dir"].startswith(str(folder / ".venv")), (name, spec)
 
 
+#: The line a dashboard launcher prints with its URL.
+DASHBOARD_URL = re.compile(r"(Risk score builder|Checklist builder): (?P<url>http://\S+)")
+
+
 @contextmanager
-def launched(command: str, folder: Path, env: dict[str, str]) -> Iterator[str]:
-    """Run a launch command as written (bash, in ``folder``) until it prints the URL of a
-    dashboard; yields that URL. On exit SIGTERM must stop it (exit 0) and its server."""
+def launched(
+    command: str, folder: Path, env: dict[str, str], printed: re.Pattern = DASHBOARD_URL
+) -> Iterator[tuple[str, list[str]]]:
+    """Run a launch command as written (bash, in ``folder``) until it prints a URL (the
+    group ``url`` of ``printed``); yields that URL and the lines printed so far (a list
+    that grows). On exit SIGTERM must stop it (exit 0) and its server."""
     proc = subprocess.Popen(
         ["bash", "-c", f"exec {command}"],
         cwd=folder,
@@ -201,16 +242,17 @@ def launched(command: str, folder: Path, env: dict[str, str]) -> Iterator[str]:
         deadline = time.monotonic() + 240
         while url is None and time.monotonic() < deadline and proc.poll() is None:
             for line in list(lines):
-                found = re.match(r"(Risk score builder|Checklist builder): (http://\S+)", line)
+                found = printed.search(line)
                 if found:
-                    url = found.group(2)
+                    url = found.group("url")
+                    break
             time.sleep(0.2)
-        assert url, f"{command!r} printed no dashboard URL (exit {proc.poll()}):\n{''.join(lines)}"
-        yield url
-        proc.send_signal(signal.SIGTERM)  # as `kill` would: the launcher stops Voila
-        assert proc.wait(30) == 0, "".join(lines[-20:])
+        assert url, f"{command!r} printed no URL (exit {proc.poll()}):\n{''.join(lines)}"
+        yield url, lines
+        proc.send_signal(signal.SIGTERM)  # as `kill` would: the launcher stops its server
+        assert proc.wait(60) == 0, "".join(lines[-20:])
         address = urlsplit(url)
-        with pytest.raises(OSError):  # Voila stopped with the launcher
+        with pytest.raises(OSError):  # the server stopped with the launcher
             socket.create_connection((address.hostname, address.port), timeout=2).close()
     finally:
         if proc.poll() is None:
@@ -225,7 +267,7 @@ LAUNCHES = launches()
 @pytest.mark.parametrize(("label", "command", "word"), LAUNCHES, ids=[c[0] for c in LAUNCHES])
 def test_readme_command_serves_a_live_dashboard(fresh, browser, label, command, word):
     folder, env = fresh
-    with launched(command, folder, env) as url:
+    with launched(command, folder, env) as (url, _lines):
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         outside = block_outside(context)
         page = context.new_page()
@@ -243,6 +285,106 @@ def test_readme_command_serves_a_live_dashboard(fresh, browser, label, command, 
         finally:
             ARTIFACTS.mkdir(exist_ok=True)
             shot = ARTIFACTS / f"fresh_install_{label}.png"
+            page.screenshot(path=str(shot))
+            print(f"screenshot: {shot}")
+            context.close()
+
+
+# --- the README's "In Jupyter" command -----------------------------------------------------
+JUPYTER_SETUP, JUPYTER_LAUNCH = setup_and_launch(section_command(README, "In Jupyter"))
+#: The URL JupyterLab prints (a token given by ``JUPYTER_TOKEN`` is printed as ``...``).
+LAB_URL = re.compile(r"(?P<url>http://127\.0\.0\.1:\d+/lab\S*)\?token=\S+")
+#: The token the test gives JupyterLab (``JUPYTER_TOKEN``), so that no other server passes.
+LAB_TOKEN = secrets.token_hex(16)
+
+
+@pytest.fixture(scope="module")
+def fresh_lab(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """Another copy, set up by the "In Jupyter" command's setup part alone."""
+    folder, env = _set_up([JUPYTER_SETUP], tmp_path_factory, "fresh_lab")
+    # the port and the token are the test's (no clash with another JupyterLab on 8888)
+    server: dict[str, object] = {"port": free_port(), "port_retries": 0}
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # a newcomer is not root; tests are
+        server["allow_root"] = True
+    config = Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json"
+    config.write_text(json.dumps({"ServerApp": server}))
+    env["JUPYTER_TOKEN"] = LAB_TOKEN
+    # the "web browser" JupyterLab starts: records what it is asked to open
+    recorder = folder.parent / "browser.sh"
+    recorder.write_text(f'#!/bin/sh\necho "$1" >> {folder.parent / "opened.txt"}\n')
+    recorder.chmod(0o755)
+    env["BROWSER"] = str(recorder)
+    return folder, env
+
+
+def _opened_url(folder: Path) -> str | None:
+    """The URL the "web browser" was asked to open (JupyterLab gives a local HTML file that
+    redirects to it), or None yet."""
+    opened = folder.parent / "opened.txt"
+    if not opened.exists() or not opened.read_text().strip():
+        return None
+    target = opened.read_text().split()[0]
+    if not target.startswith("file://"):
+        return target
+    page = Path(urlsplit(target).path).read_text()
+    found = re.search(r'url=([^"]+)"', page)
+    return html.unescape(found.group(1)) if found else None
+
+
+#: Points of the plot whose title starts with the argument (-1 while there is none).
+_POINTS_JS = """prefix => {
+  const g = Array.from(document.querySelectorAll('.js-plotly-plot')).find(d => {
+    const t = d.layout && d.layout.title;
+    return ((t && (t.text !== undefined ? t.text : t)) || '').startsWith(prefix);
+  });
+  return g ? (g._fullData || []).reduce((n, d) => n + ((d.x && d.x.length) || 0), 0) : -1;
+}"""
+
+
+def test_readme_jupyter_command_opens_the_starter_notebook_live(fresh_lab, browser):
+    folder, env = fresh_lab
+    assert "jupyter lab" in JUPYTER_LAUNCH and "notebooks/00_explore.ipynb" in JUPYTER_LAUNCH
+    with launched(JUPYTER_LAUNCH, folder, env, LAB_URL) as (url, lines):
+        deadline = time.monotonic() + 60
+        while (opened := _opened_url(folder)) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert opened, f"JupyterLab opened no browser page:\n{''.join(lines)}"
+        printed, shown = urlsplit(url), urlsplit(opened.replace("localhost", "127.0.0.1"))
+        assert shown.netloc == printed.netloc, (url, opened)  # the server it started
+        config = Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json"
+        port = json.loads(config.read_text())["ServerApp"]["port"]
+        assert (shown.port, shown.query) == (port, f"token={LAB_TOKEN}"), opened
+        assert shown.path.endswith("/tree/00_explore.ipynb"), opened  # the starter notebook
+        context = browser.new_context(viewport={"width": 1400, "height": 2400})
+        outside = block_outside(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            page.goto(shown.geturl(), timeout=LOAD_TIMEOUT_MS)
+            # the notebook is open and its kernel (the new environment's) is ready
+            tab = page.locator(".lm-TabBar-tab", has_text="00_explore.ipynb").first
+            expect(tab).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+            idle = page.get_by_text(re.compile(r"Python 3 \(ipykernel\) \| Idle"))
+            expect(idle).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+            # Run > Run All Cells, as a person would
+            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+            # the kernel draws the Explorer's first search, live: its plot grows
+            seen: list[int] = []
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and len({n for n in seen if n > 0}) < 2:
+                seen.append(page.evaluate(_POINTS_JS, "Unconstrained solve"))
+                page.wait_for_timeout(200)
+            assert len({n for n in seen if n > 0}) >= 2, f"not drawn live: {seen[-20:]}"
+            assert "Traceback" not in page.locator("body").inner_text()
+            assert not errors, errors
+            assert not outside, f"requests outside localhost: {outside}"
+        finally:
+            ARTIFACTS.mkdir(exist_ok=True)
+            shot = ARTIFACTS / "fresh_install_readme_jupyter.png"
+            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed(timeout=10_000)
+            page.wait_for_timeout(500)
             page.screenshot(path=str(shot))
             print(f"screenshot: {shot}")
             context.close()

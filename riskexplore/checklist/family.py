@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+import riskexplore.checklist.constraints as rules
 from riskexplore.checklist import edits
 from riskexplore.checklist.constraints import ExcludeItem, IncludeItem
 from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist
@@ -23,6 +24,24 @@ __all__ = ["FAMILY"]
 
 #: The Explorer's checklist settings and their defaults.
 SETTINGS: dict[str, Any] = {"max_items": 5, "binarize": "adaptive"}
+
+#: The readable checklist constraints (what a study file may name).
+CONSTRAINT_TYPES: tuple[type, ...] = (
+    rules.MaxItems,
+    rules.MinItems,
+    rules.MRange,
+    rules.AtMostKItems,
+    rules.OneItemPerGroup,
+    rules.Implies,
+    rules.IncludeItem,
+    rules.ExcludeItem,
+    rules.PredictPositiveWhen,
+    rules.PredictNegativeWhen,
+    rules.FNRLimit,
+    rules.FPRLimit,
+    rules.GroupRateGap,
+    rules.WorstGroupRate,
+)
 
 #: What each setting may be (see :mod:`riskexplore.core.params`).
 SETTING_CONSTRAINTS = {
@@ -288,6 +307,7 @@ FAMILY = ModelFamily(
     name="checklist",
     label="Checklist",
     model_type=Checklist,
+    constraint_types=CONSTRAINT_TYPES,
     fit=fit_checklist,
     size_parameter="max_items",
     size_noun="items",

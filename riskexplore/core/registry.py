@@ -190,6 +190,10 @@ class ModelFamily:
         Its name for people (``"Risk score"``).
     model_type : type
         The fitted model class.
+    constraint_types : tuple of type
+        The family's readable constraint classes (frozen dataclasses): the only ones a
+        study file may name (see :mod:`riskexplore.widgets.study`). Keyword-only, default
+        none.
     fit : callable
         ``fit(X, y, *, constraints, callbacks, stop, time_limit, **settings) -> model``.
     size_parameter : str
@@ -240,6 +244,7 @@ class ModelFamily:
     name: str
     label: str
     model_type: type
+    constraint_types: tuple[type, ...] = field(default=(), kw_only=True)
     fit: Callable[..., Any]
     size_parameter: str
     size_noun: str

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
@@ -41,6 +42,23 @@ SETTINGS: dict[str, Any] = {
     "multiplier_min": MULTIPLIER_MIN,
     "multiplier_max": MULTIPLIER_MAX,
 }
+
+#: The readable risk-score constraints (what a study file may name; ``Exclusive`` is
+#: ``NotTogether`` under another name).
+CONSTRAINT_TYPES: tuple[type, ...] = (
+    rules.MaxFeatures,
+    rules.MinFeatures,
+    rules.AtMostKOf,
+    rules.AtLeastKOf,
+    rules.Implies,
+    rules.NotTogether,
+    rules.PredictedRisk,
+    rules.Sign,
+    rules.Include,
+    rules.Exclude,
+    rules.PointsBetween,
+    rules.LinearConstraint,
+)
 
 #: What each setting may be (see :mod:`riskexplore.core.params`; the scale's settings
 #: are the problem's own).
@@ -290,6 +308,7 @@ FAMILY = ModelFamily(
     name="risk_score",
     label="Risk score",
     model_type=RiskScore,
+    constraint_types=CONSTRAINT_TYPES,
     fit=fit_risk_score,
     size_parameter="max_size",
     size_noun="features",

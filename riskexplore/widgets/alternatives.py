@@ -298,6 +298,24 @@ class AlternativesView:
     prices_table : ipywidgets.HTML
     prices_figure : PlotView
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    The Explorer's Alternatives tab (``ex.alternatives``), or on its own:
+
+    >>> from riskexplore import load_dataset
+    >>> from riskexplore.widgets import AlternativesState, AlternativesView
+    >>> mammo = load_dataset("mammo")
+    >>> state = AlternativesState()
+    >>> settings = {"max_size": 3, "time_limit": 10}
+    >>> state.configure(family="risk_score", X=mammo.X, y=mammo.y, settings=settings)
+    True
+    >>> view = AlternativesView(state, auto_refresh=False)
+    >>> view  # doctest: +SKIP
+    >>> view.compute(wait=True)  # what "Find other good scores" does
+    True
+    >>> view.select(len(state.found) - 1)  # as a click on the last model's card
+    True
     """
 
     def __init__(

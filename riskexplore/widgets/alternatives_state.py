@@ -106,6 +106,24 @@ class AlternativesState:
         The price of each feature.
     data_version : int
         Changes whenever :meth:`configure` is given other data or settings.
+
+    Examples
+    --------
+    The near-optimal set and its hand edits without widgets:
+
+    >>> from riskexplore import load_dataset
+    >>> from riskexplore.widgets import AlternativesState
+    >>> mammo = load_dataset("mammo")
+    >>> state = AlternativesState()
+    >>> settings = {"max_size": 3, "time_limit": 10}
+    >>> state.configure(family="risk_score", X=mammo.X, y=mammo.y, settings=settings)
+    True
+    >>> found = state.compute_set(tolerance=0.01)  # every score within 1% of the best
+    >>> state.model is found.best
+    True
+    >>> edited = state.change_points("Age_geq_60", +1)  # one more point; its distance is certified
+    >>> edited.all_points["Age_geq_60"] == found.best.all_points["Age_geq_60"] + 1
+    True
     """
 
     family: str | None = None

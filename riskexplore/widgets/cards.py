@@ -212,6 +212,17 @@ class ModelCardView:
         What to display (``display(view)`` also works).
     model : model or None
         The model shown (``None`` while an incumbent or a message is shown).
+
+    Examples
+    --------
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import ModelCardView
+    >>> mammo = load_dataset("mammo")
+    >>> model = fit_risk_score(mammo.X, mammo.y, max_size=3, time_limit=10)
+    >>> card = ModelCardView(model)
+    >>> card  # doctest: +SKIP
+    >>> card.model is model and "certified optimal" in card.html.value
+    True
     """
 
     def __init__(self, model=None, *, heading: str | None = None) -> None:

@@ -123,6 +123,17 @@ class ChecklistConstraintBuilder(ConstraintListBase):
     active : ipywidgets.SelectMultiple
     active_html, message : ipywidgets.HTML
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import FNRLimit
+    >>> from riskexplore.widgets import ChecklistConstraintBuilder
+    >>> builder = ChecklistConstraintBuilder(["age ≥ 54", "chol ≥ 240", "smoker"])
+    >>> builder  # doctest: +SKIP
+    >>> builder.add(FNRLimit(0.2))
+    True
+    >>> builder.constraints
+    [FNRLimit(gamma=0.2)]
     """
 
     def __init__(

@@ -27,6 +27,13 @@ class CompareView:
     Use :meth:`show` with a :class:`~riskexplore.evaluation.compare.Comparison` (e.g.
     from ``compare_models``) or :meth:`show_models` with two fitted models.
 
+    Parameters
+    ----------
+    comparison : Comparison, optional
+        Shown at once when given (see :meth:`show`).
+    X, y, X_test, y_test : optional
+        The data its figure is drawn on.
+
     Attributes
     ----------
     comparison : Comparison or None
@@ -39,6 +46,22 @@ class CompareView:
     figure : riskexplore.widgets.plot_view.PlotView
     message : ipywidgets.HTML
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import Exclude, fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import CompareView
+    >>> mammo = load_dataset("mammo")
+    >>> rule = Exclude("IrregularShape")
+    >>> free = fit_risk_score(mammo.X, mammo.y, max_size=3, time_limit=10)
+    >>> ruled = fit_risk_score(mammo.X, mammo.y, max_size=3, time_limit=10, constraints=[rule])
+    >>> view = CompareView()
+    >>> view.show_models(free, ruled, mammo.X, mammo.y, constraints=[rule])
+    True
+    >>> view  # doctest: +SKIP
+    >>> low, high = view.comparison.price_of_constraints  # certified: V*(rules) - V*
+    >>> 0 <= high
+    True
     """
 
     def __init__(self, comparison=None, X=None, y=None, X_test=None, y_test=None):

@@ -127,6 +127,18 @@ class ConstraintBuilder(ConstraintListBase):
     message : ipywidgets.HTML
         The latest message (errors in red).
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import Exclude, load_dataset
+    >>> from riskexplore.widgets import ConstraintBuilder
+    >>> mammo = load_dataset("mammo")
+    >>> builder = ConstraintBuilder(list(mammo.X.columns), max_size=3)
+    >>> builder  # doctest: +SKIP
+    >>> builder.add(Exclude("IrregularShape"))  # as the Add button does
+    True
+    >>> builder.constraints
+    [Exclude(feature='IrregularShape')]
     """
 
     def __init__(

@@ -9,6 +9,7 @@ scripts and other front ends can drive it without Jupyter.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
 from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
 from riskexplore.widgets.runner import solve_function
+from riskexplore.widgets.study import Study, resolve_data
 
 __all__ = [
     "COMMON_SETTINGS",
@@ -120,6 +122,18 @@ class ExplorerState:
     scale_price : ScalePrice or None
         The certified price of a fixed scale for the unconstrained run (see
         :meth:`scale_price_function`), once computed.
+
+    Examples
+    --------
+    The Explorer's steps without widgets (a script, a test, a server):
+
+    >>> from riskexplore.widgets import ExplorerState
+    >>> state = ExplorerState()
+    >>> state.load_dataset("mammo")
+    >>> state.update_settings(max_size=3, time_limit=10)
+    >>> model = state.solve_function([])(callbacks=[], stop=None)
+    >>> model.certificate.status
+    'optimal'
     """
 
     dataset: str | None = None
@@ -273,6 +287,113 @@ class ExplorerState:
         self.settings = new
         if resplit and self.outcome is not None:
             self.set_outcome(self.outcome)
+
+    # --- studies (the format: riskexplore.widgets.study) -----------------------------
+    def to_study(
+        self,
+        constraints=(),
+        *,
+        size_path=None,
+        selected: int | None = None,
+        include_data: bool = False,
+    ) -> Study:
+        """The exploration as a :class:`~riskexplore.widgets.study.Study` (data's identity,
+        settings, constraints, the runs on the current data with their models,
+        certificates and traces, and the size path).
+
+        Parameters
+        ----------
+        constraints : sequence
+            The active constraints (the Explorer's builder holds them).
+        size_path : SizePath, optional
+            The size path shown.
+        selected : int, optional
+            The size selected on the path.
+        include_data : bool
+            Keep the patients' rows in the study (never by default: the study names the
+            data and keeps a hash of the table).
+
+        Returns
+        -------
+        Study
+            Write it with :meth:`Study.to_json <riskexplore.widgets.study.Study.to_json>`.
+
+        Raises
+        ------
+        InputError
+            Without data and outcome, or for a constraint that cannot be saved (a Pyomo
+            model).
+        """
+        return Study.capture(
+            self, constraints, size_path=size_path, selected=selected, include_data=include_data
+        )
+
+    @classmethod
+    def from_study(
+        cls, study, *, data=None, data_name: str | None = None, current=None
+    ) -> ExplorerState:
+        """A state with the data, settings and runs of a study.
+
+        The data are, in order: ``data`` when given, the rows saved in the study, the
+        bundled dataset it names, or the table of ``current`` (an uploaded file loaded
+        before opening a study saved without its rows). When the table's hash differs
+        from the study's, a :class:`~riskexplore.widgets.study.StudyWarning` is issued
+        (and kept in :attr:`messages`); the models are then shown on these data.
+
+        Parameters
+        ----------
+        study : Study, str, Path, bytes or dict
+            The study, a study file, its text or its document.
+        data : DataFrame, bytes, str or Path, optional
+            The table to open it on (a CSV file's bytes or path).
+        data_name : str, optional
+            The name of ``data``.
+        current : ExplorerState, optional
+            The state open now (its table is used for a study of an uploaded file).
+
+        Returns
+        -------
+        ExplorerState
+            The state; the study's constraints and size path are
+            ``study.constraints`` and ``study.size_path``.
+
+        Raises
+        ------
+        InputError
+            For a malformed or edited study, missing data, or settings this version
+            refuses.
+        """
+        study = study if isinstance(study, Study) else Study.read(study)
+        now = None
+        if current is not None and current.frame is not None:
+            now = (current.frame, current.dataset, current.source)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            resolved = resolve_data(study, data, data_name=data_name, current=now)
+        state = cls()
+        for w in caught:
+            state.messages.append(("warning", str(w.message)))
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        state.set_family(study.family)
+        state._set_frame(resolved.frame, resolved.name, resolved.source)
+        state.categorical = resolved.categorical
+        try:
+            state.update_settings(**study.settings)
+        except InputError as exc:
+            raise InputError(f"the study's settings cannot be used: {exc}") from None
+        state.set_outcome(study.data.outcome)
+        for run, saved in study.runs.items():
+            state.record(
+                run,
+                saved.model,
+                saved.family,
+                saved.settings,
+                saved.constraints,
+                state.data_version,
+            )
+        if study.scale_price is not None and "unconstrained" in state.runs:
+            state.record_scale_price(state.runs["unconstrained"], study.scale_price)
+        return state
 
     # --- solving ---------------------------------------------------------------------
     def check_ready(self) -> None:

@@ -27,6 +27,17 @@ class MetricsPanel:
         The metrics shown (:func:`~riskexplore.evaluation.tables.metrics_table`).
     message : ipywidgets.HTML
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import fit_checklist, fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import MetricsPanel
+    >>> mammo = load_dataset("mammo")
+    >>> score = fit_risk_score(mammo.X, mammo.y, max_size=3, time_limit=10)
+    >>> panel = MetricsPanel({"score": score}, mammo.X, mammo.y)
+    >>> panel  # doctest: +SKIP
+    >>> list(panel.table.index)
+    ['score']
     """
 
     def __init__(self, models=None, X=None, y=None, X_test=None, y_test=None, *, title=None):

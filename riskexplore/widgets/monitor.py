@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from riskexplore.core.progress import ProgressSeries
+from riskexplore.errors import InputError
 from riskexplore.figures.export import save_figure
 from riskexplore.figures.progress import bounds_figure, update_bounds_figure
 from riskexplore.widgets._refresh import Refresher
@@ -97,6 +98,22 @@ class SolveMonitor:
         The latest fitted model (kept when a later solve fails).
     widget : ipywidgets.VBox
         Everything, for ``display``.
+
+    Examples
+    --------
+    A live view around your own fit (the call runs in a background thread):
+
+    >>> from functools import partial
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import SolveMonitor
+    >>> mammo = load_dataset("mammo")
+    >>> monitor = SolveMonitor(title="mammo, at most 3 characteristics")
+    >>> monitor  # doctest: +SKIP
+    >>> runner = monitor.start(partial(fit_risk_score, mammo.X, mammo.y, max_size=3, time_limit=10))
+    >>> monitor.wait(timeout=60)
+    'optimal'
+    >>> monitor.model.certificate.status
+    'optimal'
     """
 
     def __init__(
@@ -222,6 +239,50 @@ class SolveMonitor:
             self.stop_button.disabled = True
             self.status_label.value = self._status_html()
 
+    def show_model(self, model) -> None:
+        """Show a finished model as its solve ended: its trace on the plot (bounds, gap,
+        work), its certificate's status and its card; ``None`` empties the monitor.
+
+        This is how a run opened from a study is drawn again (see
+        :meth:`Explorer.open_study <riskexplore.widgets.explorer.Explorer.open_study>`);
+        no solve runs and no finish callback is called.
+
+        Parameters
+        ----------
+        model : RiskScore, Checklist or None
+            A fitted model (its ``trace``, if any, is drawn).
+
+        Raises
+        ------
+        InputError
+            While a solve is running.
+        """
+        with self._lock:
+            if self.running:
+                raise InputError("a solve is running in this monitor; stop it first")
+            series = ProgressSeries()
+            trace = getattr(model, "trace", None)
+            if trace is not None:
+                series.extend(trace.events)
+            certificate = getattr(model, "certificate", None)
+            self.runner, self._pending, self.error = None, None, None
+            self.series, self.model = series, model
+            self._shown_incumbent = series.incumbent_version
+            self._finalized = True
+            self._status = (
+                "idle" if model is None else str(getattr(certificate, "status", "") or "finished")
+            )
+            self.message.value = ""
+            self.solve_button.disabled = False
+            self.stop_button.disabled = True
+            if model is None:
+                self.card.clear()
+            else:
+                self.card.show(model)
+            self._redraw()
+            self.figure.layout.title.text = self._title()
+            self.status_label.value = self._status_html()
+
     # --- refreshing ------------------------------------------------------------------
     def _ensure_refresh(self) -> None:
         if self.auto_refresh:
@@ -344,7 +405,7 @@ class SolveMonitor:
         parts = [f"<b>{html.escape(status)}</b>"]
         if self._status == "error":
             pass
-        elif self.runner is not None and self._pending is None and len(self.series):
+        elif self._pending is None and len(self.series):
             parts.append(html.escape(self.series.summary()))
         elif self.runner is not None and not self._finalized:
             parts.append(f"{self.runner.elapsed:.1f} s")

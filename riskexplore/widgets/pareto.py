@@ -59,6 +59,24 @@ class ParetoView:
         The finished path.
     error : BaseException or None
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    The best risk score of each size, drawn size by size while they are solved:
+
+    >>> from riskexplore import load_dataset
+    >>> from riskexplore.widgets import ParetoView
+    >>> mammo = load_dataset("mammo")
+    >>> view = ParetoView()
+    >>> view  # doctest: +SKIP
+    >>> view.start(mammo.X, mammo.y, sizes=3, time_limit_per_size=5)
+    True
+    >>> view.wait(timeout=120)
+    True
+    >>> [row["size"] for row in view.rows]
+    [1, 2, 3]
+    >>> view.select(2)  # as a click on the size-2 point: its model in view.card
+    True
     """
 
     def __init__(

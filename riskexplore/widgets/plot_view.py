@@ -159,6 +159,18 @@ class PlotView(anywidget.AnyWidget):
         ``data``, ``layout``, ``update_layout``, ``add_trace``, ...) are sent to the page.
     messages_sent : int
         How many figure states have been sent (for tests and benchmarks).
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> from riskexplore.widgets import PlotView
+    >>> view = PlotView(go.Figure(go.Scatter(x=[0, 1], y=[0, 1])))
+    >>> view  # doctest: +SKIP
+    >>> with view.batch_update():  # one message to the page for both edits
+    ...     view.data[0].x = [0, 1, 2]
+    ...     view.data[0].y = [0, 1, 4]
+    >>> view.to_figure().data[0].y
+    (0, 1, 4)
     """
 
     _esm = _ESM

@@ -32,6 +32,20 @@ class ReliabilityView:
     tables : dict
         ``{"train": table, "test": table}`` shown (reliability tables).
     widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import ReliabilityView
+    >>> mammo = load_dataset("mammo")
+    >>> test = mammo.X.index[::4]  # a quarter of the rows held out
+    >>> X, y = mammo.X.drop(test), mammo.y.drop(test)
+    >>> X_test, y_test = mammo.X.loc[test], mammo.y.loc[test]
+    >>> model = fit_risk_score(X, y, max_size=3, time_limit=10)
+    >>> view = ReliabilityView(model, X, y, X_test, y_test)
+    >>> view  # doctest: +SKIP
+    >>> sorted(view.tables)
+    ['test', 'train']
     """
 
     def __init__(self, model=None, X=None, y=None, X_test=None, y_test=None, *, title=None):

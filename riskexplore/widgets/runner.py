@@ -62,6 +62,23 @@ class SolveRunner:
         What ``solve`` returned (the fitted model).
     error : BaseException or None
         What ``solve`` raised.
+
+    Examples
+    --------
+    What :class:`SolveMonitor` draws from: a search in a thread, its events queued.
+
+    >>> from functools import partial
+    >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import SolveRunner
+    >>> mammo = load_dataset("mammo")
+    >>> runner = SolveRunner(partial(fit_risk_score, mammo.X, mammo.y, max_size=3, time_limit=10))
+    >>> runner.start().join(timeout=60)
+    True
+    >>> runner.status
+    'optimal'
+    >>> events = runner.drain()  # the progress events, oldest first
+    >>> runner.result.certificate.status
+    'optimal'
     """
 
     def __init__(self, solve: Callable[..., Any], *, name: str = "riskexplore-solve") -> None:

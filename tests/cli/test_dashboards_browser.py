@@ -13,11 +13,13 @@ path draws its sizes and stops on request; the download links carry the printabl
 the JSON model; an unusable CSV upload is answered with a message on the page. The risk
 score page switches to the learned scale after its first search (both searches then use it):
 the card of the certified model shows its multiplier, and the comparison the certified price
-of a fixed scale. Plots are
-found through the CSS classes the notebooks give their blocks (``rx-search-unconstrained``,
-``rx-search-constrained``, ``rx-reliability``, ``rx-metrics``, ``rx-compare``,
-``rx-path``). A full-page screenshot and one per block are saved to ``artifacts/``
-(gitignored) and their paths printed.
+of a fixed scale. The study is saved, downloaded, and opened on a new page (a new kernel),
+which shows both searches, the reliability diagram, the performance panel, the comparison
+and the size path drawn from the file alone, and refuses an edited copy of it with a
+message. Plots are found through the CSS classes the notebooks give their blocks
+(``rx-search-unconstrained``, ``rx-search-constrained``, ``rx-reliability``,
+``rx-metrics``, ``rx-compare``, ``rx-path``). A full-page screenshot and one per block
+are saved to ``artifacts/`` (gitignored) and their paths printed.
 
 Needs ``playwright`` (a test dependency in pyproject) and Debian's ``chromium``: when
 ``/usr/bin/chromium`` is missing and the tests run as root (as on CI), the ``browser``
@@ -28,6 +30,7 @@ needs nothing installed by hand.
 from __future__ import annotations
 
 import base64
+import json
 import re
 import time
 from pathlib import Path
@@ -157,6 +160,25 @@ def _watch_solve(page, run: str, seconds: float) -> list[tuple[str, int]]:
     return samples
 
 
+def _open_study(page, name: str, content: bytes) -> None:
+    """Choose a study file in the page's "Open a study file" button."""
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        page.locator("button", has_text="Open a study file").first.click()
+    chooser.value.set_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": content}]
+    )
+
+
+def _full_page_screenshot(page, path: Path) -> None:
+    height = page.evaluate(  # Voila's page scrolls inside a container, not the body
+        "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+
+
 @pytest.mark.parametrize("served", list(CASES), indirect=True)
 def test_dashboard_solves_in_browser(served, browser):
     which, url = served
@@ -167,6 +189,7 @@ def test_dashboard_solves_in_browser(served, browser):
     page = context.new_page()
     shot = ARTIFACTS / f"dashboard_{which}.png"
     ARTIFACTS.mkdir(exist_ok=True)
+    restored = None
     try:
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         solve = button(page, f"Find the best {word}")
@@ -309,19 +332,72 @@ def test_dashboard_solves_in_browser(served, browser):
 
         body = page.locator("body").inner_text()
         assert "Traceback" not in body
+
+        # save the study and download it
+        button(page, "Save the study").click()
+        link = page.locator("a.rx-study-download", has_text="2 searches")
+        expect(link).to_be_visible(timeout=60_000)
+        with page.expect_download(timeout=60_000) as download:
+            link.click()
+        saved = Path(download.value.path()).read_bytes()
+        study = json.loads(saved)
+        assert study["format"] == "riskexplore-study" and study["data"]["table"] is None
+        assert set(study["runs"]) == {"unconstrained", "constrained"}
+        assert study["size_path"] is not None and study["constraints"]
+        if "scale" in case:  # the learned scale, its m and the price of a fixed scale
+            assert study["settings"]["scale"] == "learned", study["settings"]
+            assert "multiplier" in study["runs"]["unconstrained"]["model"]
+            assert study["scale_price"] is not None
+
+        # ... and open it on a new page: everything drawn from the file, no search
+        restored = context.new_page()
+        restored.goto(url, timeout=LOAD_TIMEOUT_MS)
+        button(restored, f"Find the best {word}").wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        _open_study(restored, f"{which}_study.json", saved)
+        opened = restored.locator(".rx-study .rx-message", has_text="Opened the study").first
+        expect(opened).to_be_visible(timeout=60_000)
+        for run in ("unconstrained", "constrained"):
+            shown = _wait_drawn(restored, f"rx-search-{run}", lambda d: _has(d, "upper bound"))
+            assert _has(shown, "upper bound", "lower bound"), (run, shown)
+            card = restored.locator(f".rx-search-{run} {case['card']}").first
+            expect(card).to_be_visible(timeout=30_000)
+        for block, traces in (
+            ("rx-reliability", ("train", "test")),
+            ("rx-metrics", both),
+            ("rx-path", (first,)),
+        ):
+            shown = _wait_drawn(restored, block, lambda d, t=traces: _has(d, *t))
+            assert _has(shown, *traces), (block, shown)
+        shown = _wait_drawn(restored, "rx-compare", lambda d: d["points"] >= 4)
+        assert "certified price" in shown["title"], shown["title"]
+        expect(restored.locator(".rx-price").first).to_be_visible(timeout=30_000)
+        if "scale" in case:  # from the file: the scale chosen, m on the card, the price line
+            expect(restored.get_by_label(case["scale"])).to_be_checked(timeout=30_000)
+            card = restored.locator(".rx-search-unconstrained .rx-model-card").first
+            expect(card).to_contain_text("multiplier m =", timeout=30_000)
+            line = restored.locator(".rx-scale-price", has_text="Price of a fixed scale")
+            expect(line.first).to_be_visible(timeout=30_000)
+        assert restored.locator("a.rx-download").count() == 4  # its downloads are back too
+        # an edited copy is refused, and the page stays as it is
+        edited = json.loads(saved)
+        edited["settings"]["time_limit"] = 1.0
+        _open_study(restored, "edited.json", json.dumps(edited).encode())
+        refused = restored.locator(".rx-message", has_text="edited.json was changed after it")
+        expect(refused.first).to_be_visible(timeout=60_000)
+        assert _has(_drawn(restored, "rx-reliability"), "train", "test")
+        assert "Traceback" not in restored.locator("body").inner_text()
         assert not outside, f"requests outside localhost: {outside}"
     finally:
-        height = page.evaluate(  # Voila's page scrolls inside a container, not the body
-            "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
-        )
-        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
-        page.wait_for_timeout(500)
-        page.screenshot(path=str(shot), full_page=True)
-        print(f"screenshot: {shot}")
+        _full_page_screenshot(page, shot)
         for block in BLOCKS:  # one picture per block, to look at the plots closely
             part = page.locator(f".{block}").first
             if part.count() and part.is_visible():
                 path = ARTIFACTS / f"dashboard_{which}_{block.removeprefix('rx-')}.png"
                 part.screenshot(path=str(path))
                 print(f"screenshot: {path}")
+        if restored is not None:  # the page opened from the study
+            _full_page_screenshot(restored, ARTIFACTS / f"dashboard_{which}_restored.png")
+            part = restored.locator(".rx-study").first
+            if part.count() and part.is_visible():
+                part.screenshot(path=str(ARTIFACTS / f"dashboard_{which}_study.png"))
         context.close()

@@ -15,6 +15,12 @@ through like a user:
 * Compute path on the Size path tab fills the figure size by size, and clicking a point of
   the path in the browser shows that size's model (the click travels page → kernel).
 
+The starter notebook, ``notebooks/00_explore.ipynb``, run top to bottom like a user with
+"Run All": every live plot it draws grows while its search runs (the Explorer's two
+monitors and its size path, the SolveMonitors around ``fit_risk_score`` and
+``fit_checklist``, the ParetoView), and the Explorer opened from the saved study shows its
+monitors and size path drawn at once.
+
 Nothing may be loaded from outside localhost, and the page may raise no error.
 """
 
@@ -22,9 +28,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +43,7 @@ from _browser import block_outside
 from riskexplore.cli.dashboard import free_port, stop_process, wait_listening
 
 LOAD_TIMEOUT_MS = 240_000
+STARTER = Path(__file__).resolve().parents[2] / "notebooks" / "00_explore.ipynb"
 NOTEBOOKS = {
     "explorer.ipynb": """\
 from riskexplore.widgets import Explorer
@@ -80,6 +89,7 @@ def lab(tmp_path_factory):
         nb.metadata["kernelspec"] = kernelspec
         nb.cells = [nbformat.v4.new_code_cell(code)]
         nbformat.write(nb, root / name)
+    shutil.copy(STARTER, root / STARTER.name)
     port = free_port()
     cmd = [
         sys.executable,
@@ -281,3 +291,62 @@ def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
                      ._fullData.slice(-1)[0].x"""
         )
         assert list(selected) == [size]
+
+
+#: Every plot on the page, in page order: its title without the status a monitor appends
+#: after " — ", and its number of points (all traces).
+SAMPLE_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => {
+  const t = g.layout && g.layout.title;
+  const text = (t && (t.text !== undefined ? t.text : t)) || '';
+  const points = (g._fullData || []).reduce((n, d) => n + ((d.x && d.x.length) || 0), 0);
+  return [text.split(' — ')[0], points];
+})"""
+
+#: The starter's live plots, as (title, occurrence on the page): what draws them.
+STARTER_LIVE = {
+    ("Unconstrained solve", 0): "ex.solve(wait=True)",
+    ("Constrained solve", 0): "ex.solve(constrained=True, wait=True)",
+    ("Model size path", 0): "ex.compute_path(wait=True)",
+    ("My fit_risk_score: at most 5 features", 0): "a SolveMonitor around fit_risk_score",
+    ("My fit_checklist: at most 7 items", 0): "a SolveMonitor around fit_checklist",
+    ("mammo: the best risk score of each size", 0): "ParetoView.start",
+}
+#: The plots of the Explorer opened from the saved study: drawn, without a search.
+STARTER_RESTORED = (("Unconstrained solve", 1), ("Constrained solve", 1), ("Model size path", 1))
+STARTER_END = "the same study: True"  # the last cell's output
+
+
+def test_starter_notebook_runs_and_its_live_plots_grow(browser, lab):
+    with notebook_page(browser, lab + STARTER.name, "starter_jupyterlab.png") as page:
+        history: dict[tuple[str, int], list[int]] = {}
+
+        def sample() -> bool:
+            seen: Counter = Counter()
+            for title, points in page.evaluate(SAMPLE_JS):
+                key = (title, seen[title])
+                seen[title] += 1
+                states = history.setdefault(key, [])
+                if not states or states[-1] != points:
+                    states.append(points)
+            text = page.evaluate("() => document.body.textContent")
+            assert "Traceback (most recent call last)" not in text, text[-3000:]
+            return STARTER_END in text
+
+        wait_for(sample, "the starter notebook's last cell", timeout=900, interval=0.2)
+        print(
+            "plots and the point counts seen:", json.dumps({f"{k}": v for k, v in history.items()})
+        )
+        for key, what in STARTER_LIVE.items():
+            drawn = [n for n in history.get(key, []) if n > 0]
+            assert len(drawn) >= 2, f"{what}: plot {key} did not grow: {history.get(key)}"
+        for key in STARTER_RESTORED:
+            assert history.get(key, [0])[-1] > 0, f"{key} not drawn from the study: {history}"
+        for title, name in (
+            ("My fit_risk_score", "starter_jupyterlab_risk_monitor.png"),
+            ("My fit_checklist", "starter_jupyterlab_checklist_monitor.png"),
+            ("mammo: the best risk score of each size", "starter_jupyterlab_path.png"),
+        ):  # a closer look at the cells of the monitors and the path
+            cell = page.locator(".jp-Cell").filter(has_text=title).last
+            cell.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            cell.screenshot(path=f"artifacts/{name}")

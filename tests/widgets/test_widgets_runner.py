@@ -195,7 +195,8 @@ def test_card_figure_and_saving(tmp_path):
 
 def test_import_stays_light():
     code = (
-        "import sys, riskexplore, riskexplore.widgets, riskexplore.widgets.runner;"
+        "import sys, riskexplore, riskexplore.widgets, riskexplore.widgets.runner, "
+        "riskexplore.widgets.explorer_state, riskexplore.widgets.study;"
         "bad = [m for m in ('plotly', 'ipywidgets', 'nbformat', 'jsonschema') "
         "if m in sys.modules]; print(bad)"
     )
