@@ -20,29 +20,38 @@ The blocks carry CSS classes for pages and browser tests: ``rx-alt-controls``,
 ``rx-alt-cards`` (its buttons ``rx-alt-choice``), ``rx-alt-card``, ``rx-alt-distance``,
 ``rx-alt-edit``, ``rx-alt-metrics``, ``rx-alt-reliability``, ``rx-alt-frequency``,
 ``rx-alt-prices``.
+
+The HTML blocks are :mod:`riskexplore.widgets.alternatives_html`, the edit controls
+:mod:`riskexplore.widgets.alternatives_edit`.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-import math
-import queue
-import re
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from riskexplore.core.distance import percent
 from riskexplore.core.registry import get_family
 from riskexplore.figures.alternatives import (
     feature_frequency_figure,
     feature_price_figure,
-    price_words,
     update_model_metrics,
 )
+from riskexplore.widgets._jobs import Jobs
 from riskexplore.widgets._refresh import Refresher
+from riskexplore.widgets.alternatives_edit import EditControls
+from riskexplore.widgets.alternatives_html import (
+    STYLE,
+    card_text,
+    distance_html,
+    grey_html,
+    prices_html,
+    set_summary_html,
+    strip_tags,
+)
 from riskexplore.widgets.alternatives_state import DEFAULT_MAX_MODELS, AlternativesState
 from riskexplore.widgets.cards import message_html, model_html
 from riskexplore.widgets.metrics_panel import MetricsPanel
@@ -59,168 +68,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FONT = "font-family:system-ui,sans-serif"
 
 #: The tolerance's label: relative, in mistakes.
 _TOLERANCE_LABELS = ("within (%)", "within (mistakes)")
-
-#: Cards look like cards: the buttons' text wraps and reads from the left.
-_STYLE = """<style>
-.rx-alt-cards .widget-button, .rx-alt-cards button {
-  white-space: normal; height: auto; text-align: left; line-height: 1.35;
-  padding: 6px 10px; margin: 2px 0; }
-.rx-alt-edit .widget-button, .rx-alt-edit button { padding: 0; }
-</style>"""
-
-
-def distance_html(model, noun: str = "model") -> str:
-    """The certified distance of a model to the best one, in plain words.
-
-    Parameters
-    ----------
-    model : RiskScore or Checklist
-        The model (its ``distance``).
-    noun : str
-        What the model is (``"score"``, ``"checklist"``).
-
-    Returns
-    -------
-    str
-        HTML (class ``rx-alt-distance``).
-    """
-    d = model.distance
-    esc = html.escape
-    if d is None:
-        text = "No proven bound: the distance to the best is not known."
-    else:
-        mistakes = d.unit == "mistakes"
-        tol = 1e-8 * max(1.0, abs(d.lower_bound))
-        if d.absolute <= tol:
-            text = f"<b>As good as the best possible {esc(noun)}</b> (proven)."
-        elif mistakes:
-            text = (
-                f"<b>At most {d.absolute:g} more mistake{'s' if d.absolute != 1 else ''} than "
-                f"the best possible {esc(noun)}</b> (proven): {d.objective:g} against at least "
-                f"{d.lower_bound:g}."
-            )
-        else:
-            rel = percent(d.relative) if d.relative == d.relative else "?"
-            text = (
-                f"<b>At most {rel} worse than the best possible {esc(noun)}</b> (proven): "
-                f"objective {d.objective:.5g}, proven best at least {d.lower_bound:.5g} "
-                f"(+{d.absolute:.3g})."
-            )
-        if d.breaks:
-            text += (
-                '<div style="color:#8a6d00;margin-top:4px">⚠ Outside the settings of the '
-                f"search: {esc('; '.join(d.breaks))}. It is compared with the best {esc(noun)} "
-                "that keeps to them.</div>"
-            )
-        for note in d.notes:
-            text += f'<div style="color:#555">{esc(note)}</div>'
-    return (
-        f'<div class="rx-alt-distance-text" style="{FONT};font-size:15px;padding:8px 10px;'
-        f'background:#f3f7fb;border-left:4px solid #1976d2;margin:6px 0">{text}</div>'
-    )
-
-
-def set_summary_html(found, noun: str = "model") -> str:
-    """A near-optimal set in plain words: how many models, how close, and whether the
-    list is complete (proven) or what cut it short.
-
-    Parameters
-    ----------
-    found : NearOptimalSet
-        The set.
-    noun : str
-        What a model is (``"score"``, ``"checklist"``).
-
-    Returns
-    -------
-    str
-        HTML.
-    """
-    n = len(found)
-    many = f"{n} {noun}{'s' if n != 1 else ''}"
-    if found.tolerance_unit == "relative":
-        head = f"{many} within {100 * found.tolerance:g}% of the best {noun}"
-    else:
-        head = f"{many} with at most {found.tolerance:g} more mistakes than the best {noun}"
-    reasons = {
-        "max_models": f"more {noun}s are that close than shown (show more to see them)",
-        "time_limit": f"the search reached its time limit, so other {noun}s may be that close",
-        "stopped": f"the search was stopped, so other {noun}s may be that close",
-        "optimum_not_certified": f"the best {noun} itself was not proven in time",
-    }
-    if found.complete:
-        tail, color = f"The list is complete: no other {noun} is that close (proven).", "#1b5e20"
-    else:
-        why = reasons.get(found.reason or "", f"the search ended early ({found.reason})")
-        tail, color = f"The list may be incomplete: {why}.", "#8a6d00"
-    return (
-        f'<div class="rx-alt-summary" style="{FONT};margin:4px 0"><b>{html.escape(head)}.</b> '
-        f'<span style="color:{color}">{html.escape(tail)}</span></div>'
-    )
-
-
-def prices_html(prices, running: bool = False, best=None) -> str:
-    """The price of each feature as an HTML table.
-
-    Parameters
-    ----------
-    prices : FeaturePrices or list of FeaturePrice
-        The prices (a list while they arrive).
-    running : bool
-        Whether more are coming.
-    best : fitted model, optional
-        The best model (risk-score prices are also given as a share of its objective).
-
-    Returns
-    -------
-    str
-        HTML (a ``rx-price-table`` table).
-    """
-    esc = html.escape
-    rows = getattr(prices, "prices", prices)
-    best = getattr(prices, "best", None) if best is None else best
-    unit = getattr(prices, "unit", None)
-    if unit is None:
-        unit = next((p.model.distance.unit for p in rows if p.model is not None), "objective")
-    unit_words = "more mistakes" if unit == "mistakes" else "how much worse"
-    scale = None
-    if unit != "mistakes" and best is not None and best.distance is not None:
-        scale = best.distance.lower_bound if best.distance.lower_bound > 0 else None
-
-    def amount(p) -> str:
-        if scale is None or not math.isfinite(p.high):
-            return esc(price_words(p))
-        low, high = percent(p.low / scale), percent(p.high / scale)
-        return esc(high if low == high else f"{low} to {high}")
-
-    td = 'style="padding:3px 10px;border-bottom:1px solid #eee"'
-    body = "".join(
-        f"<tr><td {td}>{esc(p.feature)}</td>"
-        f"<td {td}>{'used by the best: leave it out' if p.in_best else 'not used: force it in'}"
-        f"</td><td {td} align='right'>{amount(p)}</td>"
-        f"<td {td}>{'proven' if p.certified else 'not proven in time: a range'}</td></tr>"
-        for p in rows
-    )
-    more = (
-        f'<div style="{FONT};color:#777;margin-top:4px">computing the other features…</div>'
-        if running
-        else ""
-    )
-    if not getattr(prices, "complete", True):
-        more = (
-            f'<div style="{FONT};color:#8a6d00;margin-top:4px">Stopped before every feature '
-            "was priced.</div>"
-        )
-    return (
-        f'<table class="rx-price-table" style="{FONT};border-collapse:collapse;font-size:14px">'
-        f"<tr><th {td} align='left'>feature</th><th {td} align='left'>change</th>"
-        f"<th {td} align='right'>price ({unit_words})</th><th {td} align='left'></th></tr>"
-        f"{body}</table>{more}"
-    )
 
 
 def explorer_source(explorer) -> Callable[[], dict[str, Any]]:
@@ -281,8 +131,11 @@ class AlternativesView:
     status_label, message, summary, card, distance : ipywidgets.HTML
     cards : ipywidgets.VBox
         One button per model of the set.
+    edits : EditControls
+        The edit controls of the model shown
+        (:class:`~riskexplore.widgets.alternatives_edit.EditControls`).
     edit_box : ipywidgets.VBox
-        The edit controls of the model shown.
+        Their box (``edits.box``).
     reset_button : ipywidgets.Button
     metrics : MetricsPanel
         The model shown beside the best one.
@@ -334,11 +187,8 @@ class AlternativesView:
         self.source = source
         self.auto_refresh = bool(auto_refresh)
         self.refresh_interval = float(refresh_interval)
-        self._jobs: dict[str, tuple[threading.Thread, threading.Event, queue.SimpleQueue]] = {}
+        self._jobs = Jobs()
         self._lock = threading.RLock()
-        self._syncing = False
-        self._rows: dict[str, Any] = {}
-        self._rows_key: tuple | None = None
         self._refresher = Refresher(
             self._safe_poll, lambda: self.refresh_interval, "riskexplore-alternatives"
         )
@@ -374,9 +224,8 @@ class AlternativesView:
         self.card.add_class("rx-alt-card")
         self.distance = w.HTML()
         self.distance.add_class("rx-alt-distance")
-        self.edit_box = w.VBox()
-        self.edit_box.add_class("rx-alt-edit")
-        self.edit_title = w.HTML()
+        self.edits = EditControls(self.change_points, self.set_item, self.change_threshold)
+        self.edit_box, self.edit_title = self.edits.box, self.edits.title
         self.reset_button = w.Button(description="Back to the model", icon="undo", disabled=True)
         self.metrics = MetricsPanel(title="This model and the best one")
         self.metrics.widget.add_class("rx-alt-metrics")
@@ -429,7 +278,7 @@ class AlternativesView:
         self.results.add_class("rx-alt-results")
         self.widget = w.VBox(
             [
-                w.HTML(_STYLE),
+                w.HTML(STYLE),
                 controls,
                 self.status_label,
                 self.message,
@@ -520,8 +369,7 @@ class AlternativesView:
         bool
             True while it runs.
         """
-        entry = self._jobs.get(job)
-        return entry is not None and entry[0].is_alive()
+        return self._jobs.running(job)
 
     def _not_ready(self) -> str:
         """Why nothing can be computed now, in words."""
@@ -609,19 +457,10 @@ class AlternativesView:
         return True
 
     def _start(self, job: str, work: Callable, status: str) -> None:
-        stop, inbox = threading.Event(), queue.SimpleQueue()
-
-        def run() -> None:
-            try:
-                inbox.put(("done", work(stop, lambda item: inbox.put(("item", item)))))
-            except BaseException as exc:  # shown on the kernel's thread
-                inbox.put(("error", exc))
-
-        thread = threading.Thread(target=run, name=f"riskexplore-{job}", daemon=True)
         with self._lock:
-            self._jobs[job] = (thread, stop, inbox)
+            thread = self._jobs.add(job, work)
             self._set_running(job, True)
-            (self.status_label if job == "set" else self.prices_status).value = _grey(status)
+            (self.status_label if job == "set" else self.prices_status).value = grey_html(status)
             thread.start()
         if self.auto_refresh:
             self._refresher.ensure_running()
@@ -634,9 +473,7 @@ class AlternativesView:
         job : {"set", "prices"}
             The computation.
         """
-        entry = self._jobs.get(job)
-        if entry is not None:
-            entry[1].set()
+        self._jobs.stop(job)
 
     def _set_running(self, job: str, running: bool) -> None:
         busy = running or any(self.running(j) for j in self._jobs if j != job)
@@ -661,27 +498,13 @@ class AlternativesView:
             Whether a computation is still running.
         """
         with self._lock:
-            for job, (thread, _stop, inbox) in list(self._jobs.items()):
-                items, final = [], None
-                while True:
-                    try:
-                        kind, payload = inbox.get_nowait()
-                    except queue.Empty:
-                        break
-                    if kind == "item":
-                        items.append(payload)
-                    else:
-                        final = (kind, payload)
+            for job, items, final in self._jobs.drain():
                 if job == "prices" and items:
                     self._partial_prices(items)
                 if final is not None:
-                    thread.join(timeout=1.0)
-                    del self._jobs[job]
                     self._set_running(job, False)
                     self._finished(job, *final)
-            return any(t.is_alive() for t, _s, _q in self._jobs.values()) or any(
-                not q.empty() for _t, _s, q in self._jobs.values()
-            )
+            return self._jobs.busy()
 
     def wait(self, timeout: float = 600.0, interval: float = 0.05) -> None:
         """Block until every computation has finished and is shown.
@@ -709,7 +532,7 @@ class AlternativesView:
             label.value = ""
             self._show_set()
         else:
-            label.value = _grey(f"done in {payload.time:.0f} s")
+            label.value = grey_html(f"done in {payload.time:.0f} s")
             self._show_prices()
 
     # --- showing --------------------------------------------------------------------
@@ -742,8 +565,7 @@ class AlternativesView:
             self.cards.children = ()
             self.card.value = ""
             self.distance.value = ""
-            self.edit_box.children = ()
-            self.edit_title.value = ""
+            self.edits.clear()
             self.reset_button.disabled = True
             self.metrics.clear()
             self.reliability.clear()
@@ -760,7 +582,7 @@ class AlternativesView:
         spec = state.spec
         for i, alternative in enumerate(found):
             fields = spec.describe_model(alternative.model)
-            text = state.card_label(i, self.size_noun) + " — " + _short(fields)
+            text = state.card_label(i, self.size_noun) + " — " + card_text(fields)
             button = w.Button(  # (a card keeps its height in the scrolled list)
                 description=text, tooltip=text, layout=w.Layout(width="100%", flex="0 0 auto")
             )
@@ -768,7 +590,7 @@ class AlternativesView:
             button.on_click(lambda _b, i=i: self.select(i))
             buttons.append(button)
         self.cards.children = tuple(buttons)
-        head = html.unescape(_strip_tags(set_summary_html(found, noun)))
+        head = html.unescape(strip_tags(set_summary_html(found, noun)))
         figure = feature_frequency_figure(
             found,
             title=head.replace(". ", "; ", 1),
@@ -813,7 +635,7 @@ class AlternativesView:
         self.card.value = model_html(model, heading)
         self.distance.value = distance_html(model, self._noun())
         self.reset_button.disabled = not state.edited
-        self._sync_rows()
+        self.edits.show(state)
         X, y, X_test, y_test = state.data
         self._show_metrics(model, X, y, X_test, y_test)
         self.reliability.show(model, X, y, X_test, y_test)
@@ -844,7 +666,7 @@ class AlternativesView:
             action()
         except Exception as exc:
             self._message(describe_error(exc))
-            self._sync_rows()
+            self.edits.show(self.state)
             return False
         self._message("")
         self._show_model()
@@ -900,110 +722,11 @@ class AlternativesView:
         return self._edit(lambda: self.state.change_threshold(delta))
 
     # --- edit controls --------------------------------------------------------------
-    def _sync_rows(self) -> None:
-        state = self.state
-        rows = state.edit_rows()
-        key = (state.family, state.data_version, tuple(r.name for r in rows))
-        if key != self._rows_key:
-            self._build_rows(rows)
-            self._rows_key = key
-        self._syncing = True
-        try:
-            if state.spec.edit_kind == "points":
-                for row in rows:
-                    self._rows[row.name].value = _points_text(row.value)
-            else:
-                for row in rows:
-                    self._rows[row.name].value = bool(row.value)
-                model = state.model
-                self._rows[
-                    "__M__"
-                ].value = f"<b>{model.M}</b> of {model.N} items checked flag a patient"
-        finally:
-            self._syncing = False
-
-    def _build_rows(self, rows) -> None:
-        import ipywidgets as w
-
-        self._rows = {}
-        small = w.Layout(width="34px", height="28px")
-        if self.state.spec.edit_kind == "points":
-            self.edit_title.value = (
-                f'<div style="{FONT};font-weight:bold;margin:8px 0 2px 0">Change the points '
-                "(the risk table and the numbers below follow at once)</div>"
-            )
-            lines = []
-            for row in rows:
-                minus = w.Button(description="−", tooltip=f"one point less for {row.name}")
-                plus = w.Button(description="+", tooltip=f"one point more for {row.name}")
-                minus.layout, plus.layout = small, w.Layout(width="34px", height="28px")
-                minus.add_class("rx-alt-minus")
-                plus.add_class("rx-alt-plus")
-                minus.on_click(lambda _b, n=row.name: self.change_points(n, -1))
-                plus.on_click(lambda _b, n=row.name: self.change_points(n, +1))
-                value = w.HTML(layout=w.Layout(width="70px"))
-                self._rows[row.name] = value
-                name = w.HTML(
-                    f'<span style="{FONT}">{html.escape(row.name)}</span>',
-                    layout=w.Layout(width="220px"),
-                )
-                line = w.HBox([name, minus, value, plus], layout=w.Layout(align_items="center"))
-                line.add_class("rx-alt-row")
-                lines.append(line)
-            self.edit_box.children = (
-                w.Box(lines, layout=w.Layout(flex_flow="row wrap", width="100%")),
-            )
-            for line in lines:
-                line.layout.width = "340px"
-            return
-        self.edit_title.value = (
-            f'<div style="{FONT};font-weight:bold;margin:8px 0 2px 0">Change the items (tick to '
-            "put an item on the checklist) and how many must be checked</div>"
-        )
-        groups: dict[str, list] = {}  # one line per characteristic
-        for row in rows:
-            box = w.Checkbox(
-                value=bool(row.value),
-                description=row.name,
-                indent=False,
-                layout=w.Layout(width="auto", margin="0 14px 0 0"),
-            )
-            box.add_class("rx-alt-item")
-            box.observe(lambda change, n=row.name: self._on_item(n, change), names="value")
-            self._rows[row.name] = box
-            groups.setdefault(row.group, []).append(box)
-        lines = []
-        for group, members in groups.items():
-            label = w.HTML(
-                f'<span style="{FONT};color:#555">{html.escape(group)}</span>',
-                layout=w.Layout(width="110px", flex="0 0 auto"),
-            )
-            items = w.Box(members, layout=w.Layout(flex_flow="row wrap", flex="1 1 0%"))
-            line = w.HBox([label, items], layout=w.Layout(width="100%", align_items="center"))
-            line.add_class("rx-alt-group")
-            lines.append(line)
-        minus = w.Button(description="−", tooltip="one item fewer needed", layout=small)
-        plus = w.Button(description="+", tooltip="one item more needed")
-        plus.layout = w.Layout(width="34px", height="28px")
-        minus.add_class("rx-alt-minus")
-        plus.add_class("rx-alt-plus")
-        minus.on_click(lambda _b: self.change_threshold(-1))
-        plus.on_click(lambda _b: self.change_threshold(+1))
-        threshold = w.HTML()
-        self._rows["__M__"] = threshold
-        self.edit_box.children = (
-            w.VBox(lines, layout=w.Layout(width="100%")),
-            w.HBox([minus, threshold, plus], layout=w.Layout(align_items="center")),
-        )
-
-    def _on_item(self, item: str, change) -> None:
-        if not self._syncing:
-            self.set_item(item, bool(change["new"]))
 
     @property
     def item_boxes(self) -> dict[str, Any]:
         """Item -> its checkbox (checklists; empty for risk scores)."""
-        return {k: v for k, v in self._rows.items() if hasattr(v, "indent")}
+        return self.edits.item_boxes
 
     # --- prices ---------------------------------------------------------------------
     def _partial_prices(self, items) -> None:
@@ -1042,38 +765,6 @@ def _fold(box, shown: bool) -> None:
     box.layout.height = None if shown else "0px"
     box.layout.overflow = None if shown else "hidden"
     box.layout.visibility = None if shown else "hidden"
-
-
-def _strip_tags(text: str) -> str:
-    return re.sub(r"<[^>]+>", "", text)
-
-
-def _grey(text: str) -> str:
-    return f'<span style="{FONT};color:#555">{html.escape(text)}</span>'
-
-
-def _points_text(points: int) -> str:
-    weight = "bold" if points else "normal"
-    return (
-        f'<span class="rx-alt-points" style="{FONT};font-weight:{weight};display:inline-block;'
-        f'width:70px;text-align:center">{points:+d} pt</span>'
-        if points
-        else f'<span class="rx-alt-points" style="{FONT};color:#999;display:inline-block;'
-        'width:70px;text-align:center">0</span>'
-    )
-
-
-def _short(fields: dict[str, Any]) -> str:
-    """A model's fields in a few words for its card."""
-    parts = []
-    for key, value in fields.items():
-        if key == "coefficients":
-            parts.append(", ".join(f"{n} {int(p):+d}" for n, p in value.items()))
-        elif key == "items":
-            parts.append(", ".join(value))
-        elif key == "M":
-            parts.append(f"{value}+ checked")
-    return "; ".join(parts)
 
 
 def _empty_figure():

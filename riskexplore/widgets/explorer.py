@@ -28,6 +28,10 @@ Driving it from code (tests, dashboards)::
     ex.solve(constrained=False, wait=True)
     ex.solve(constrained=True, wait=True)
     ex.results["constrained"], ex.comparison.price_of_constraints
+
+The settings' widgets are :mod:`riskexplore.widgets.explorer_settings`; saving and opening
+study files (:meth:`Explorer.save_study`, :meth:`Explorer.open_study`) is
+:mod:`riskexplore.widgets.explorer_study`.
 """
 
 from __future__ import annotations
@@ -35,7 +39,6 @@ from __future__ import annotations
 import html
 import logging
 import threading
-import warnings
 from typing import Any
 
 from riskexplore.core.registry import families
@@ -45,13 +48,14 @@ from riskexplore.widgets import checklist_builder, constraint_builder
 from riskexplore.widgets.alternatives import AlternativesView
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
+from riskexplore.widgets.explorer_settings import SettingsControls
 from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
+from riskexplore.widgets.explorer_study import StudyFiles
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.monitor import SolveMonitor
 from riskexplore.widgets.pareto import ParetoView
 from riskexplore.widgets.reliability import ReliabilityView
 from riskexplore.widgets.runner import describe_error
-from riskexplore.widgets.study import Study, StudyWarning
 
 __all__ = ["Explorer"]
 
@@ -67,7 +71,7 @@ log = logging.getLogger(__name__)
 _RUNS = ("unconstrained", "constrained")
 
 
-class Explorer:
+class Explorer(StudyFiles):
     """One page to explore risk scores and checklists on a dataset.
 
     Parameters
@@ -91,6 +95,9 @@ class Explorer:
         The plain-Python state (data, settings, results, messages).
     widget : ipywidgets.VBox
         The whole page (``display(explorer)`` also works).
+    settings_controls : SettingsControls
+        The settings' widgets (:mod:`riskexplore.widgets.explorer_settings`; each is also
+        an attribute: ``max_size``, ``scale``, ``time_limit``, ...).
     monitors : dict
         ``"unconstrained"`` / ``"constrained"`` -> :class:`SolveMonitor`.
     reliability, metrics, pareto, compare : the result views.
@@ -162,76 +169,12 @@ class Explorer:
         self.family_picker = w.ToggleButtons(
             options=[(f.label, f.name) for f in families()], value=self.state.family
         )
-        self.max_size = w.BoundedIntText(
-            value=s["max_size"],
-            min=1,
-            max=50,
-            description="max features",
-            style=style,
-            layout=lay,
-        )
-        self.coef_range = w.IntRangeSlider(
-            value=(s["coef_min"], s["coef_max"]),
-            min=-20,
-            max=20,
-            description="points range",
-            style=style,
-            layout=lay,
-        )
-        self.scale = w.RadioButtons(
-            options=[
-                ("fixed: risk = σ(score)", "fixed"),
-                ("learned: risk = σ(score / m), m learned", "learned"),
-            ],
-            value=s["scale"],
-            description="points to risk",
-            style=style,
-            layout=w.Layout(width="420px"),
-        )
-        self.multiplier_range = w.FloatRangeSlider(
-            value=(s["multiplier_min"], s["multiplier_max"]),
-            min=0.05,
-            max=50,
-            step=0.05,
-            readout_format=".2f",
-            description="range of m",
-            style=style,
-            layout=w.Layout(width="360px"),  # its own: hidden with the fixed scale
-        )
-        self.max_items = w.BoundedIntText(
-            value=s["max_items"], min=1, max=50, description="max items", style=style, layout=lay
-        )
-        self.binarize = w.Dropdown(
-            options=[
-                ("adaptive (quantiles)", "adaptive"),
-                ("fixed (median)", "fixed"),
-                ("none (0/1 columns)", None),
-            ],
-            value=s["binarize"],
-            description="binarization",
-            style=style,
-            layout=lay,
-        )
-        self.group_columns = w.SelectMultiple(
-            options=[], description="group columns", rows=3, style=style, layout=lay
-        )
-        self.time_limit = w.BoundedFloatText(
-            value=s["time_limit"],
-            min=0.5,
-            max=86400,
-            description="time limit (s)",
-            style=style,
-            layout=lay,
-        )
-        self.test_fraction = w.BoundedFloatText(
-            value=s["test_fraction"],
-            min=0,
-            max=0.8,
-            step=0.05,
-            description="test fraction",
-            style=style,
-            layout=lay,
-        )
+        controls = self.settings_controls = SettingsControls(s, style, lay)
+        self.max_size, self.coef_range = controls.max_size, controls.coef_range
+        self.scale, self.multiplier_range = controls.scale, controls.multiplier_range
+        self.max_items, self.binarize = controls.max_items, controls.binarize
+        self.group_columns = controls.group_columns
+        self.time_limit, self.test_fraction = controls.time_limit, controls.test_fraction
         # --- constraints, solve
         self.constraints_box = w.VBox()
         self.solve_free = w.Button(
@@ -265,17 +208,7 @@ class Explorer:
         self.upload.observe(self._on_upload, names="value")
         self.outcome_picker.observe(self._on_outcome, names="value")
         self.family_picker.observe(self._on_family, names="value")
-        for widget in (
-            self.max_size,
-            self.coef_range,
-            self.scale,
-            self.multiplier_range,
-            self.max_items,
-            self.binarize,
-            self.group_columns,
-            self.time_limit,
-            self.test_fraction,
-        ):
+        for widget in controls.widgets:
             widget.observe(self._on_setting, names="value")
         self.solve_free.on_click(lambda _b: self.solve(constrained=False))
         self.solve_bound.on_click(lambda _b: self.solve(constrained=True))
@@ -290,18 +223,11 @@ class Explorer:
                 self.data_info,
             ]
         )
-        # each family's settings (shown while it is chosen)
-        self._family_settings = {
-            "risk_score": w.VBox(
-                [self.max_size, self.coef_range, self.scale, self.multiplier_range]
-            ),
-            "checklist": w.VBox([self.max_items, self.binarize, self.group_columns]),
-        }
         settings_box = w.VBox(
             [
                 w.HTML("<h4 style='margin:4px 0'>2 · Model and settings</h4>"),
                 self.family_picker,
-                *self._family_settings.values(),
+                *controls.family_boxes.values(),  # (each shown while chosen)
                 self.time_limit,
                 self.test_fraction,
             ]
@@ -344,7 +270,6 @@ class Explorer:
                 self.results_tabs,
             ]
         )
-        self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
         # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         self._show_family_settings()
@@ -533,21 +458,11 @@ class Explorer:
         return dict(self.state.settings)
 
     def _sync_settings(self) -> None:
-        s = self.state.settings
         self._syncing = True
         try:
-            self.max_size.value = s["max_size"]
-            self.coef_range.value = (s["coef_min"], s["coef_max"])
-            self.scale.value = s["scale"]
-            self.multiplier_range.value = (s["multiplier_min"], s["multiplier_max"])
-            self.max_items.value = s["max_items"]
-            self.binarize.value = s["binarize"]
-            self.time_limit.value = s["time_limit"]
-            self.test_fraction.value = s["test_fraction"]
-            self.group_columns.value = tuple(s.get("group_columns") or ())
+            self.settings_controls.show(self.state.settings)
         finally:
             self._syncing = False
-        self.multiplier_range.layout.display = None if s["scale"] == "learned" else "none"
 
     def _on_family(self, change) -> None:
         if not self._syncing:
@@ -556,25 +471,10 @@ class Explorer:
     def _on_setting(self, _change) -> None:
         if self._syncing:
             return
-        lo, hi = self.coef_range.value
-        m_lo, m_hi = self.multiplier_range.value
-        self.update_settings(
-            max_size=int(self.max_size.value),
-            coef_min=int(lo),
-            coef_max=int(hi),
-            scale=self.scale.value,
-            multiplier_min=float(m_lo),
-            multiplier_max=float(m_hi),
-            max_items=int(self.max_items.value),
-            binarize=self.binarize.value,
-            time_limit=float(self.time_limit.value),
-            test_fraction=float(self.test_fraction.value),
-            group_columns=tuple(self.group_columns.value),
-        )
+        self.update_settings(**self.settings_controls.read())
 
     def _show_family_settings(self) -> None:
-        for name, box in self._family_settings.items():
-            box.layout.display = None if name == self.state.family else "none"
+        self.settings_controls.show_family(self.state.family)
 
     # --- constraints -----------------------------------------------------------------
     def _builder_key(self) -> tuple:
@@ -803,150 +703,6 @@ class Explorer:
         if self.compare.comparison is not None:
             out["compare"] = self.compare.static_figure()
         return out
-
-    # --- studies (the format: riskexplore.widgets.study) -----------------------------
-    def save_study(self, path=None, *, include_data: bool = False) -> Study:
-        """Save the exploration as a study file (JSON data, never code).
-
-        The study keeps the data's identity (the bundled dataset's name or the uploaded
-        file's name, with a SHA-256 hash of the table), the settings, the active
-        constraints, both runs on the current data (models with their certificates and
-        solve traces) and the size path; the patients' rows only with
-        ``include_data=True``. :meth:`open_study` restores it.
-
-        Parameters
-        ----------
-        path : str or Path, optional
-            The file to write (e.g. ``"mammo_study.json"``); without it nothing is
-            written (``study.to_json()`` gives the text).
-        include_data : bool
-            Keep the table's rows in the file (for an uploaded file that the person you
-            share the study with does not have). Off by default.
-
-        Returns
-        -------
-        Study
-            The study (:class:`~riskexplore.widgets.study.Study`).
-
-        Raises
-        ------
-        InputError
-            Before data and outcome are chosen, or when a constraint cannot be saved
-            (constraints written as Pyomo models cannot).
-
-        Examples
-        --------
-        >>> ex = Explorer("mammo", max_size=3, time_limit=5)  # doctest: +SKIP
-        >>> ex.solve(wait=True)  # doctest: +SKIP
-        >>> study = ex.save_study("mammo_study.json")  # doctest: +SKIP
-        >>> Explorer().open_study("mammo_study.json")  # doctest: +SKIP
-        True
-        """
-        view = self.pareto
-        finished = view.path is not None and not view.running
-        study = self.state.to_study(
-            self.constraints,
-            size_path=view.path if finished else None,
-            selected=view.selected if finished else None,
-            include_data=include_data,
-        )
-        if path is not None:
-            study.to_json(path)
-        return study
-
-    def open_study(self, source, *, data=None, name: str | None = None) -> bool:
-        """Open a study file: data, settings, constraints, both runs and the size path are
-        restored and drawn (monitors with their traces, reliability, AUC/CAL, compare,
-        size path). No solve runs.
-
-        The data are the bundled dataset the study names, the rows saved in it, ``data``,
-        or — for a study of an uploaded file saved without its rows — the file loaded
-        now. When the table differs from the study's (its hash), the study still opens,
-        with a warning on the page (and a
-        :class:`~riskexplore.widgets.study.StudyWarning`). A malformed or edited file is
-        refused with a message and nothing changes.
-
-        Parameters
-        ----------
-        source : str, Path, bytes, dict or Study
-            A study file's path, its content, or a study.
-        data : DataFrame, bytes, str or Path, optional
-            The table to open it on (a CSV file's bytes or path).
-        name : str, optional
-            The file's name in messages (for bytes, as an upload gives them).
-
-        Returns
-        -------
-        bool
-            Whether the study was opened (else :attr:`last_message` says why).
-        """
-        alternatives = self.alternatives.running("set") or self.alternatives.running("prices")
-        if self.pareto.running or alternatives or any(m.running for m in self.monitors.values()):
-            self._show("Stop the running search before opening a study.", "warning")
-            return False
-        try:
-            study = source if isinstance(source, Study) else Study.read(source, name=name)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", StudyWarning)
-                state = ExplorerState.from_study(study, data=data, current=self.state)
-        except Exception as exc:
-            if not isinstance(exc, InputError):
-                log.debug("could not open a study", exc_info=True)
-            self._show(f"Could not open the study: {describe_error(exc)}")
-            return False
-        notes = [str(w.message) for w in caught if issubclass(w.category, StudyWarning)]
-        for note in notes:  # also in the notebook's output
-            warnings.warn(note, StudyWarning, stacklevel=2)
-        notes += self._adopt_study(state, study)
-        text = f"Opened the study: {study.summary()}."
-        if notes:
-            self._show(text + " Warning: " + " ".join(notes), "warning")
-        else:
-            self._show(text, "info")
-        return True
-
-    def _adopt_study(self, state: ExplorerState, study: Study) -> list[str]:
-        """Show ``state`` (from ``study``): widgets, constraints, runs, views. Returns
-        notes on what could not be restored."""
-        notes: list[str] = []
-        state.data_version += self.state.data_version  # newer than every earlier run
-        for record in state.runs.values():
-            record.data_version = state.data_version
-        state.messages = self.state.messages + state.messages
-        self.state = state
-        self._builders = {}
-        self._syncing = True
-        try:
-            self.family_picker.value = state.family
-            if state.source != "bundled":
-                self.dataset_picker.value = ""
-        finally:
-            self._syncing = False
-        self._show_family_settings()
-        self._sync_settings()
-        for view in (self.reliability, self.metrics, self.compare, self.pareto):
-            view.clear()
-        self._data_changed()
-        builder = self.constraint_builder
-        for constraint in study.constraints:
-            if builder is None or not builder.add(constraint, quiet=True):
-                why = builder.last_error if builder is not None else "no constraint builder"
-                notes.append(f"The constraint {constraint.describe()!r} was left out: {why}.")
-        if builder is not None:
-            builder._refresh_list()
-        for run, monitor in self.monitors.items():
-            monitor.show_model(state.results.get(run))
-        if state.runs:
-            try:
-                self._refresh_results(next(iter(state.runs)))
-            except Exception as exc:
-                notes.append(f"Could not draw the results: {describe_error(exc)}.")
-        if study.size_path is not None:
-            self.pareto.show_path(study.size_path)
-            if study.selected is not None:
-                self.pareto.select(study.selected)
-        self.alternatives.sync_source()  # a set found before is not the study's: cleared
-        return notes
 
     # --- size path -------------------------------------------------------------------
     def _path_kwargs(self, sizes=None, time_limit_per_size=None) -> dict[str, Any]:

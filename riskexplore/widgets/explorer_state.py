@@ -25,7 +25,8 @@ from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
 from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
 from riskexplore.widgets.runner import solve_function
-from riskexplore.widgets.study import Study, resolve_data
+from riskexplore.widgets.study import Study
+from riskexplore.widgets.study_data import resolve_data
 
 __all__ = [
     "COMMON_SETTINGS",

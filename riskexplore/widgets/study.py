@@ -4,13 +4,14 @@ A study holds what an :class:`~riskexplore.widgets.explorer.Explorer` shows:
 
 * the data's **identity** — the bundled dataset's name, or the name of an uploaded file —
   with the outcome, the number of rows, the columns and a SHA-256 hash of the table
-  (:func:`table_digest`); the patients' rows themselves only when asked
-  (``include_data=True``);
+  (:func:`~riskexplore.widgets.study_data.table_digest`); the patients' rows themselves
+  only when asked (``include_data=True``);
 * the model family and the **settings**;
 * the active **constraints**, each as ``{"type": class name, "fields": {...}}`` over a
   whitelist: the readable constraint classes of the registered families
   (:attr:`~riskexplore.core.registry.ModelFamily.constraint_types`). Constraints written
-  as Pyomo models (or raw rows) cannot be saved: :func:`encode_constraint` says so;
+  as Pyomo models (or raw rows) cannot be saved:
+  :func:`~riskexplore.widgets.study_codec.encode_constraint` says so;
 * every **run** on the current data: its model with its certificate and its solve trace,
   the settings and the constraints it was solved with;
 * the **size path**, if one was computed: its rows, its models and the size selected;
@@ -25,6 +26,12 @@ the canonical JSON (sorted keys, no spaces) of everything but the checksum detec
 and damage (it is not a signature: whoever edits a file can recompute it, but the edited
 file is still only data, checked as above). Bad files are refused with a one-line
 :class:`~riskexplore.errors.InputError`.
+
+This module is the document (:class:`Study`: writing it, and reading it back checked);
+the JSON codec of its parts (constraints, values, models, settings) is
+:mod:`riskexplore.widgets.study_codec`, its data's identity and the table a study is opened
+on (:func:`~riskexplore.widgets.study_data.resolve_data`) are
+:mod:`riskexplore.widgets.study_data`; their public names are importable from here too.
 
 Plain Python (no Jupyter): :meth:`ExplorerState.to_study
 <riskexplore.widgets.explorer_state.ExplorerState.to_study>` and
@@ -47,26 +54,33 @@ import hashlib
 import json
 import math
 import re
-import types
-import typing
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
 from riskexplore import __version__
-from riskexplore.core.constraints import is_pyomo_model
 from riskexplore.core.jsonio import decode, encode, plain
-from riskexplore.core.registry import ModelFamily, family_of, get_family
-from riskexplore.data.tables import read_csv_table
-from riskexplore.datasets import dataset_info, list_datasets, load_dataset
+from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import SizePath
 from riskexplore.evaluation.scale_price import ScalePrice
+from riskexplore.widgets.study_codec import (
+    canonical,
+    decode_constraint,
+    decode_value,
+    encode_constraint,
+    encode_model,
+    encode_settings,
+    encode_value,
+)
+from riskexplore.widgets.study_data import (
+    DataIdentity,
+    ResolvedData,
+    StudyWarning,
+    resolve_data,
+    table_digest,
+)
 
 __all__ = [
     "FORMAT",
@@ -106,119 +120,6 @@ _KEYS = (
     "scale_price",
     "checksum",
 )
-_NONFINITE = ("inf", "-inf", "nan")
-
-
-class StudyWarning(UserWarning):
-    """A study was opened, but something differs from when it was saved (the data)."""
-
-
-# --- the data's identity -----------------------------------------------------------------
-_digest_cache: tuple[pd.DataFrame, str] | None = None
-
-
-def table_digest(frame: pd.DataFrame) -> str:
-    """The SHA-256 hash (hex) of a table: of its CSV text (header and rows, no index).
-
-    The same table read again from the same CSV file gives the same hash; any changed
-    value, row, column name or column order changes it. The last table's hash is kept,
-    so asking again for the Explorer's current table is free.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The table (outcome and features).
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-    """
-    global _digest_cache
-    cached = _digest_cache
-    if cached is not None and cached[0] is frame:
-        return cached[1]
-    text = frame.to_csv(index=False, lineterminator="\n")
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    _digest_cache = (frame, digest)
-    return digest
-
-
-@dataclass(frozen=True)
-class DataIdentity:
-    """What a study says about its data.
-
-    Attributes
-    ----------
-    source : {"bundled", "upload"}
-        A bundled dataset (opened by name) or an uploaded file.
-    name : str
-        The dataset's name or the file's name.
-    outcome : str
-        The outcome column.
-    rows : int
-        Rows of the table.
-    columns : tuple of str
-        Its columns (outcome included).
-    sha256 : str
-        :func:`table_digest` of the table.
-    table : str or None
-        The table as CSV text, only when saved with ``include_data=True``.
-    """
-
-    source: str
-    name: str
-    outcome: str
-    rows: int
-    columns: tuple[str, ...]
-    sha256: str
-    table: str | None = None
-
-    @classmethod
-    def of(
-        cls, frame: pd.DataFrame, name: str, source: str, outcome: str, include_data: bool
-    ) -> DataIdentity:
-        """The identity of ``frame``.
-
-        Parameters
-        ----------
-        frame : DataFrame
-            The whole table.
-        name : str
-            The dataset's or file's name.
-        source : {"bundled", "upload"}
-            Where it came from.
-        outcome : str
-            The outcome column.
-        include_data : bool
-            Keep the rows (as CSV text) too.
-
-        Returns
-        -------
-        DataIdentity
-            The identity.
-        """
-        table = frame.to_csv(index=False, lineterminator="\n") if include_data else None
-        return cls(
-            source=str(source),
-            name=str(name),
-            outcome=str(outcome),
-            rows=int(len(frame)),
-            columns=tuple(str(c) for c in frame.columns),
-            sha256=table_digest(frame),
-            table=table,
-        )
-
-    def describe(self) -> str:
-        """``"the bundled dataset 'mammo'"`` or ``"the uploaded file 'x.csv'"``.
-
-        Returns
-        -------
-        str
-            The data in a few words.
-        """
-        kind = "the bundled dataset" if self.source == "bundled" else "the uploaded file"
-        return f"{kind} {self.name!r}"
 
 
 @dataclass
@@ -388,21 +289,21 @@ class Study:
                 "table": d.table,
             },
             "family": self.family,
-            "settings": _encode_settings(self.settings, "settings"),
+            "settings": encode_settings(self.settings, "settings"),
             "constraints": [encode_constraint(c, self.family) for c in self.constraints],
             "runs": {
                 run: {
                     "family": r.family,
-                    "settings": _encode_settings(r.settings, f"runs.{run}.settings"),
+                    "settings": encode_settings(r.settings, f"runs.{run}.settings"),
                     "constraints": [encode_constraint(c, r.family) for c in r.constraints],
-                    "model": _encode_model(r.model, r.family),
+                    "model": encode_model(r.model, r.family),
                 }
                 for run, r in self.runs.items()
             },
             "size_path": None if self.size_path is None else self._encode_path(),
             "scale_price": None if self.scale_price is None else self._encode_price(),
         }
-        doc = _canonical(doc)
+        doc = canonical(doc)
         doc["checksum"] = checksum(doc)
         return doc
 
@@ -414,18 +315,18 @@ class Study:
             "rows": [
                 encode(plain({k: v for k, v in row.items() if k != "model"})) for row in path.rows
             ],
-            "models": [None if m is None else _encode_model(m, family) for m in path.models],
+            "models": [None if m is None else encode_model(m, family) for m in path.models],
             "selected": self.selected,
         }
 
     def _encode_price(self) -> dict[str, Any]:
         price = self.scale_price
-        fixed = None if price.fixed is None else _encode_model(price.fixed, "risk_score")
+        fixed = None if price.fixed is None else encode_model(price.fixed, "risk_score")
         return {
             "fixed": fixed,
-            "learned": _encode_model(price.learned, "risk_score"),
-            "interval": _encode_value(list(price.interval), "scale_price.interval"),
-            "multiplier_range": _encode_value(
+            "learned": encode_model(price.learned, "risk_score"),
+            "interval": encode_value(list(price.interval), "scale_price.interval"),
+            "multiplier_range": encode_value(
                 list(price.multiplier_range), "scale_price.multiplier_range", finite=True
             ),
         }
@@ -606,202 +507,6 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not strict JSON (numbers must be finite)")
 
 
-def _canonical(value: Any) -> Any:
-    """``value`` as JSON reads it back (lists for tuples, str keys), strict JSON only."""
-    try:
-        return json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"the study holds a value that is not JSON data: {exc}") from None
-
-
-# --- constraints ---------------------------------------------------------------------------
-def encode_constraint(constraint: Any, family: str | ModelFamily) -> dict[str, Any]:
-    """A readable constraint as ``{"type": class name, "fields": {...}}``.
-
-    Parameters
-    ----------
-    constraint : ReadableConstraint
-        A constraint of ``family`` (one of its
-        :attr:`~riskexplore.core.registry.ModelFamily.constraint_types`).
-    family : str or ModelFamily
-        The model family it constrains.
-
-    Returns
-    -------
-    dict
-        The record; tuples become lists and non-finite numbers ``{"$float": "inf"}``.
-
-    Raises
-    ------
-    InputError
-        For a Pyomo model, a raw row or any other object that is not one of the family's
-        readable constraints.
-    """
-    family = get_family(family)
-    if is_pyomo_model(constraint):
-        raise InputError(
-            "constraints written as Pyomo models cannot be saved in a study (a study is data, "
-            "not code); write them as readable constraints (LinearConstraint, say) to save them"
-        )
-    if type(constraint) not in family.constraint_types:
-        raise InputError(
-            f"{type(constraint).__name__} is not a readable {family.label.lower()} constraint, "
-            "so it cannot be saved in a study"
-        )
-    fields = {
-        f.name: _encode_value(getattr(constraint, f.name), f"{type(constraint).__name__}.{f.name}")
-        for f in dataclasses.fields(constraint)
-        if f.init
-    }
-    return {"type": type(constraint).__name__, "fields": fields}
-
-
-def _encode_value(value: Any, where: str, finite: bool = False) -> Any:
-    """A field's value as JSON: lists for tuples; a non-finite number as
-    ``{"$float": "inf"}``, or an error when ``finite`` (settings)."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if math.isfinite(value):
-            return value
-        if finite:
-            raise InputError(f"{where}: {value} cannot be saved (settings are finite)")
-        return {"$float": str(value)}
-    if isinstance(value, (list, tuple)):
-        return [_encode_value(v, where, finite) for v in value]
-    raise InputError(f"{where}: a {type(value).__name__} cannot be saved in a study")
-
-
-def decode_constraint(record: Any, family: str | ModelFamily, where: str = "constraint") -> Any:
-    """The constraint of a record of :func:`encode_constraint` (whitelisted classes only).
-
-    Parameters
-    ----------
-    record : dict
-        ``{"type": ..., "fields": {...}}``.
-    family : str or ModelFamily
-        The family whose constraint classes may be named.
-    where : str
-        The record's place, for messages.
-
-    Returns
-    -------
-    ReadableConstraint
-        The constraint, checked by its own class.
-
-    Raises
-    ------
-    InputError
-        For an unknown type, unknown or missing fields, values the class refuses, or a
-        record that the constraint would not write back identically.
-    """
-    family = get_family(family)
-    if not isinstance(record, Mapping) or set(record) != {"type", "fields"}:
-        raise InputError(f'{where} must be {{"type": ..., "fields": {{...}}}}')
-    name, values = record["type"], record["fields"]
-    classes = {c.__name__: c for c in family.constraint_types}
-    if name not in classes:
-        known = ", ".join(sorted(classes)) or "none"
-        raise InputError(
-            f"{where}: {name!r} is not a {family.label.lower()} constraint (known: {known})"
-        )
-    cls = classes[name]
-    if not isinstance(values, Mapping):
-        raise InputError(f"{where} ({name}): fields must be an object")
-    allowed = [f.name for f in dataclasses.fields(cls) if f.init]
-    unknown = [k for k in values if k not in allowed]
-    if unknown:
-        raise InputError(
-            f"{where} ({name}): unknown field {unknown[0]!r}; {name} has {', '.join(allowed)}"
-        )
-    hints = typing.get_type_hints(cls)
-    decoded = {}
-    for key, value in values.items():
-        decoded[key] = _decode_value(value, f"{where} ({name}).{key}")
-        _check_type(decoded[key], hints.get(key, Any), f"{where} ({name}).{key}")
-    try:
-        constraint = cls(**decoded)
-    except InputError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{where} ({name}): {exc}") from None
-    if _canonical(encode_constraint(constraint, family)) != _canonical(dict(record)):
-        raise InputError(f"{where} ({name}) is not written as riskexplore writes it")
-    return constraint
-
-
-def _check_type(value: Any, hint: Any, where: str) -> None:
-    """``value`` (decoded from JSON) fits the field's annotation, or an InputError."""
-    if _fits(value, hint):
-        return
-    shown = getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
-    raise InputError(f"{where} must be {shown}, got {json.dumps(_plain_value(value))[:60]}")
-
-
-def _fits(value: Any, hint: Any) -> bool:
-    if hint is Any:
-        return True
-    if hint is type(None) or hint is None:
-        return value is None
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_fits(value, h) for h in typing.get_args(hint))
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, tuple):
-            return False
-        if len(args) == 2 and args[1] is Ellipsis:
-            return all(_fits(v, args[0]) for v in value)
-        return len(args) == len(value) and all(
-            _fits(v, h) for v, h in zip(value, args, strict=True)
-        )
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    return False  # a field type a study cannot carry
-
-
-def _plain_value(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain_value(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
-def _decode_value(value: Any, where: str) -> Any:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, list):
-        return tuple(_decode_value(v, where) for v in value)
-    if isinstance(value, Mapping) and set(value) == {"$float"} and value["$float"] in _NONFINITE:
-        return float(value["$float"])
-    raise InputError(f"{where}: unexpected value {json.dumps(value)[:60]}")
-
-
-# --- models and settings --------------------------------------------------------------------
-def _encode_model(model: Any, family: str) -> dict[str, Any]:
-    expected = get_family(family)
-    if family_of(model) is not expected:
-        raise InputError(f"a {type(model).__name__} is not a model of the family {family!r}")
-    return model.to_dict(include_trace=True)
-
-
-def _encode_settings(settings: Mapping[str, Any], where: str) -> dict[str, Any]:
-    out = {}
-    for key, value in settings.items():
-        out[str(key)] = _encode_value(value, f"{where}.{key}", finite=True)
-    return out
-
-
 class _Decoder:
     """Reads a checked study document field by field; every error names its place."""
 
@@ -914,7 +619,7 @@ class _Decoder:
         fam = get_family(family)
         try:
             model = fam.model_type.from_dict(record)
-            again = _canonical(model.to_dict(include_trace=True))
+            again = canonical(model.to_dict(include_trace=True))
         except Exception as exc:  # a malformed document: any error of the model's reader
             raise self.fail(
                 where, f"is not a valid {fam.label.lower()}: {_one_line(exc)}"
@@ -987,7 +692,7 @@ class _Decoder:
         pairs = []
         for key in ("interval", "multiplier_range"):
             try:
-                value = _decode_value(self.get(p, key, w, (list,), "a list"), f"{w}.{key}")
+                value = decode_value(self.get(p, key, w, (list,), "a list"), f"{w}.{key}")
             except InputError as exc:
                 raise InputError(f"{self.name}: {exc}") from None
             if len(value) != 2 or not all(
@@ -1008,127 +713,3 @@ def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     first = text[0] if text else ""
     return f"{type(exc).__name__}: {first}" if not isinstance(exc, InputError) else first
-
-
-# --- opening: which data ---------------------------------------------------------------------
-@dataclass
-class ResolvedData:
-    """The table a study is opened on (see :func:`resolve_data`).
-
-    Attributes
-    ----------
-    frame : DataFrame
-        The table.
-    name : str
-        Its name (dataset or file).
-    source : {"bundled", "upload"}
-        Where it came from.
-    categorical : tuple of str
-        Integer-coded categorical columns (bundled datasets).
-    same : bool
-        Whether it is the study's table (same hash).
-    """
-
-    frame: pd.DataFrame
-    name: str
-    source: str
-    categorical: tuple[str, ...]
-    same: bool
-
-
-def resolve_data(
-    study: Study,
-    data: pd.DataFrame | bytes | str | Path | None = None,
-    *,
-    data_name: str | None = None,
-    current: tuple[pd.DataFrame, str, str] | None = None,
-) -> ResolvedData:
-    """The table to open ``study`` on, warning (:class:`StudyWarning`) when it differs.
-
-    In order: ``data`` when given; the rows saved in the study; the bundled dataset of
-    that name; the ``current`` table (an uploaded file loaded before opening the study).
-
-    Parameters
-    ----------
-    study : Study
-        The study.
-    data : DataFrame, bytes, str or Path, optional
-        The table to use: a DataFrame, or a CSV file (its bytes or its path).
-    data_name : str, optional
-        The name of ``data`` (default: the file's name, else the study's data name).
-    current : (DataFrame, name, source), optional
-        The table loaded now.
-
-    Returns
-    -------
-    ResolvedData
-        The table.
-
-    Raises
-    ------
-    InputError
-        When no table is available (a study of an uploaded file saved without its rows,
-        and no table loaded), or when the table lacks the study's columns.
-    """
-    ident = study.data
-    categorical: tuple[str, ...] = ()
-    if data is not None:
-        frame, name = _as_frame(data, data_name or ident.name)
-        source = "upload"
-    elif ident.table is not None:
-        frame = read_csv_table(ident.table.encode("utf-8"), ident.name)
-        if table_digest(frame) != ident.sha256:
-            raise InputError(
-                f"the table saved in the study does not match its recorded hash ({ident.name})"
-            )
-        name, source = ident.name, ident.source
-    elif ident.source == "bundled":
-        if ident.name not in list_datasets():
-            raise InputError(
-                f"the study was made on the bundled dataset {ident.name!r}, which this "
-                f"riskexplore does not have ({', '.join(list_datasets())})"
-            )
-        frame, name, source = load_dataset(ident.name).frame, ident.name, "bundled"
-    elif current is not None and current[0] is not None:
-        frame, name, source = current
-    else:
-        raise InputError(
-            f"the study was made on {ident.describe()} ({ident.rows} rows), saved without its "
-            "rows: load that file first, then open the study again"
-        )
-    if source == "bundled" and name in list_datasets():
-        categorical = tuple(dataset_info(name).get("categorical") or ())
-    frame = frame.copy()
-    frame.columns = [str(c) for c in frame.columns]
-    missing = [c for c in ident.columns if c not in frame.columns]
-    if missing:
-        raise InputError(
-            f"the data loaded ({name}) lack columns of the study's data ({ident.name}): "
-            f"{', '.join(missing[:5])}{' …' if len(missing) > 5 else ''}; load {ident.name} "
-            "first, then open the study again"
-        )
-    digest = table_digest(frame)
-    same = digest == ident.sha256
-    if not same:
-        warnings.warn(
-            f"the data differ from the study's: {name} ({len(frame)} rows, SHA-256 "
-            f"{digest[:12]}…) is not the table the study was made on ({ident.name}, "
-            f"{ident.rows} rows, SHA-256 {ident.sha256[:12]}…); its models are shown on the "
-            "data loaded now, and their certificates hold for the study's data only",
-            StudyWarning,
-            stacklevel=2,
-        )
-    return ResolvedData(frame, name, source, categorical, same)
-
-
-def _as_frame(data: Any, name: str) -> tuple[pd.DataFrame, str]:
-    if isinstance(data, pd.DataFrame):
-        return data, name
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        return read_csv_table(bytes(data), name), name
-    if isinstance(data, (str, Path)):
-        file = Path(data)
-        if not file.is_file():
-            raise InputError(f"no data file at {str(file)!r}")
-        return read_csv_table(file.read_bytes(), file.name), file.name
-    raise InputError(f"data must be a DataFrame or a CSV file, got {type(data).__name__}")

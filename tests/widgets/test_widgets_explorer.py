@@ -66,8 +66,8 @@ def test_layout_and_state():
     assert type(ex.constraint_builder).__name__ == "ConstraintBuilder"
     ex.family_picker.value = "checklist"
     assert ex.state.family == "checklist"
-    assert ex._family_settings["checklist"].layout.display is None
-    assert ex._family_settings["risk_score"].layout.display == "none"
+    assert ex.settings_controls.family_boxes["checklist"].layout.display is None
+    assert ex.settings_controls.family_boxes["risk_score"].layout.display == "none"
     assert type(ex.constraint_builder).__name__ == "ChecklistConstraintBuilder"
     # settings from the widgets; invalid values are refused with a message
     ex.time_limit.value = 7
