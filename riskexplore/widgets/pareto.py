@@ -286,15 +286,13 @@ class ParetoView:
                 self._running = False
                 self.compute_button.disabled = False
                 self.stop_button.disabled = True
-                self.status_label.value = (
-                    "failed" if self.error else f"done: {len(self.rows)} sizes"
-                )
+                self.status_label.value = "failed" if self.error else f"done: {_sizes(self.rows)}"
                 if self.selected is None and self.models:
                     best = [s for s, m in self.models.items() if m is not None]
                     if best:
                         self.select(max(best))
                 return False
-            self.status_label.value = f"computing… {len(self.rows)} sizes done"
+            self.status_label.value = f"computing… {_sizes(self.rows)} finished"
             return True
 
     def wait(self, timeout: float = 120.0, interval: float = 0.05) -> bool:
@@ -357,3 +355,8 @@ class ParetoView:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+def _sizes(rows) -> str:
+    """``"1 size"``, ``"3 sizes"``."""
+    return f"{len(rows)} size{'' if len(rows) == 1 else 's'}"

@@ -314,7 +314,9 @@ def test_dashboard_solves_in_browser(served, browser):
         assert shown["legend_clear"], "the legend covers the title of the size path"
         # (forced: a path that has already finished has a disabled Stop, and nothing happens)
         page.locator(".rx-path-controls button", has_text="Stop").click(force=True)
-        expect(page.locator(".rx-path-controls", has_text="done")).to_be_visible(timeout=60_000)
+        # ("done: 3 sizes" once it has ended; "computing… 2 sizes finished" before)
+        done = page.locator(".rx-path-controls", has_text=re.compile(r"done: \d+ sizes?"))
+        expect(done).to_be_visible(timeout=60_000)
 
         # downloads: printable page and JSON model, as data: URIs
         links = page.locator("a.rx-download")
@@ -334,9 +336,10 @@ def test_dashboard_solves_in_browser(served, browser):
         body = page.locator("body").inner_text()
         assert "Traceback" not in body
 
-        # save the study and download it
+        # save the study and download it (the link made when a search ended names no path:
+        # wait for the one made by the click)
         button(page, "Save the study").click()
-        link = page.locator("a.rx-study-download", has_text="2 searches")
+        link = page.locator("a.rx-study-download", has_text="2 searches and the size path")
         expect(link).to_be_visible(timeout=60_000)
         with page.expect_download(timeout=60_000) as download:
             link.click()
