@@ -11,6 +11,7 @@ from riskexplore.checklist.fit import iter_fit_checklist
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_data,
     add_time_limit,
     finite,
     load_table,
@@ -36,12 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser : ArgumentParser
         The command's parser.
     """
-    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
-    parser.add_argument(
-        "--target",
-        metavar="COL",
-        help="outcome column (default: the first column; a bundled dataset's own outcome)",
-    )
+    add_data(parser)
     parser.add_argument(
         "--max-items", type=positive_int, metavar="N", help="most items on the list"
     )

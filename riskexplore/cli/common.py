@@ -434,6 +434,23 @@ def finite(value):
     return value if math.isfinite(value) else None
 
 
+def add_data(parser: argparse.ArgumentParser) -> None:
+    """``DATA`` (a CSV file or a bundled dataset name) and ``--target COL``, read by
+    :func:`load_table`.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
+    parser.add_argument(
+        "--target",
+        metavar="COL",
+        help="outcome column (default: the first column; a bundled dataset's own outcome)",
+    )
+
+
 def add_time_limit(parser: argparse.ArgumentParser, found: str) -> None:
     """``--time-limit S`` (positive seconds, default none).
 

@@ -9,6 +9,7 @@ from typing import Any
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_data,
     add_time_limit,
     finite,
     load_table,
@@ -44,10 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser : ArgumentParser
         The command's parser.
     """
-    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
-    parser.add_argument(
-        "--target", metavar="COL", help="outcome column (default: the first column)"
-    )
+    add_data(parser)
     parser.add_argument(
         "--max-size", type=nonnegative_int, metavar="R", help="most features with points"
     )

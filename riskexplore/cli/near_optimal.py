@@ -18,6 +18,7 @@ from typing import Any
 from riskexplore.cli.checklist import load_checklist_table
 from riskexplore.cli.common import (
     CLIError,
+    add_data,
     add_time_limit,
     load_table,
     nonnegative_float,
@@ -63,10 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser : ArgumentParser
         The command's parser.
     """
-    parser.add_argument("data", metavar="DATA", help="CSV file, or a bundled dataset name")
-    parser.add_argument(
-        "--target", metavar="COL", help="outcome column (default: the first column)"
-    )
+    add_data(parser)
     parser.add_argument(
         "--family",
         choices=[f.name for f in families() if f.alternatives is not None],
