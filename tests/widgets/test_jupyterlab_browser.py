@@ -168,9 +168,15 @@ def watch_solve(page, prefix: str) -> list[int]:
 
 
 @contextmanager
-def notebook_page(browser, url: str, screenshot: str):
+def notebook_page(browser, url: str, screenshot: str, look_after: tuple[int, str] | None = None):
     """A fresh page with the notebook at ``url`` open and all its cells started; on exit
-    a screenshot, then no page error and no request outside localhost may have happened."""
+    a screenshot, then no page error and no request outside localhost may have happened.
+
+    ``look_after=(i, title)`` runs cells ``0..i`` first and waits until a plot titled
+    ``title`` is on the page before it starts the rest, as a user who looks at what cell
+    ``i`` displayed before running on (with "Run All", the next cell's search may end
+    before the browser has rendered a large widget, and then there is no growth to see).
+    """
     context = browser.new_context(viewport={"width": 1500, "height": 2600})
     outside = block_outside(context)
     page = context.new_page()
@@ -189,7 +195,20 @@ def notebook_page(browser, url: str, screenshot: str):
             timeout=LOAD_TIMEOUT_MS,
         )
         # started, not awaited: the command's promise settles only when the cells are done
-        page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        if look_after is None:
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        else:
+            last, title = look_after
+            run_from = """([i, command]) => { const w = window.jupyterapp.shell.currentWidget;
+                              w.content.activeCellIndex = i;
+                              window.jupyterapp.commands.execute(command); }"""
+            page.evaluate(run_from, [last + 1, "notebook:run-all-above"])
+            wait_for(
+                lambda: any(p["title"].startswith(title) for p in plots(page)),
+                f"the plot {title!r} displayed by cell {last}",
+                timeout=LOAD_TIMEOUT_MS / 1000,
+            )
+            page.evaluate(run_from, [last + 1, "notebook:run-all-below"])
         yield page
     finally:
         Path("artifacts").mkdir(exist_ok=True)
@@ -317,7 +336,10 @@ STARTER_END = "the same study: True"  # the last cell's output
 
 
 def test_starter_notebook_runs_and_its_live_plots_grow(browser, lab):
-    with notebook_page(browser, lab + STARTER.name, "starter_jupyterlab.png") as page:
+    cells = nbformat.read(STARTER, as_version=4).cells
+    explorer_cell = next(i for i, c in enumerate(cells) if c.source.startswith("ex = Explorer("))
+    look = (explorer_cell, "Unconstrained solve")
+    with notebook_page(browser, lab + STARTER.name, "starter_jupyterlab.png", look) as page:
         history: dict[tuple[str, int], list[int]] = {}
 
         def sample() -> bool:
