@@ -67,3 +67,12 @@ def upload_csv(page, name: str, content: bytes) -> None:
     with page.expect_file_chooser(timeout=30_000) as chooser:
         page.locator("button", has_text="Upload a CSV file").first.click()
     chooser.value.set_files(files=[{"name": name, "mimeType": "text/csv", "buffer": content}])
+
+
+def open_study_file(page, name: str, content: bytes) -> None:
+    """Choose a study file in a dashboard's "Open a study file" button."""
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        page.locator("button", has_text="Open a study file").first.click()
+    chooser.value.set_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": content}]
+    )

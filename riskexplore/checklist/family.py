@@ -10,7 +10,7 @@ import pandas as pd
 import riskexplore.checklist.constraints as rules
 from riskexplore.checklist import edits
 from riskexplore.checklist.constraints import ExcludeItem, IncludeItem
-from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist
+from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist, prepare_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.near_optimal import near_optimal_models
 from riskexplore.checklist.rows import ChecklistRow
@@ -300,6 +300,9 @@ ALTERNATIVES = AlternativesSpec(
     edit_kind="items",
     edit=edits.edit,
     describe_model=describe_model,
+    training_problem=lambda X, y, settings, constraints: (
+        prepare_checklist(X, y, constraints=constraints, **settings).problem
+    ),
 )
 
 

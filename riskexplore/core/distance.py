@@ -21,7 +21,7 @@ from typing import Any
 from riskexplore.core.jsonio import decode_float, encode_float
 from riskexplore.errors import InputError
 
-__all__ = ["Distance", "attached_problem", "percent"]
+__all__ = ["Distance", "attach_problem", "attached_problem", "percent"]
 
 #: Units of a distance, as the text names them.
 UNITS = {"objective": "objective", "mistakes": "weighted mistakes"}
@@ -200,6 +200,20 @@ def percent(fraction: float) -> str:
     if 0 < fraction < 1e-4:
         return "<0.01%"
     return f"{100 * fraction:.2f}%"
+
+
+def attach_problem(model, problem) -> None:
+    """Let a model read from a file keep its training problem, as a fitted one does (for
+    hand edits with a certified distance; never serialised).
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The model.
+    problem : RiskScoreProblem or ChecklistProblem
+        The problem it was fitted on: the same data, settings and constraints.
+    """
+    model._problem = problem
 
 
 def attached_problem(model, X, y, *, noun: str, call: str):

@@ -163,6 +163,10 @@ class AlternativesSpec:
         score's learned scale): an error message naming the option, or with
         ``words=True`` plain words for a page; None when they are supported (by default,
         always).
+    training_problem : callable or None
+        ``(X, y, settings, constraints) -> problem``: the training problem that
+        :attr:`near_optimal` solves for these fit settings and constraints. Models read
+        from a file (a study's set) keep no problem; hand edits of them need it.
     """
 
     near_optimal: Callable[..., Any]
@@ -176,6 +180,7 @@ class AlternativesSpec:
     edit: Callable[[Any, Mapping[str, Any]], Any]
     describe_model: Callable[[Any], dict[str, Any]]
     unsupported: Callable[..., str | None] = every_setting_supported
+    training_problem: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from riskexplore.errors import InputError
 from riskexplore.risk_score import edits
 from riskexplore.risk_score.constraints import Exclude, Include
 from riskexplore.risk_score.cut_pool import CutPool
-from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.fit import build_problem, fit_risk_score
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (
@@ -301,6 +301,9 @@ ALTERNATIVES = AlternativesSpec(
     edit=edits.edit,
     describe_model=describe_model,
     unsupported=fixed_scale_only,
+    training_problem=lambda X, y, settings, constraints: build_problem(
+        X, y, constraints=constraints, **settings
+    ),
 )
 
 

@@ -602,6 +602,21 @@ class AlternativesView:
         if state.selected is not None:
             self._show_model()
 
+    def show_found(self, found, selected: int | None = None) -> None:
+        """Show a set found before (a study's), as if it had just been found.
+
+        Parameters
+        ----------
+        found : NearOptimalSet
+            The set, of the family, settings and constraints configured now.
+        selected : int, optional
+            The index of the model to show.
+        """
+        self.state.adopt(found, selected)
+        self._show_set()
+        relative = found.tolerance_unit == "relative"  # the field says what the set is within
+        self.tolerance.value = 100 * found.tolerance if relative else found.tolerance
+
     def select(self, index: int) -> bool:
         """Show model ``index`` of the set (what clicking its card does).
 

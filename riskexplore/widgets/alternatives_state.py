@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from riskexplore.core.distance import percent
+from riskexplore.core.distance import attach_problem, percent
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import AlternativesSpec, get_family
 from riskexplore.errors import InputError
@@ -334,6 +334,33 @@ class AlternativesState:
             self.selected = int(index)
             self.model = self.found[self.selected].model
         return self.model
+
+    def adopt(self, found: NearOptimalSet, selected: int | None = None) -> None:
+        """Show a set found before (a study's) for the configured family, settings and
+        constraints, with model ``selected`` of it.
+
+        Parameters
+        ----------
+        found : NearOptimalSet
+            The set; it must be of the configured family.
+        selected : int, optional
+            The index of the model to show.
+        """
+        if found.family != self.family or not len(found):
+            raise InputError(f"a set of {found.family} models cannot be shown for {self.family}")
+        X, y = self._data[:2]
+        if X is None:
+            raise InputError("load data and choose the outcome first")
+        if self.spec.training_problem is not None:  # hand edits need the training problem
+            settings, _ = self._fit_settings()
+            problem = self.spec.training_problem(X, y, settings, list(self.constraints))
+            for alternative in found:
+                attach_problem(alternative.model, problem)
+        with self._lock:
+            self.found, self.prices = found, None
+            self.selected, self.model = None, None
+        if selected is not None:
+            self.select(selected)
 
     @property
     def best(self):

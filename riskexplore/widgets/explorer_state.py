@@ -296,11 +296,12 @@ class ExplorerState:
         *,
         size_path=None,
         selected: int | None = None,
+        alternatives=None,
         include_data: bool = False,
     ) -> Study:
         """The exploration as a :class:`~riskexplore.widgets.study.Study` (data's identity,
         settings, constraints, the runs on the current data with their models,
-        certificates and traces, and the size path).
+        certificates and traces, the size path and the near-optimal set).
 
         Parameters
         ----------
@@ -310,6 +311,9 @@ class ExplorerState:
             The size path shown.
         selected : int, optional
             The size selected on the path.
+        alternatives : (NearOptimalSet, int or None), optional
+            The near-optimal set of the current settings and constraints, and the index
+            of the model selected in it.
         include_data : bool
             Keep the patients' rows in the study (never by default: the study names the
             data and keeps a hash of the table).
@@ -326,7 +330,12 @@ class ExplorerState:
             model).
         """
         return Study.capture(
-            self, constraints, size_path=size_path, selected=selected, include_data=include_data
+            self,
+            constraints,
+            size_path=size_path,
+            selected=selected,
+            alternatives=alternatives,
+            include_data=include_data,
         )
 
     @classmethod

@@ -25,7 +25,7 @@ from riskexplore.errors import InputError
 from riskexplore.widgets.explorer_state import ExplorerState
 from riskexplore.widgets.runner import describe_error
 from riskexplore.widgets.study import Study
-from riskexplore.widgets.study_data import StudyWarning
+from riskexplore.widgets.study_data import StudyWarning, table_digest
 
 __all__ = ["StudyFiles"]
 
@@ -45,7 +45,8 @@ class StudyFiles:
         The study keeps the data's identity (the bundled dataset's name or the uploaded
         file's name, with a SHA-256 hash of the table), the settings, the active
         constraints, both runs on the current data (models with their certificates and
-        solve traces) and the size path; the patients' rows only with
+        solve traces), the size path and the near-optimal set of the Alternatives tab
+        (with the model selected in it); the patients' rows only with
         ``include_data=True``. :meth:`open_study` restores it.
 
         Parameters
@@ -82,16 +83,25 @@ class StudyFiles:
             self.constraints,
             size_path=view.path if finished else None,
             selected=view.selected if finished else None,
+            alternatives=self._alternatives_to_save(),
             include_data=include_data,
         )
         if path is not None:
             study.to_json(path)
         return study
 
+    def _alternatives_to_save(self):
+        """The Alternatives tab's set and selection, if it was found for the settings and
+        constraints of the page now (else None: a set of other settings is not kept)."""
+        view = self.alternatives
+        if view.running("set") or not view.sync_source() or view.state.found is None:
+            return None
+        return view.state.found, view.state.selected
+
     def open_study(self, source, *, data=None, name: str | None = None) -> bool:
-        """Open a study file: data, settings, constraints, both runs and the size path are
-        restored and drawn (monitors with their traces, reliability, AUC/CAL, compare,
-        size path). No solve runs.
+        """Open a study file: data, settings, constraints, both runs, the size path and the
+        near-optimal set are restored and drawn (monitors with their traces, reliability,
+        AUC/CAL, compare, size path, alternatives). No solve runs.
 
         The data are the bundled dataset the study names, the rows saved in it, ``data``,
         or — for a study of an uploaded file saved without its rows — the file loaded
@@ -180,4 +190,19 @@ class StudyFiles:
             if study.selected is not None:
                 self.pareto.select(study.selected)
         self.alternatives.sync_source()  # a set found before is not the study's: cleared
+        if study.alternatives is not None:
+            notes += self._adopt_alternatives(study)
         return notes
+
+    def _adopt_alternatives(self, study: Study) -> list[str]:
+        """Show the study's near-optimal set, unless the data differ from the study's (its
+        distances and completeness are certificates about the study's table)."""
+        if table_digest(self.state.frame) != study.data.sha256:
+            return ["The near-optimal set was left out: it was found on other data."]
+        if not self.alternatives.sync_source():
+            return ["The near-optimal set was left out: the Alternatives tab is not ready."]
+        try:
+            self.alternatives.show_found(study.alternatives, study.alternatives_selected)
+        except Exception as exc:
+            return [f"The near-optimal set was left out: {describe_error(exc)}."]
+        return []

@@ -17,7 +17,10 @@ A study holds what an :class:`~riskexplore.widgets.explorer.Explorer` shows:
 * the **size path**, if one was computed: its rows, its models and the size selected;
 * for a risk score, the certified **price of a fixed scale** of the unconstrained run, if
   it was worked out: both models and the interval (opening the study does not solve it
-  again).
+  again);
+* the **near-optimal set** of the "Alternatives" step, if one was found: every model with
+  its certified distance to the best one, the set's certificate of completeness and the
+  model selected (:mod:`riskexplore.widgets.study_alternatives`; hand edits are not kept).
 
 A study is data, never code: it is read with :func:`json.loads` only (no pickle, no
 ``eval``), every field is checked, constraint classes come from the whitelist alone, and a
@@ -63,8 +66,10 @@ from riskexplore import __version__
 from riskexplore.core.jsonio import decode, encode, plain
 from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
+from riskexplore.evaluation.near_optimal import NearOptimalSet
 from riskexplore.evaluation.paths import SizePath
 from riskexplore.evaluation.scale_price import ScalePrice
+from riskexplore.widgets.study_alternatives import decode_alternatives, encode_alternatives
 from riskexplore.widgets.study_codec import (
     canonical,
     decode_constraint,
@@ -100,8 +105,9 @@ __all__ = [
 
 #: The ``format`` field of every study file.
 FORMAT = "riskexplore-study"
-#: The format version this riskexplore writes and reads.
-VERSION = 1
+#: The format version this riskexplore writes (it reads every version up to it; version 2
+#: added the near-optimal set).
+VERSION = 2
 #: Largest study file accepted (100 MB: a 20 MB upload saved with its rows fits easily).
 MAX_STUDY_BYTES = 100 * 2**20
 
@@ -118,6 +124,7 @@ _KEYS = (
     "runs",
     "size_path",
     "scale_price",
+    "alternatives",
     "checksum",
 )
 
@@ -170,6 +177,11 @@ class Study:
         it was worked out.
     saved_by : str
         The riskexplore that wrote it (``"riskexplore 0.1.0"``).
+    alternatives : NearOptimalSet or None
+        The near-optimal set of the "Alternatives" step (of ``family``, its settings
+        and constraints), if one was found.
+    alternatives_selected : int or None
+        The index of the model selected in it.
 
     Examples
     --------
@@ -194,6 +206,8 @@ class Study:
     selected: int | None = None
     scale_price: ScalePrice | None = None
     saved_by: str = field(default_factory=lambda: _saved_by())
+    alternatives: NearOptimalSet | None = None
+    alternatives_selected: int | None = None
 
     # --- writing ----------------------------------------------------------------------
     @classmethod
@@ -204,6 +218,7 @@ class Study:
         *,
         size_path: SizePath | None = None,
         selected: int | None = None,
+        alternatives: tuple[NearOptimalSet, int | None] | None = None,
         include_data: bool = False,
     ) -> Study:
         """The study of an :class:`~riskexplore.widgets.explorer_state.ExplorerState`.
@@ -221,6 +236,9 @@ class Study:
             The size path shown.
         selected : int, optional
             The size selected on the path.
+        alternatives : (NearOptimalSet, int or None), optional
+            The near-optimal set found for the current settings and constraints, and
+            the index of the model selected in it.
         include_data : bool
             Keep the patients' rows in the study (never by default).
 
@@ -257,6 +275,8 @@ class Study:
             selected=None if selected is None else int(selected),
             scale_price=price,
         )
+        if alternatives is not None and alternatives[0].family == study.family:
+            study.alternatives, study.alternatives_selected = alternatives
         study.to_dict()  # refuses what cannot be saved (a Pyomo model, say) now
         return study
 
@@ -267,7 +287,8 @@ class Study:
         -------
         dict
             ``format``, ``version``, ``saved_by``, ``data``, ``family``, ``settings``,
-            ``constraints``, ``runs``, ``size_path``, ``scale_price`` and ``checksum``.
+            ``constraints``, ``runs``, ``size_path``, ``scale_price``, ``alternatives``
+            and ``checksum``.
 
         Raises
         ------
@@ -302,6 +323,9 @@ class Study:
             },
             "size_path": None if self.size_path is None else self._encode_path(),
             "scale_price": None if self.scale_price is None else self._encode_price(),
+            "alternatives": None
+            if self.alternatives is None
+            else encode_alternatives(self.alternatives, self.alternatives_selected),
         }
         doc = canonical(doc)
         doc["checksum"] = checksum(doc)
@@ -477,6 +501,9 @@ class Study:
         parts.append(f"{n} constraint{'s' if n != 1 else ''}")
         if self.size_path is not None:
             parts.append(f"a size path of {len(self.size_path.rows)} sizes")
+        if self.alternatives is not None:
+            n = len(self.alternatives)
+            parts.append(f"{n} near-optimal model{'s' if n != 1 else ''}")
         return f"{self.data.describe()}, outcome {self.data.outcome!r}: " + ", ".join(parts)
 
 
@@ -551,7 +578,15 @@ class _Decoder:
             sides = [m.to_dict(include_trace=True) for m in (price.fixed, price.learned) if m]
             if run is None or run.model.to_dict(include_trace=True) not in sides:
                 raise self.fail("scale_price", "does not price the unconstrained run's model")
-        return Study(data, family, settings, constraints, runs, path, selected, price, saved_by)
+        study = Study(data, family, settings, constraints, runs, path, selected, price, saved_by)
+        alt_doc = doc.get("alternatives")  # (format version 1 has none)
+        if alt_doc is not None:
+            if not isinstance(alt_doc, dict):
+                raise self.fail("alternatives", "must be an object or null")
+            study.alternatives, study.alternatives_selected = decode_alternatives(
+                alt_doc, family, self.model, self.fail
+            )
+        return study
 
     def family(self, name: str, where: str) -> str:
         try:

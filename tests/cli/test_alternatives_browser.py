@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside, button
+from _browser import block_outside, button, open_study_file
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard import start_voila, stop_process
@@ -175,8 +175,38 @@ def test_alternatives_in_browser(served, browser):
             path=str(ARTIFACTS / f"alternatives_{which}_prices.png")
         )
 
+        # the set travels in a study file: save, download, open on a new page (kernel)
+        n = cards.count()
+        button(page, "Save the study").click()
+        link = page.locator("a.rx-study-download", has_text=f"{n} good {word}")
+        expect(link).to_be_visible(timeout=60_000)
+        with page.expect_download(timeout=60_000) as download:
+            link.click()
+        saved = Path(download.value.path()).read_bytes()
+        kept = json.loads(saved)["alternatives"]
+        assert kept["selected"] == 1 and len(kept["models"]) == n, kept["selected"]
+        restored = context.new_page()
+        restored.goto(url, timeout=LOAD_TIMEOUT_MS)
+        button(restored, f"Find other good {word}s").wait_for(
+            state="visible", timeout=LOAD_TIMEOUT_MS
+        )
+        open_study_file(restored, f"{which}_study.json", saved)
+        again = restored.locator(".rx-alternatives")
+        expect(again.locator(".rx-alt-choice")).to_have_count(n, timeout=60_000)
+        expect(again.locator(".rx-alt-card")).to_contain_text("Model #2", timeout=30_000)
+        expect(again.locator(".rx-alt-choice").nth(1)).to_have_class(re.compile("mod-info"))
+        assert _distance(restored) == before  # the selected model's certified distance
+        opened = restored.locator(".rx-study .rx-message", has_text="Opened the study").first
+        expect(opened).to_contain_text(f"{n} near-optimal models", timeout=60_000)
+        report["restored"] = opened.inner_text()
+        label, value = case["tolerance"]  # the set's tolerance, not the default
+        assert float(restored.get_by_label(label).input_value()) == float(value)
+        _full_height(restored)
+        again.screenshot(path=str(ARTIFACTS / f"alternatives_{which}_restored.png"))
+
         body = page.locator("body").inner_text()
         assert "Traceback" not in body
+        assert "Traceback" not in restored.locator("body").inner_text()
         assert not outside, f"requests outside localhost: {outside}"
     finally:
         (ARTIFACTS / f"alternatives_{which}.json").write_text(json.dumps(report, indent=1))

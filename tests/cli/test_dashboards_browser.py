@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside, button, upload_csv
+from _browser import block_outside, button, open_study_file, upload_csv
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard import start_voila, stop_process
@@ -159,15 +159,6 @@ def _watch_solve(page, run: str, seconds: float) -> list[tuple[str, int]]:
             break
         page.wait_for_timeout(250)
     return samples
-
-
-def _open_study(page, name: str, content: bytes) -> None:
-    """Choose a study file in the page's "Open a study file" button."""
-    with page.expect_file_chooser(timeout=30_000) as chooser:
-        page.locator("button", has_text="Open a study file").first.click()
-    chooser.value.set_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": content}]
-    )
 
 
 def _full_page_screenshot(page, path: Path) -> None:
@@ -357,7 +348,7 @@ def test_dashboard_solves_in_browser(served, browser):
         restored = context.new_page()
         restored.goto(url, timeout=LOAD_TIMEOUT_MS)
         button(restored, f"Find the best {word}").wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
-        _open_study(restored, f"{which}_study.json", saved)
+        open_study_file(restored, f"{which}_study.json", saved)
         opened = restored.locator(".rx-study .rx-message", has_text="Opened the study").first
         expect(opened).to_be_visible(timeout=60_000)
         for run in ("unconstrained", "constrained"):
@@ -385,7 +376,7 @@ def test_dashboard_solves_in_browser(served, browser):
         # an edited copy is refused, and the page stays as it is
         edited = json.loads(saved)
         edited["settings"]["time_limit"] = 1.0
-        _open_study(restored, "edited.json", json.dumps(edited).encode())
+        open_study_file(restored, "edited.json", json.dumps(edited).encode())
         refused = restored.locator(".rx-message", has_text="edited.json was changed after it")
         expect(refused.first).to_be_visible(timeout=60_000)
         assert _has(_drawn(restored, "rx-reliability"), "train", "test")
