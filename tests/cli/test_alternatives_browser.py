@@ -194,8 +194,11 @@ def test_alternatives_in_browser(served, browser):
         again = restored.locator(".rx-alternatives")
         expect(again.locator(".rx-alt-choice")).to_have_count(n, timeout=60_000)
         expect(again.locator(".rx-alt-card")).to_contain_text("Model #2", timeout=30_000)
-        expect(again.locator(".rx-alt-choice").nth(1)).to_have_class(re.compile("mod-info"))
-        assert _distance(restored) == before  # the selected model's certified distance
+        expect(again.locator(".rx-alt-choice").nth(1)).to_have_class(
+            re.compile("mod-info"), timeout=30_000
+        )
+        distance = again.locator(".rx-alt-distance")  # the selected model's certified distance
+        expect(distance).to_have_text(before, timeout=30_000)
         opened = restored.locator(".rx-study .rx-message", has_text="Opened the study").first
         expect(opened).to_contain_text(f"{n} near-optimal models", timeout=60_000)
         report["restored"] = opened.inner_text()
