@@ -10,6 +10,7 @@ started and stopped with :mod:`riskexplore.cli.dashboard` (``start_voila``,
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -55,6 +56,26 @@ def block_outside(context) -> list[str]:
 
     context.route("**/*", only_local)
     return outside
+
+
+def watched_page(browser, width: int, height: int):
+    """A new page in a new context that loads only local URLs.
+
+    Returns ``(context, page, errors, outside)``: the page's uncaught errors and the URLs
+    blocked, both growing lists that a test asserts empty at its end.
+    """
+    context = browser.new_context(viewport={"width": width, "height": height})
+    outside = block_outside(context)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page, errors, outside
+
+
+def explorer_cell(notebook: Path) -> int:
+    """The index of the cell of ``notebook`` (the starter) that displays the Explorer."""
+    cells = json.loads(Path(notebook).read_text())["cells"]
+    return next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("ex = Explorer("))
 
 
 def button(page, text: str):

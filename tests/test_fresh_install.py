@@ -54,7 +54,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _browser import block_outside, button, upload_csv
+from _browser import block_outside, button, explorer_cell, upload_csv, watched_page
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard import free_port
@@ -341,12 +341,6 @@ _POINTS_JS = """prefix => {
 }"""
 
 
-def _explorer_cell(folder: Path) -> int:
-    """The index of the starter notebook's cell that displays the Explorer."""
-    cells = json.loads((folder / "notebooks" / "00_explore.ipynb").read_text())["cells"]
-    return next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("ex = Explorer("))
-
-
 def _run_menu(page, label: str) -> None:
     """Click Run > ``label`` in JupyterLab's menu bar."""
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
@@ -367,11 +361,7 @@ def test_readme_jupyter_command_opens_the_starter_notebook_live(fresh_lab, brows
         port = json.loads(config.read_text())["ServerApp"]["port"]
         assert (shown.port, shown.query) == (port, f"token={LAB_TOKEN}"), opened
         assert shown.path.endswith("/tree/00_explore.ipynb"), opened  # the starter notebook
-        context = browser.new_context(viewport={"width": 1400, "height": 2400})
-        outside = block_outside(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        context, page, errors, outside = watched_page(browser, 1400, 2400)
         try:
             page.goto(shown.geturl(), timeout=LOAD_TIMEOUT_MS)
             # the notebook is open and its kernel (the new environment's) is ready
@@ -381,7 +371,8 @@ def test_readme_jupyter_command_opens_the_starter_notebook_live(fresh_lab, brows
             expect(idle).to_be_visible(timeout=LOAD_TIMEOUT_MS)
             # as a person would: run the cells up to the Explorer and look at it (with Run
             # All, its first search may end before the browser has drawn the Explorer)
-            after_explorer = page.locator(".jp-Notebook .jp-Cell").nth(_explorer_cell(folder) + 1)
+            starter = folder / "notebooks" / "00_explore.ipynb"
+            after_explorer = page.locator(".jp-Notebook .jp-Cell").nth(explorer_cell(starter) + 1)
             after_explorer.click()
             _run_menu(page, "Run All Above Selected Cell")
             page.wait_for_function(  # the Explorer's monitor is on the page

@@ -123,6 +123,9 @@ class ExplorerState:
     scale_price : ScalePrice or None
         The certified price of a fixed scale for the unconstrained run (see
         :meth:`scale_price_function`), once computed.
+    same_data_as_study : bool
+        False when the state was opened from a study (:meth:`from_study`) on a table
+        that differs from the study's (its hash).
 
     Examples
     --------
@@ -153,6 +156,7 @@ class ExplorerState:
     data_version: int = 0
     categorical: tuple[str, ...] = ()
     scale_price: ScalePrice | None = None
+    same_data_as_study: bool = True
     _scale_price_run: RunRecord | None = field(default=None, repr=False)
 
     # --- data ------------------------------------------------------------------------
@@ -380,7 +384,7 @@ class ExplorerState:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             resolved = resolve_data(study, data, data_name=data_name, current=now)
-        state = cls()
+        state = cls(same_data_as_study=resolved.same)
         for w in caught:
             state.messages.append(("warning", str(w.message)))
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

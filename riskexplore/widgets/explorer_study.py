@@ -25,7 +25,7 @@ from riskexplore.errors import InputError
 from riskexplore.widgets.explorer_state import ExplorerState
 from riskexplore.widgets.runner import describe_error
 from riskexplore.widgets.study import Study
-from riskexplore.widgets.study_data import StudyWarning, table_digest
+from riskexplore.widgets.study_data import StudyWarning
 
 __all__ = ["StudyFiles"]
 
@@ -197,7 +197,7 @@ class StudyFiles:
     def _adopt_alternatives(self, study: Study) -> list[str]:
         """Show the study's near-optimal set, unless the data differ from the study's (its
         distances and completeness are certificates about the study's table)."""
-        if table_digest(self.state.frame) != study.data.sha256:
+        if not self.state.same_data_as_study:
             return ["The near-optimal set was left out: it was found on other data."]
         if not self.alternatives.sync_source():
             return ["The near-optimal set was left out: the Alternatives tab is not ready."]

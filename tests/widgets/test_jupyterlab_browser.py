@@ -38,7 +38,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from _browser import block_outside
+from _browser import explorer_cell, watched_page
 
 from riskexplore.cli.dashboard import free_port, stop_process, wait_listening
 
@@ -177,11 +177,7 @@ def notebook_page(browser, url: str, screenshot: str, look_after: tuple[int, str
     ``i`` displayed before running on (with "Run All", the next cell's search may end
     before the browser has rendered a large widget, and then there is no growth to see).
     """
-    context = browser.new_context(viewport={"width": 1500, "height": 2600})
-    outside = block_outside(context)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors, outside = watched_page(browser, 1500, 2600)
     try:
         page.goto(url + "?reset", timeout=LOAD_TIMEOUT_MS)  # a fresh workspace: one tab
         name = url.rsplit("/", 1)[-1]
@@ -336,9 +332,7 @@ STARTER_END = "the same study: True"  # the last cell's output
 
 
 def test_starter_notebook_runs_and_its_live_plots_grow(browser, lab):
-    cells = nbformat.read(STARTER, as_version=4).cells
-    explorer_cell = next(i for i, c in enumerate(cells) if c.source.startswith("ex = Explorer("))
-    look = (explorer_cell, "Unconstrained solve")
+    look = (explorer_cell(STARTER), "Unconstrained solve")
     with notebook_page(browser, lab + STARTER.name, "starter_jupyterlab.png", look) as page:
         history: dict[tuple[str, int], list[int]] = {}
 
