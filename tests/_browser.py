@@ -10,11 +10,15 @@ started and stopped with :mod:`riskexplore.cli.dashboard` (``start_voila``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import socket
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -97,3 +101,94 @@ def open_study_file(page, name: str, content: bytes) -> None:
     chooser.value.set_files(
         files=[{"name": name, "mimeType": "application/json", "buffer": content}]
     )
+
+
+def kernel_pids(server_pid: int) -> list[int]:
+    """The Python kernels (``ipykernel``) started by the server process ``server_pid``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:  # ended meanwhile
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == server_pid and b"ipykernel" in cmdline:
+            out.append(int(entry.name))
+    return sorted(out)
+
+
+def rss_mb(pids: list[int]) -> float:
+    """The resident memory of processes ``pids`` together, in MB (ended ones count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+def wait_for(check, timeout: float, every: float = 1.0):
+    """Poll ``check()`` until it returns a true value or ``timeout`` seconds pass; returns
+    ``(value, seconds waited)`` (the caller asserts on the value)."""
+    start = time.monotonic()
+    value = check()
+    while not value and time.monotonic() - start < timeout:
+        time.sleep(every)
+        value = check()
+    return value, time.monotonic() - start
+
+
+class FreezingProxy:
+    """A TCP relay from a free localhost port to ``port`` whose :meth:`freeze` stops
+    relaying in both directions while keeping every socket open: to the server, the
+    browser behind it has dropped off the network without closing its connections."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1"):
+        self.target = (host, port)
+        self.frozen = threading.Event()
+        self._sockets: list[socket.socket] = []
+        self._listener = socket.create_server((host, 0))
+        self.port = self._listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self._sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._relay, args=(a, b), daemon=True).start()
+
+    def _relay(self, source: socket.socket, sink: socket.socket) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                return
+            if not data:
+                if not self.frozen.is_set():
+                    with contextlib.suppress(OSError):
+                        sink.shutdown(socket.SHUT_WR)
+                return
+            if not self.frozen.is_set():
+                with contextlib.suppress(OSError):
+                    sink.sendall(data)
+
+    def freeze(self) -> None:
+        """Drop everything from now on, closing nothing."""
+        self.frozen.set()
+
+    def close(self) -> None:
+        """Close the listener and every relayed socket."""
+        for s in [self._listener, *self._sockets]:
+            with contextlib.suppress(OSError):
+                s.close()

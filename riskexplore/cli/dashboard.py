@@ -64,6 +64,14 @@ DASHBOARDS = {
 }
 
 
+#: The kernel manager of the server (ends the kernels of pages that are gone).
+PAGE_KERNELS = "riskexplore.cli.page_kernels.PageKernelManager"
+
+#: Websocket keep-alive of the server (milliseconds): a ping every 10 s, and a connection
+#: that has not answered for 30 s is closed (Jupyter's defaults, 30 s and 90 s, would let a
+#: dropped connection hold its kernel for two minutes before the count even starts).
+TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
+
 #: The source checkout this package runs from (``riskexplore/cli/`` is two levels down).
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 
@@ -238,8 +246,10 @@ def voila_command(
         f"--show_tracebacks={show_tracebacks}",
         f"--theme={theme}",
         f"--template={TEMPLATE_NAME}",
-        # the solves run for up to minutes: keep idle kernels of open pages alive
-        "--MappingKernelManager.cull_idle_timeout=0",
+        # a page's kernel lives while the page is connected (searches run for minutes) and
+        # ends soon after the page is gone (riskexplore.cli.page_kernels)
+        f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNELS}",
+        f"--Voila.tornado_settings={json.dumps(TORNADO_SETTINGS)}",
     ]
     if preheat:
         cmd += ["--preheat_kernel=True", "--pool_size=1"]

@@ -1,0 +1,142 @@
+"""The kernel manager of the dashboard server: a page's kernel ends soon after its page is gone.
+
+Voila starts one kernel per page visit. Jupyter's own culler ends kernels that are *idle*,
+which is the wrong test for a dashboard: a search runs in a background thread of the kernel
+for minutes (the kernel looks idle but must live while its page is open), and a page closed
+during a search keeps sending progress messages (the kernel looks active but nobody sees
+it). :class:`PageKernelManager` ends kernels by a different rule, their **connections**:
+
+* a kernel whose page was connected and whose last connection has been closed for
+  :attr:`~PageKernelManager.page_gone_timeout` seconds (tab closed, navigated away, browser
+  gone; a dropped network is noticed by the websocket pings, see
+  :data:`riskexplore.cli.dashboard.TORNADO_SETTINGS`)
+  is shut down, busy or not;
+* a kernel handed to a page that never connected (the visitor left while the page was
+  still loading) is shut down :attr:`~PageKernelManager.unclaimed_timeout` seconds after it
+  finished running the notebook;
+* a kernel with a connection is never ended, however long its search runs; nor is a
+  pre-started kernel waiting in Voila's pool (``--preheat``) for its visitor.
+
+The server's command line names it with
+``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.page_kernels.PageKernelManager``
+(see :func:`riskexplore.cli.dashboard.voila_command`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from jupyter_core.utils import ensure_async
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado.ioloop import PeriodicCallback
+from traitlets import Float
+
+__all__ = ["PageKernelManager"]
+
+
+class PageKernelManager(AsyncMappingKernelManager):
+    """Voila's kernel manager, ending the kernel of a page that is gone (module docstring)."""
+
+    page_gone_timeout = Float(
+        45.0,
+        config=True,
+        help="Seconds a kernel lives on after the last connection of its page closed.",
+    )
+    unclaimed_timeout = Float(
+        60.0,
+        config=True,
+        help="Seconds a kernel that has run the notebook for a page waits for the page to connect.",
+    )
+    check_interval = Float(5.0, config=True, help="Seconds between two checks of the kernels.")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._alone_since: dict[str, float] = {}  # kernel -> when it was last left alone
+        self._ever_connected: set[str] = set()
+        self._page_checker: PeriodicCallback | None = None
+
+    # --- connections ------------------------------------------------------------------
+    def notify_connect(self, kernel_id: str) -> None:
+        """A page connected to ``kernel_id``: it lives while a connection is open."""
+        super().notify_connect(kernel_id)
+        self._ever_connected.add(kernel_id)
+        self._alone_since.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A connection to ``kernel_id`` closed: the count starts when it was the last."""
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._alone_since[kernel_id] = time.monotonic()
+
+    def initialize_culler(self) -> None:
+        """Start Jupyter's culler (off unless configured) and the check of the pages."""
+        super().initialize_culler()
+        if self._page_checker is None:
+            self._page_checker = PeriodicCallback(
+                self.end_kernels_of_gone_pages, 1000 * self.check_interval
+            )
+            self._page_checker.start()
+
+    # --- the check ----------------------------------------------------------------------
+    def _pooled(self) -> tuple[set[str], bool]:
+        """The kernels waiting in Voila's pool, and whether a pool kernel is still starting
+        (its id is not known yet)."""
+        waiting: set[str] = set()
+        starting = False
+        for pool in getattr(self, "_pools", {}).values():
+            for task in pool:
+                if not task.done():
+                    starting = True
+                elif task.exception() is None:
+                    waiting.add(task.result().get("kernel_id"))
+        return waiting, starting
+
+    def kernels_to_end(self, now: float | None = None) -> list[str]:
+        """The kernels whose page is gone, as of ``now`` (``time.monotonic()``).
+
+        Parameters
+        ----------
+        now : float, optional
+            The time (default: now).
+
+        Returns
+        -------
+        list of str
+            Their ids.
+        """
+        now = time.monotonic() if now is None else now
+        waiting, starting = self._pooled()
+        out = []
+        for kernel_id in list(self._kernels):
+            kernel = self._kernels[kernel_id]
+            if getattr(kernel, "execution_state", None) == "dead":
+                out.append(kernel_id)
+                continue
+            connected = self._kernel_connections.get(kernel_id, 0) > 0
+            seen = kernel_id in self._ever_connected
+            # a kernel not yet connected is still running the notebook for its page while busy
+            loading = not seen and getattr(kernel, "execution_state", "idle") != "idle"
+            if connected or loading or kernel_id in waiting or (starting and not seen):
+                self._alone_since.pop(kernel_id, None)
+                continue
+            since = self._alone_since.setdefault(kernel_id, now)
+            limit = self.page_gone_timeout if seen else self.unclaimed_timeout
+            if now - since > limit:
+                out.append(kernel_id)
+        return out
+
+    async def end_kernels_of_gone_pages(self) -> None:
+        """Shut down the kernels of :meth:`kernels_to_end` (the periodic check)."""
+        for kernel_id in self.kernels_to_end():
+            seen = kernel_id in self._ever_connected
+            self.log.info(
+                "Ending kernel %s: its page is gone (%s)",
+                kernel_id,
+                "closed" if seen else "never connected",
+            )
+            try:
+                await ensure_async(self.shutdown_kernel(kernel_id))
+            except Exception as exc:  # already gone: nothing to end
+                self.log.warning("Could not end kernel %s: %s", kernel_id, exc)
+            self._alone_since.pop(kernel_id, None)
+            self._ever_connected.discard(kernel_id)

@@ -1,0 +1,82 @@
+"""A page's kernel ends soon after the page is gone, and lives while it is open.
+
+One server of the risk dashboard with the launcher's settings (``PageKernelManager``, its
+default timeouts); four pages in headless Chromium, each with its own kernel (counted as the
+server's ``ipykernel`` child processes). Page A starts a search that runs for minutes. Then
+page B's tab is closed, page C navigates away, and page D drops off the network (it is
+reached through a relay that stops passing data without closing anything, so only the
+websocket pings notice). Within 2 minutes the three kernels of B, C and D have ended, while
+A's kernel lives on with its search still running, and its page still answers (Stop).
+"""
+
+from __future__ import annotations
+
+import time
+
+from _browser import FreezingProxy, button, kernel_pids, wait_for, watched_page
+from playwright.sync_api import expect
+
+from riskexplore.cli.dashboard import start_voila, stop_process
+
+LOAD_MS = 180_000
+GONE_WITHIN = 120.0  # seconds: the issue's promise
+
+
+def _open(browser, url: str):
+    context, page, errors, outside = watched_page(browser, 1280, 900)
+    page.goto(url, timeout=LOAD_MS)
+    return context, page, errors, outside
+
+
+def test_kernels_end_when_pages_go_and_live_while_open(browser, tmp_path):
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", timeout=120, log_file=log)
+    proxy = FreezingProxy(int(url.rsplit(":", 1)[1].strip("/")))
+    opened = []
+    try:
+        via_proxy = f"http://127.0.0.1:{proxy.port}/"
+        for target in (url, url, url, via_proxy):  # A, B, C, D
+            opened.append(_open(browser, target))
+        for _c, page, _e, _o in opened:
+            button(page, "Find the best score").wait_for(state="visible", timeout=LOAD_MS)
+        kernels, _ = wait_for(lambda: len(kernel_pids(proc.pid)) == 4, 30)
+        assert kernels, f"expected 4 kernels, found {kernel_pids(proc.pid)}"
+        before = set(kernel_pids(proc.pid))
+
+        # page A: a search that runs for minutes (10 characteristics, 10 min limit)
+        page_a = opened[0][1]
+        for label, value in (("Most characteristics in the score", 10), ("Time limit", 600)):
+            field = page_a.get_by_label(label)
+            field.fill(str(value))
+            field.press("Tab")
+        page_a.wait_for_timeout(500)
+        button(page_a, "Find the best score").click()
+        status = page_a.locator(".rx-search-unconstrained .rx-status")
+        expect(status).to_contain_text("running", timeout=60_000)
+
+        # B: tab closed; C: navigated away; D: dropped off the network
+        gone_at = time.monotonic()
+        opened[1][1].close()
+        opened[2][1].goto("about:blank")
+        proxy.freeze()
+
+        one_left, waited = wait_for(lambda: len(kernel_pids(proc.pid)) == 1, GONE_WITHIN + 30)
+        remaining = kernel_pids(proc.pid)
+        print(f"kernels of the 3 pages gone: {time.monotonic() - gone_at:.0f} s; left {remaining}")
+        assert one_left, f"after {waited:.0f} s kernels {remaining} (of {sorted(before)})"
+        assert time.monotonic() - gone_at <= GONE_WITHIN, "the kernels ended too late"
+        assert set(remaining) <= before
+
+        # A's kernel lives on, its search still running, its page still answering
+        assert "running" in status.inner_text(), status.inner_text()
+        page_a.locator(".rx-search-unconstrained button", has_text="Stop").first.click()
+        expect(status).to_contain_text("stopped", timeout=60_000)
+        assert kernel_pids(proc.pid) == remaining
+        errors = opened[0][2]
+        assert not errors, errors
+    finally:
+        for context, *_ in opened:
+            context.close()
+        proxy.close()
+        stop_process(proc)
+        log.close()

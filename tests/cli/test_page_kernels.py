@@ -1,0 +1,84 @@
+"""The rule of ``PageKernelManager`` on its own (the browser test
+``test_kernel_lifecycle_browser.py`` checks it on a served page): kernels are ended by their
+connections, not by their activity."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from types import SimpleNamespace
+
+from riskexplore.cli.dashboard import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
+from riskexplore.cli.page_kernels import PageKernelManager
+
+
+def _manager(**states) -> PageKernelManager:
+    km = PageKernelManager(page_gone_timeout=45, unclaimed_timeout=60)
+    for kernel_id, state in states.items():
+        km._kernels[kernel_id] = SimpleNamespace(execution_state=state)
+        km._kernel_connections[kernel_id] = 0
+    return km
+
+
+def test_connected_kernels_live_whatever_their_activity():
+    km = _manager(a="busy", b="idle")
+    for k in "ab":
+        km.notify_connect(k)
+    assert km.kernels_to_end(now=0.0) == []
+    assert km.kernels_to_end(now=10_000.0) == []  # hours later, still connected
+
+
+def test_a_closed_page_ends_its_kernel_after_the_grace_even_when_busy():
+    km = _manager(a="busy")
+    km.notify_connect("a")
+    km.notify_disconnect("a")
+    since = km._alone_since["a"]
+    assert km.kernels_to_end(now=since + 44) == []
+    assert km.kernels_to_end(now=since + 46) == ["a"]
+    km.notify_connect("a")  # the page came back (a network blip): it lives again
+    assert km.kernels_to_end(now=since + 1000) == []
+
+
+def test_two_tabs_of_one_kernel_count_until_the_last_closes():
+    km = _manager(a="idle")
+    km.notify_connect("a")
+    km.notify_connect("a")
+    km.notify_disconnect("a")
+    assert "a" not in km._alone_since
+    assert km.kernels_to_end(now=1e9) == []
+
+
+def test_a_page_that_never_connects_ends_after_loading():
+    km = _manager(a="busy")  # still running the notebook for its page
+    assert km.kernels_to_end(now=0.0) == []
+    assert km.kernels_to_end(now=1000.0) == []
+    km._kernels["a"].execution_state = "idle"  # rendered; the page never connected
+    assert km.kernels_to_end(now=1000.0) == []
+    assert km.kernels_to_end(now=1059.0) == []
+    assert km.kernels_to_end(now=1061.0) == ["a"]
+
+
+def test_dead_kernels_end_and_pooled_kernels_wait():
+    km = _manager(dead="dead", pooled="idle", starting="idle")
+    loop = asyncio.new_event_loop()
+    try:
+        ready = loop.create_future()
+        ready.set_result({"kernel_id": "pooled"})
+        km._pools = {"nb.ipynb": [ready]}
+        assert km.kernels_to_end(now=0.0) == ["dead"]
+        assert km.kernels_to_end(now=1e6) == ["dead", "starting"]
+        km._pools["nb.ipynb"].append(loop.create_future())  # a pool kernel still starting
+        km._alone_since.clear()
+        assert km.kernels_to_end(now=1e6) == ["dead"]
+        assert km.kernels_to_end(now=2e6) == ["dead"]
+    finally:
+        loop.close()
+
+
+def test_the_launcher_serves_with_this_manager():
+    cmd, _url = voila_command("risk", 8125)
+    assert f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNELS}" in cmd
+    assert "--MappingKernelManager.cull_idle_timeout=0" not in cmd
+    settings = next(a for a in cmd if a.startswith("--Voila.tornado_settings="))
+    assert json.loads(settings.split("=", 1)[1]) == TORNADO_SETTINGS
+    assert TORNADO_SETTINGS["ws_ping_timeout"] / 1000 + 45 + 5 < 120  # a dropped page too
