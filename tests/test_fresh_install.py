@@ -27,6 +27,12 @@ notebook with the menu's Run > Run All Cells, and must see the Explorer's first 
 drawn and redrawn by the kernel while its search runs. (Tests run as root: that
 configuration also sets ``allow_root``, as ``--allow-root`` would.)
 
+Installed from a wheel: ``python -m build`` makes the sdist and, from it, the wheel of a
+copy of the checkout; a new environment gets ``<wheel>[interface]`` and the copy is deleted.
+Both carry the dashboards (byte for byte the checkout's, ``setup.py`` copies them), and
+``riskexplore dashboard all`` and ``dashboard checklist``, run in an empty folder, serve live
+pages.
+
 Cost: each environment is one ``pip install`` from the local package index (the
 interface extra about 1-2 minutes, the lab extra about as much again on two busy cores);
 the three dashboard launches share the first one.
@@ -46,6 +52,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 from collections.abc import Iterator
@@ -288,6 +295,82 @@ def test_readme_command_serves_a_live_dashboard(fresh, browser, label, command, 
             page.screenshot(path=str(shot))
             print(f"screenshot: {shot}")
             context.close()
+
+
+# --- installed from a wheel, without the checkout ------------------------------------------
+@pytest.fixture(scope="module")
+def from_wheel(tmp_path_factory) -> tuple[Path, Path, dict[str, str], list[str]]:
+    """The wheel and the sdist built (``python -m build``: the wheel from the sdist) from a
+    copy of the checkout, and a new environment with ``<wheel>[interface]`` installed, in a
+    folder that holds no checkout: (environment, folder, env, names in the sdist)."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout (the files a clone has)")
+    base = tmp_path_factory.mktemp("wheel")
+    source, dist, home = base / "source", base / "dist", base / "home"
+    _copy_checkout(source)
+    env = _newcomer_env(base)
+    steps = [
+        [sys.executable, "-m", "build", "--outdir", str(dist), str(source)],
+        ["python3", "-m", "venv", str(base / "venv")],
+    ]
+    for step in steps:
+        started = time.monotonic()
+        done = subprocess.run(step, cwd=base, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, f"{step} failed:\n{(done.stdout + done.stderr)[-3000:]}"
+        print(f"{' '.join(map(str, step[-3:]))}: {time.monotonic() - started:.0f} s")
+    shutil.rmtree(source)  # nothing of the checkout is left to find
+    (wheel,) = dist.glob("riskexplore-*.whl")
+    (sdist,) = dist.glob("riskexplore-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = tar.getnames()
+    started = time.monotonic()
+    pip = [str(base / "venv" / "bin" / "pip"), "install", "-q", f"{wheel}[interface]"]
+    done = subprocess.run(pip, cwd=base, env=env, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, f"pip install failed:\n{(done.stdout + done.stderr)[-3000:]}"
+    print(f"pip install {wheel.name}[interface]: {time.monotonic() - started:.0f} s")
+    home.mkdir()
+    return base / "venv", home, env, names
+
+
+#: Each app's line of ``dashboard all``.
+ALL_URLS = re.compile(r"(?P<name>Risk score builder|Checklist builder): (?P<url>http://\S+)")
+
+
+def test_the_sdist_and_the_wheel_carry_the_dashboards(from_wheel):
+    venv, _home, _env, sdist_names = from_wheel
+    for notebook in ("risk_score_builder.ipynb", "checklist_builder.ipynb"):
+        assert any(n.endswith(f"/dashboards/{notebook}") for n in sdist_names), notebook
+        installed = list(venv.glob(f"lib/python*/site-packages/riskexplore/dashboards/{notebook}"))
+        assert installed, f"{notebook} not installed"
+        # one source: the installed copy is the checkout's notebook, byte for byte
+        assert installed[0].read_bytes() == (ROOT / "dashboards" / notebook).read_bytes()
+
+
+@pytest.mark.parametrize("which", ["all", "checklist"])
+def test_an_installed_wheel_serves_the_dashboards(from_wheel, browser, which):
+    venv, home, env, _names = from_wheel
+    command = f"{venv / 'bin' / 'riskexplore'} dashboard {which} --no-browser --port {free_port()}"
+    with launched(command, home, env) as (_url, lines):
+        wait = time.monotonic() + 10
+        pages = {}
+        while time.monotonic() < wait and len(pages) < (2 if which == "all" else 1):
+            pages = {m["name"]: m["url"] for m in map(ALL_URLS.search, list(lines)) if m}
+            time.sleep(0.2)
+        assert len(pages) == (2 if which == "all" else 1), "".join(lines)
+        for name, url in pages.items():
+            word = "score" if name.startswith("Risk") else "checklist"
+            context, page, errors, outside = watched_page(browser, 1280, 1000)
+            try:
+                page.goto(url, timeout=LOAD_TIMEOUT_MS)
+                button(page, f"Find the best {word}").wait_for(
+                    state="visible", timeout=LOAD_TIMEOUT_MS
+                )
+                upload_csv(page, "repeated.csv", REPEATED)  # the kernel answers
+                message = page.locator(".rx-message", has_text=REPEATED_MESSAGE).first
+                expect(message).to_be_visible(timeout=60_000)
+                assert not outside and not errors, (outside, errors)
+            finally:
+                context.close()
 
 
 # --- the README's "In Jupyter" command -----------------------------------------------------

@@ -72,12 +72,23 @@ PAGE_KERNELS = "riskexplore.cli.page_kernels.PageKernelManager"
 #: dropped connection hold its kernel for two minutes before the count even starts).
 TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
 
-#: The source checkout this package runs from (``riskexplore/cli/`` is two levels down).
+#: The source checkout this package runs from (``riskexplore/cli/`` is two levels down), if
+#: it is one.
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
+
+#: Where an installed package (a wheel) keeps the dashboards (copied by ``setup.py``).
+_PACKAGED = Path(__file__).resolve().parents[1] / "dashboards"
+
+
+def _from_checkout() -> bool:
+    """Whether the package runs from a source checkout (an editable install)."""
+    return (_SOURCE_ROOT / "pyproject.toml").is_file() and (_SOURCE_ROOT / "dashboards").is_dir()
 
 
 def dashboards_dir() -> Path:
-    """The ``dashboards/`` directory of the source tree (next to the package).
+    """The dashboards: ``dashboards/`` of the source checkout the package runs from (where
+    people edit them), else the copy inside an installed package (``riskexplore/dashboards``
+    of a wheel).
 
     Returns
     -------
@@ -87,15 +98,17 @@ def dashboards_dir() -> Path:
     Raises
     ------
     FileNotFoundError
-        When the package is not run from a source checkout.
+        When neither is there (a package built without them).
     """
-    here = _SOURCE_ROOT / "dashboards"
-    if not here.is_dir():
-        raise FileNotFoundError(
-            f"dashboards not found at {here}; install riskexplore from a source checkout "
-            "(pip install -e '.[interface]')"
-        )
-    return here
+    if _from_checkout():
+        return _SOURCE_ROOT / "dashboards"
+    if any(_PACKAGED.glob("*.ipynb")):
+        return _PACKAGED
+    raise FileNotFoundError(
+        f"the dashboards are missing from {_PACKAGED}; reinstall riskexplore from a wheel or "
+        "an sdist built by `python -m build`, or from a source checkout "
+        "(pip install -e '.[interface]')"
+    )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -408,12 +421,14 @@ def install_command(python: str | Path | None = None) -> str:
         The command.
     """
     python = Path(python or sys.executable)
-    source = _shown(_SOURCE_ROOT, source=True)
     pip = python.with_name("pip")
     if os.path.abspath(python) == os.path.abspath(sys.executable) and pip.is_file():
         head = _shown(pip)
     else:
         head = f"{_shown(python)} -m pip"
+    if not _from_checkout():  # an installed package: its extra, by name
+        return f'{head} install "riskexplore[interface]"'
+    source = _shown(_SOURCE_ROOT, source=True)
     return f'{head} install -e "{source}[interface]"'
 
 
