@@ -7,6 +7,7 @@ names what is wrong (column, count, value) and how to fix it, before any solver 
 - :func:`check_features` -- features at prediction time, matched to the training names.
 - :func:`split_outcome` -- split a table into features and an outcome column.
 - :func:`check_unique_names` -- refuse repeated column names (DataFrames, CSV headers).
+- :func:`check_magnitude` -- refuse feature values too large for a solver to handle.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 
-__all__ = ["check_features", "check_training_data", "check_unique_names", "split_outcome"]
+__all__ = [
+    "check_features",
+    "check_magnitude",
+    "check_training_data",
+    "check_unique_names",
+    "split_outcome",
+]
 
 _SHOW = 5  # how many names or values an error message lists before "..."
 
@@ -136,6 +143,45 @@ def _check_finite(X: np.ndarray, names: list[str]) -> None:
                 f"rows (first at row position {first}){also}; drop or impute those rows, "
                 "or drop the column"
             )
+
+
+def check_magnitude(X: np.ndarray, names: list[str], limit: float, model: str) -> None:
+    """Refuse feature values larger than ``limit`` in absolute value.
+
+    A model whose points multiply the features (a risk score) is solved by linear programs
+    whose numbers grow with the features; beyond about 1e15 the solver's arithmetic fails.
+
+    Parameters
+    ----------
+    X : float ndarray (n, d)
+        Finite features (after :func:`check_training_data`).
+    names : list of str
+        Their column names.
+    limit : float
+        The largest absolute value allowed.
+    model : str
+        The model, in words, for the message (e.g. ``"a risk score"``).
+
+    Raises
+    ------
+    InputError
+        Naming the first column at fault, its largest value and its row, and the fix.
+    """
+    if X.size == 0:
+        return
+    biggest = np.abs(X).max(axis=0)
+    columns = np.flatnonzero(biggest > limit)
+    if not columns.size:
+        return
+    j = int(columns[0])
+    row = int(np.argmax(np.abs(X[:, j])))
+    others = [names[k] for k in columns[1:]]
+    also = f" (also {_listing(others)})" if others else ""
+    raise InputError(
+        f"feature {names[j]!r} has a value of {X[row, j]:,.6g} (row position {row}){also}; "
+        f"{model} allows values between -{limit:,.0f} and {limit:,.0f}: rescale the column "
+        "(for example to thousands, or its logarithm) or drop it"
+    )
 
 
 def _frame_to_array(X: pd.DataFrame, names: list[str]) -> np.ndarray:

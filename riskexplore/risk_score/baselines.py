@@ -60,7 +60,12 @@ from sklearn.model_selection import StratifiedKFold
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.fit import build_problem
-from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.heuristics import (
+    MoveChecker,
+    polish,
+    sequential_rounding,
+    ternary_search,
+)
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.plr import (
     DEFAULT_ALPHAS,
@@ -132,8 +137,12 @@ def _best_intercept(problem: RiskScoreProblem, lam: np.ndarray) -> int:
     Z = problem.loss.Z
     s = Z[:, 1:] @ lam[1:].astype(float)
     values = np.arange(int(lo[0]), int(hi[0]) + 1, dtype=float)
-    S = s[:, None] + Z[:, [0]] * values[None, :]
-    return int(values[int(np.argmin(problem.loss.batch_from_scores(S)))])
+
+    def objectives(vals: np.ndarray) -> np.ndarray:
+        return problem.loss.batch_from_scores(s[:, None] + Z[:, [0]] * vals[None, :])
+
+    # the loss is convex in the intercept: a ternary search needs no (rows x values) matrix
+    return int(ternary_search(objectives, values)[0])
 
 
 def _unit(problem: RiskScoreProblem, coef: np.ndarray, intercept: str = "best") -> np.ndarray:

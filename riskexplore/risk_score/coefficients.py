@@ -10,6 +10,11 @@ import numpy as np
 from riskexplore.core.params import Interval, validate
 from riskexplore.errors import InputError
 
+#: The most whole numbers a range of points (or of the intercept) may hold. The searches
+#: try the values of a range one by one in places, so a range as wide as -1e9..1e9 would
+#: need gigabytes; scores use a few points (the intercept rarely needs more than +-100).
+MAX_RANGE_VALUES = 10_001
+
 #: What the coefficient settings may be (see :mod:`riskexplore.core.params`).
 PARAMETERS = {
     "coef_min": [Interval(int, None, None)],
@@ -122,8 +127,26 @@ class CoefficientSet:
                 f"intercept lower bound {self.intercept_lower} exceeds upper bound "
                 f"{self.intercept_upper}"
             )
+        self._check_widths()
         if np.any(~np.isfinite(self.c0)) or np.any(self.c0 < 0):
             raise InputError("c0 must be finite and >= 0 for every feature")
+
+    def _check_widths(self) -> None:
+        """Refuse a range of more than :data:`MAX_RANGE_VALUES` whole numbers."""
+        ranges = [("intercept", self.intercept_lower, self.intercept_upper, "intercept_min")]
+        ranges += [
+            (f"points of {name!r}", lo, hi, "coef_min")
+            for name, lo, hi in zip(self.feature_names, self.lower, self.upper, strict=True)
+        ]
+        for what, lo, hi, setting in ranges:
+            count = int(hi) - int(lo) + 1
+            if count > MAX_RANGE_VALUES:
+                which = setting.replace("_min", "")
+                raise InputError(
+                    f"the range of the {what}, from {int(lo):,} to {int(hi):,}, holds {count:,} "
+                    f"whole numbers; at most {MAX_RANGE_VALUES:,} are allowed (for example "
+                    f"-5,000 to 5,000): narrow {which}_min and {which}_max"
+                )
 
     def full_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """Bounds of ``[lambda_0, lambda_1..d]`` as float arrays."""

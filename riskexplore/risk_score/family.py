@@ -11,7 +11,7 @@ import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
-from riskexplore.data.validation import check_training_data
+from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score import edits
 from riskexplore.risk_score.constraints import Exclude, Include
@@ -22,6 +22,7 @@ from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (
     COEF_MAX,
     COEF_MIN,
+    MAX_FEATURE_MAGNITUDE,
     MULTIPLIER_MAX,
     MULTIPLIER_MIN,
     PARAMETERS,
@@ -248,9 +249,10 @@ def check_data(X, y, settings: Mapping[str, Any]) -> None:
     Raises
     ------
     InputError
-        For a non-numeric column or missing values.
+        For a non-numeric column, missing values or values too large for the solvers.
     """
-    check_training_data(X, y)
+    X_array, _y, _w, names = check_training_data(X, y)
+    check_magnitude(X_array, names, MAX_FEATURE_MAGNITUDE, "a risk score")
 
 
 def feature_constraints(model: RiskScore, feature: str, force_in: bool) -> list:

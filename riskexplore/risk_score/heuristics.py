@@ -145,7 +145,7 @@ def _best_value(problem, checker, lam, s, activity, j):
     # constant inclusion indicator separately
     best_v, best_o = None, np.inf
     for run in _runs(values):
-        v, o = _ternary(objectives, run)
+        v, o = ternary_search(objectives, run)
         if o < best_o:
             best_v, best_o = v, o
     return best_v, best_o
@@ -157,7 +157,9 @@ def _runs(values: np.ndarray) -> list[np.ndarray]:
     return np.split(values, breaks + 1)
 
 
-def _ternary(objectives, run: np.ndarray):
+def ternary_search(objectives, run: np.ndarray):
+    """The value of the sorted ``run`` with the least objective, for an objective convex
+    along it, and that objective; ``objectives(values)`` gives one objective per value."""
     lo, hi = 0, len(run) - 1
     while hi - lo > 2:
         m1 = lo + (hi - lo) // 3

@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 import numpy as np
 
 from riskexplore.core.params import Check, Interval, Options, validate
-from riskexplore.data.validation import check_training_data
+from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score.coefficients import CoefficientSet
 from riskexplore.risk_score.constraints import constraints_to_rows
@@ -42,6 +42,11 @@ C0 = 1e-6
 #: ``"learned"`` (risk = sigma(score / m) with a learned multiplier ``m``; see
 #: :mod:`riskexplore.risk_score.scaled_class`).
 SCALES = ("fixed", "learned")
+
+#: The largest absolute feature value of a risk score's data: the points multiply the
+#: features in the solvers' linear programs, whose arithmetic fails beyond about 1e15
+#: (values of 1e18 broke HiGHS's solves; 1e15 was still solved).
+MAX_FEATURE_MAGNITUDE = 1e9
 #: Default range of the learned multiplier ``m``.
 MULTIPLIER_MIN, MULTIPLIER_MAX = 0.25, 10.0
 
@@ -242,6 +247,7 @@ class RiskScoreProblem:
         multiplier_max: float = MULTIPLIER_MAX,
     ) -> None:
         X, y, w, names = check_training_data(X, y, sample_weight, feature_names)
+        check_magnitude(X, names, MAX_FEATURE_MAGNITUDE, "a risk score")
         validate(
             PARAMETERS,
             {"positive_weight": positive_weight, "min_size": min_size, "max_size": max_size},

@@ -301,12 +301,15 @@ class _ScaledLCPA(_LCPA):
         d = self.d
         forced = np.flatnonzero(lo[d + 1 :] > 0)
         allowed = np.flatnonzero(hi[d + 1 :] > 0)
+        k_max = self._size_range(lo, hi)[1]
+        if forced.size > k_max:  # more features forced in than any model may have: none
+            return
         w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
         found = beam_supports(
             self._support_data(),
             allowed=allowed,
             forced=forced,
-            k_max=self._size_range(lo, hi)[1],
+            k_max=k_max,
             width=self.settings.beam_width,
             w_lower=w_lo,
             w_upper=w_hi,
