@@ -40,6 +40,14 @@ import webbrowser
 from pathlib import Path
 
 from riskexplore import widgets
+from riskexplore.cli.dashboard_access import (
+    TOKEN_VARIABLE,
+    access_token,
+    base_url_path,
+    display_url,
+    is_local,
+)
+from riskexplore.cli.dashboard_files import DASHBOARDS, dashboards_dir, install_command
 from riskexplore.core.lazy import export_map
 
 __all__ = [
@@ -57,58 +65,16 @@ __all__ = [
     "wait_listening",
 ]
 
-#: Dashboard name -> notebook file in ``dashboards/``.
-DASHBOARDS = {
-    "risk": "risk_score_builder.ipynb",
-    "checklist": "checklist_builder.ipynb",
-}
-
-
 #: The kernel manager of the server (ends the kernels of pages that are gone).
 PAGE_KERNELS = "riskexplore.cli.page_kernels.PageKernelManager"
+
+#: The identity provider of the server (its login page under the URL prefix).
+LOGIN_PAGES = "riskexplore.cli.server_login.PrefixedIdentityProvider"
 
 #: Websocket keep-alive of the server (milliseconds): a ping every 10 s, and a connection
 #: that has not answered for 30 s is closed (Jupyter's defaults, 30 s and 90 s, would let a
 #: dropped connection hold its kernel for two minutes before the count even starts).
 TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
-
-#: The source checkout this package runs from (``riskexplore/cli/`` is two levels down), if
-#: it is one.
-_SOURCE_ROOT = Path(__file__).resolve().parents[2]
-
-#: Where an installed package (a wheel) keeps the dashboards (copied by ``setup.py``).
-_PACKAGED = Path(__file__).resolve().parents[1] / "dashboards"
-
-
-def _from_checkout() -> bool:
-    """Whether the package runs from a source checkout (an editable install)."""
-    return (_SOURCE_ROOT / "pyproject.toml").is_file() and (_SOURCE_ROOT / "dashboards").is_dir()
-
-
-def dashboards_dir() -> Path:
-    """The dashboards: ``dashboards/`` of the source checkout the package runs from (where
-    people edit them), else the copy inside an installed package (``riskexplore/dashboards``
-    of a wheel).
-
-    Returns
-    -------
-    Path
-        The directory.
-
-    Raises
-    ------
-    FileNotFoundError
-        When neither is there (a package built without them).
-    """
-    if _from_checkout():
-        return _SOURCE_ROOT / "dashboards"
-    if any(_PACKAGED.glob("*.ipynb")):
-        return _PACKAGED
-    raise FileNotFoundError(
-        f"the dashboards are missing from {_PACKAGED}; reinstall riskexplore from a wheel or "
-        "an sdist built by `python -m build`, or from a source checkout "
-        "(pip install -e '.[interface]')"
-    )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -210,6 +176,8 @@ def voila_command(
     theme: str = "light",
     preheat: bool = False,
     show_tracebacks: bool = False,
+    token: str | None = None,
+    base_url: str = "/",
     extra: list[str] | None = None,
 ) -> tuple[list[str], str]:
     """The Voila command line for a dashboard (or any notebook or folder given as a
@@ -229,22 +197,26 @@ def voila_command(
         Start kernels ahead of requests.
     show_tracebacks : bool
         Show Python tracebacks on the page.
+    token : str, optional
+        The token every page requires (default: none; see
+        :mod:`riskexplore.cli.dashboard_access`).
+    base_url : str
+        The prefix of every page (``/`` or ``/prefix/``).
     extra : list of str, optional
         Further Voila arguments.
 
     Returns
     -------
     tuple
-        ``(command, url)``.
+        ``(command, url)``: the URL of the server's first page, without the token.
     """
-    base = f"http://{host}:{port}"
+    url = f"http://{host}:{port}{base_url}"
     if isinstance(which, Path):
-        target, url = str(which), f"{base}/"
+        target = str(which)
     elif which == "all":
-        root = dashboards_dir()
-        target, url = str(root), f"{base}/"
+        target = str(dashboards_dir())
     elif which in DASHBOARDS:
-        target, url = str(dashboards_dir() / DASHBOARDS[which]), f"{base}/"
+        target = str(dashboards_dir() / DASHBOARDS[which])
     else:
         raise ValueError(f"unknown dashboard {which!r}; use risk, checklist or all")
     cmd = [
@@ -263,7 +235,11 @@ def voila_command(
         # ends soon after the page is gone (riskexplore.cli.page_kernels)
         f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNELS}",
         f"--Voila.tornado_settings={json.dumps(TORNADO_SETTINGS)}",
+        f"--Voila.base_url={base_url}",
+        f"--Voila.identity_provider_class={LOGIN_PAGES}",
     ]
+    if token:
+        cmd.append(f"--Voila.token={token}")
     if preheat:
         cmd += ["--preheat_kernel=True", "--pool_size=1"]
     cmd += list(extra or [])
@@ -329,6 +305,8 @@ def start_voila(
     theme: str = "light",
     preheat: bool = False,
     show_tracebacks: bool = False,
+    token: str | None = None,
+    base_url: str = "/",
     timeout: float = 60.0,
     log_file=None,
     extra: list[str] | None = None,
@@ -345,7 +323,7 @@ def start_voila(
         The dashboard, or a notebook or folder.
     port : int, optional
         The port (default: a free one).
-    host, theme, preheat, show_tracebacks, extra
+    host, theme, preheat, show_tracebacks, token, base_url, extra
         As for :func:`voila_command`.
     timeout : float
         Seconds to wait for the server.
@@ -366,6 +344,8 @@ def start_voila(
         theme=theme,
         preheat=preheat,
         show_tracebacks=show_tracebacks,
+        token=token,
+        base_url=base_url,
         extra=extra,
     )
     env = dict(os.environ)
@@ -392,46 +372,7 @@ def start_voila(
 
 
 # --- the kernel check --------------------------------------------------------------------
-def _shown(path: Path, *, source: bool = False) -> str:
-    """``path`` as the user would type it here: relative to the current directory when it
-    lies inside it, else absolute (a ``source`` folder keeps a ``./`` so that pip reads it
-    as a path, not as a package name)."""
-    path = Path(os.path.abspath(path))  # absolute, without ".." parts
-    try:
-        rel = path.relative_to(Path.cwd())
-    except ValueError:
-        return str(path)
-    if str(rel) == ".":
-        return "."
-    return f"./{rel}" if source else str(rel)
-
-
-def install_command(python: str | Path | None = None) -> str:
-    """The command that installs what the dashboards need (the ``interface`` extra of this
-    source tree) into the environment of ``python`` (default: the running one).
-
-    Parameters
-    ----------
-    python : str or Path, optional
-        The Python of the environment.
-
-    Returns
-    -------
-    str
-        The command.
-    """
-    python = Path(python or sys.executable)
-    pip = python.with_name("pip")
-    if os.path.abspath(python) == os.path.abspath(sys.executable) and pip.is_file():
-        head = _shown(pip)
-    else:
-        head = f"{_shown(python)} -m pip"
-    if not _from_checkout():  # an installed package: its extra, by name
-        return f'{head} install "riskexplore[interface]"'
-    source = _shown(_SOURCE_ROOT, source=True)
-    return f'{head} install -e "{source}[interface]"'
-
-
+# --- the kernel check --------------------------------------------------------------------
 def _notebooks(which: str | Path) -> list[Path]:
     if isinstance(which, Path):
         return sorted(which.glob("*.ipynb")) if which.is_dir() else [which]
@@ -664,7 +605,29 @@ def build_parser() -> argparse.ArgumentParser:
         help="risk score builder, checklist builder, or both (default: risk)",
     )
     p.add_argument("--port", type=int, default=8866, help="port (default 8866; next free if busy)")
-    p.add_argument("--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--ip",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; any other address "
+        "requires a token, see --token and --no-auth)",
+    )
+    p.add_argument(
+        "--token",
+        default=None,
+        help=f"the token every page requires (default: ${TOKEN_VARIABLE}, else none on "
+        "127.0.0.1 and a new random one, printed in the URL, on any other address)",
+    )
+    p.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="serve on --ip without any access control: anyone who reaches the address "
+        "opens the dashboards",
+    )
+    p.add_argument(
+        "--base-url",
+        default="/",
+        help="serve every page under this prefix (behind a reverse proxy; default /)",
+    )
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
     p.add_argument("--theme", default="light", choices=["light", "dark"])
     p.add_argument(
@@ -698,6 +661,12 @@ def _serve(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("voila") is None:
         print(f"error: voila is not installed; run: {install_command()}", file=sys.stderr)
         return 2
+    try:
+        token = access_token(args.ip, args.token, args.no_auth)
+        base_url = base_url_path(args.base_url)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     problem = kernel_problem(args.which)
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
@@ -706,20 +675,39 @@ def _serve(args: argparse.Namespace) -> int:
     if not _port_free(port, args.ip):
         port = free_port(args.ip)
     try:
-        proc, url = start_voila(
-            args.which, port, host=args.ip, theme=args.theme, preheat=args.preheat, timeout=120
+        proc, _url = start_voila(
+            args.which,
+            port,
+            host=args.ip,
+            theme=args.theme,
+            preheat=args.preheat,
+            token=token,
+            base_url=base_url,
+            timeout=120,
         )
     except (RuntimeError, TimeoutError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         names = {"risk": "Risk score builder", "checklist": "Checklist builder"}
+        url = display_url(args.ip, port, base_url, token=token)
         if args.which == "all":
             print(f"Dashboards: {url}", flush=True)
             for key, nb in DASHBOARDS.items():
-                print(f"  {names[key]}: {url}voila/render/{nb}", flush=True)
+                page = display_url(args.ip, port, base_url, f"voila/render/{nb}", token)
+                print(f"  {names[key]}: {page}", flush=True)
         else:
             print(f"{names[args.which]}: {url}", flush=True)
+        if not is_local(args.ip):
+            print(
+                "Anyone who can reach this address "
+                + (
+                    "and has the token opens the pages."
+                    if token
+                    else "opens the pages (--no-auth)."
+                ),
+                flush=True,
+            )
         print("Press Ctrl-C to stop.", flush=True)
         if not args.no_browser:
             _open_browser(url)

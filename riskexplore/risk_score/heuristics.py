@@ -159,7 +159,20 @@ def _runs(values: np.ndarray) -> list[np.ndarray]:
 
 def ternary_search(objectives, run: np.ndarray):
     """The value of the sorted ``run`` with the least objective, for an objective convex
-    along it, and that objective; ``objectives(values)`` gives one objective per value."""
+    along it.
+
+    Parameters
+    ----------
+    objectives : callable
+        ``objectives(values)``: one objective per value of an array.
+    run : ndarray
+        The values, sorted.
+
+    Returns
+    -------
+    tuple
+        ``(value, objective)``.
+    """
     lo, hi = 0, len(run) - 1
     while hi - lo > 2:
         m1 = lo + (hi - lo) // 3
