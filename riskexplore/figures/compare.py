@@ -65,7 +65,18 @@ def price_text(price) -> str:
     lo, hi = price
     if math.isinf(lo):
         return "price of the constraints: infinite (the constraints admit no model)"
-    return f"certified price of the constraints (objective): [{fmt(lo)}, {fmt(hi)}]"
+    head = "certified price of the constraints"
+    if math.isinf(hi):
+        return f"{head}: at least {fmt(lo)} in the objective (the search with them found none)"
+    if hi <= 1e-9:
+        return f"{head}: nothing (the best model with them is as good as the best without)"
+    if lo <= 1e-9:
+        most = fmt(hi)
+        most = f"less than {most[2:]}" if most.startswith("<") else f"at most {most}"
+        return f"{head}: {most} in the objective the search minimises"
+    if fmt(lo) == fmt(hi):
+        return f"{head}: {fmt(hi)} in the objective the search minimises"
+    return f"{head}: between {fmt(lo)} and {fmt(hi)} in the objective the search minimises"
 
 
 def _delta_table(comparison) -> tuple[list[str], list[list[str]]]:

@@ -16,6 +16,7 @@ from typing import Any
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.registry import family_of_incumbent
 from riskexplore.figures.cards import card_figure
+from riskexplore.figures.layout import plain_number
 from riskexplore.figures.progress import incumbent_text
 
 __all__ = [
@@ -50,7 +51,7 @@ def _num(value: Any, digits: int = 6) -> str:
     value = float(value)
     if not math.isfinite(value):
         return "none yet" if value > 0 else "n/a"
-    return f"{value:.{digits}g}"
+    return plain_number(value, digits)  # plain decimals: never 8.15708e-108
 
 
 def certificate_html(model) -> str:
@@ -81,7 +82,7 @@ def certificate_html(model) -> str:
     if stats.get("loss") is not None:
         rows.append(("logistic loss", _num(stats["loss"])))
     if getattr(model, "scale", None) == "learned":  # risk = sigma(score / m)
-        rows.append(("risk scale: multiplier m", f"{float(model.multiplier):.4g}"))
+        rows.append(("risk scale: multiplier m", plain_number(model.multiplier)))
     if stats.get("train_error") is not None:
         rows.append(("training error", f"{100 * float(stats['train_error']):.1f}%"))
     for key, label in (("nodes", "nodes"), ("cuts", "cuts")):
