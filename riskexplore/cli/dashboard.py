@@ -53,6 +53,7 @@ from riskexplore.core.lazy import export_map
 __all__ = [
     "DASHBOARDS",
     "dashboards_dir",
+    "default_pool",
     "free_port",
     "install_command",
     "kernel_problem",
@@ -174,7 +175,7 @@ def voila_command(
     *,
     host: str = "127.0.0.1",
     theme: str = "light",
-    preheat: bool = False,
+    preheat: bool | int = False,
     show_tracebacks: bool = False,
     token: str | None = None,
     base_url: str = "/",
@@ -193,8 +194,9 @@ def voila_command(
         The interface.
     theme : str
         Voila's theme.
-    preheat : bool
-        Start kernels ahead of requests.
+    preheat : bool or int
+        Kernels kept ready per notebook, each with the notebook already run (``True``: one;
+        ``False`` or 0: none, each page starts its own).
     show_tracebacks : bool
         Show Python tracebacks on the page.
     token : str, optional
@@ -241,7 +243,7 @@ def voila_command(
     if token:
         cmd.append(f"--Voila.token={token}")
     if preheat:
-        cmd += ["--preheat_kernel=True", "--pool_size=1"]
+        cmd += ["--preheat_kernel=True", f"--pool_size={int(preheat)}"]
     cmd += list(extra or [])
     return cmd, url
 
@@ -303,7 +305,7 @@ def start_voila(
     *,
     host: str = "127.0.0.1",
     theme: str = "light",
-    preheat: bool = False,
+    preheat: bool | int = False,
     show_tracebacks: bool = False,
     token: str | None = None,
     base_url: str = "/",
@@ -585,6 +587,17 @@ def _open_browser(url: str) -> None:
         pass
 
 
+def default_pool() -> int:
+    """Kernels the launcher keeps ready per dashboard by default: one per core, at most 4.
+
+    Returns
+    -------
+    int
+        The pool size.
+    """
+    return min(4, os.cpu_count() or 1)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``riskexplore dashboard [risk|checklist|all] [--port P] [--no-browser]``.
 
@@ -631,8 +644,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="only print the URL")
     p.add_argument("--theme", default="light", choices=["light", "dark"])
     p.add_argument(
-        "--preheat", action="store_true", help="keep a kernel ready (faster first page load)"
+        "--pool",
+        type=int,
+        default=default_pool(),
+        metavar="N",
+        help=f"kernels kept ready per dashboard, each with the page already built, so that "
+        f"visitors do not wait for a kernel to start (default {default_pool()}: one per core, "
+        "at most 4; about 300 MB each; 0: none)",
     )
+    p.add_argument("--preheat", action="store_true", help="the same as --pool 1 (at least)")
     return p
 
 
@@ -680,7 +700,7 @@ def _serve(args: argparse.Namespace) -> int:
             port,
             host=args.ip,
             theme=args.theme,
-            preheat=args.preheat,
+            preheat=max(args.pool, int(args.preheat)),
             token=token,
             base_url=base_url,
             timeout=120,

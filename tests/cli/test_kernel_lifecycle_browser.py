@@ -7,6 +7,9 @@ page B's tab is closed, page C navigates away, and page D drops off the network 
 reached through a relay that stops passing data without closing anything, so only the
 websocket pings notice). Within 2 minutes the three kernels of B, C and D have ended, while
 A's kernel lives on with its search still running, and its page still answers (Stop).
+
+With a pool of ready kernels (``--pool``, the launcher's default), a page takes one of them,
+the pool refills, and the page's kernel ends after the page is gone.
 """
 
 from __future__ import annotations
@@ -78,5 +81,37 @@ def test_kernels_end_when_pages_go_and_live_while_open(browser, tmp_path):
         for context, *_ in opened:
             context.close()
         proxy.close()
+        stop_process(proc)
+        log.close()
+
+
+def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
+    # the launcher's default keeps a kernel per core ready (--pool): a page takes one that
+    # has already built the page, the pool refills, and the page's kernel ends after it
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log)
+    context = None
+    try:
+        ready, waited = wait_for(lambda: len(kernel_pids(proc.pid)) == 2, 180)
+        assert ready, f"the pool did not fill: {kernel_pids(proc.pid)}"
+        time.sleep(30)  # the pool's kernels build the page meanwhile
+        pool = set(kernel_pids(proc.pid))
+        context, page, errors, outside = watched_page(browser, 1280, 900)
+        opened = time.monotonic()
+        page.goto(url, timeout=LOAD_MS)
+        button(page, "Find the best score").wait_for(state="visible", timeout=LOAD_MS)
+        shown = time.monotonic() - opened
+        print(f"pool filled in {waited:.0f} s; a page from it showed its button in {shown:.1f} s")
+        refilled, _ = wait_for(lambda: len(kernel_pids(proc.pid)) == 3, 60)
+        assert refilled, kernel_pids(proc.pid)
+        assert len(pool & set(kernel_pids(proc.pid))) == 2  # the page took one of them
+        assert not errors and not outside, (errors, outside)
+        context.close()
+        context = None
+        back, _ = wait_for(lambda: len(kernel_pids(proc.pid)) == 2, GONE_WITHIN)
+        assert back, f"the page's kernel did not end: {kernel_pids(proc.pid)}"
+    finally:
+        if context is not None:
+            context.close()
         stop_process(proc)
         log.close()
