@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.checklist import search_kernel as kernel
+from riskexplore.checklist.search import kernel
 from riskexplore.checklist.edits import checklist_at
 from riskexplore.checklist.fit import prepare_checklist
 from riskexplore.checklist.model import Checklist

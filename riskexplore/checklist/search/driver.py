@@ -59,19 +59,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore.checklist import search_kernel as kernel
-from riskexplore.checklist.feasibility import check_feasible_with
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
-from riskexplore.checklist.search_data import SearchData, build_search, frontier_depth
+from riskexplore.checklist.search import kernel
+from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
+from riskexplore.checklist.search.data import SearchData, build_search, frontier_depth
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, final_status
+from riskexplore.errors import InputError
 
 __all__ = [
     "ExactSearch",
     "ExactSearchSettings",
     "OpenNode",
-    "check_feasible_exact",
     "solve_checklist_exact",
     "warm_up",
 ]
@@ -80,8 +81,6 @@ __all__ = [
 _FLOAT_SLACK = 1e-12
 #: Checklists the compiled loop may collect before returning them (collect mode).
 _FOUND_ROOM = 1 << 16
-#: Time limit (s) of one feasibility search in :func:`check_feasible_exact`.
-_FEASIBILITY_TIME_LIMIT = 20.0
 
 
 @dataclass
@@ -99,11 +98,29 @@ class ExactSearchSettings:
         Order of the search groups (groups holding an item that a constraint requires
         always come first): as the items come in the data (default: it explored the
         fewest nodes on the benchmarks), by the best single item, or by group size.
+    n_jobs : int or None
+        Threads that search subtrees at once, sharing the incumbent (``None``: every
+        core of the machine; ``-1`` likewise). The checklist and its certificate are the
+        same with any number.
+    client : dask.distributed.Client or None
+        Search the subtrees on this Dask cluster instead of in threads.
+    cell_bound : bool
+        Use the equivalent-row cells bound (:mod:`.cells`); off only to measure it.
     """
 
     progress_interval: float = 0.1
     slice_seconds: float = 0.05
     group_order: str = "given"
+    n_jobs: int | None = None
+    client: object | None = None
+    cell_bound: bool = True
+
+    def __post_init__(self) -> None:
+        self.n_jobs = resolve_n_jobs(self.n_jobs)
+        if self.client is not None and not hasattr(self.client, "submit"):
+            raise InputError(
+                f"client must be a dask.distributed.Client, got {type(self.client).__name__}"
+            )
 
 
 # --------------------------------------------------------------------- the search data
@@ -180,7 +197,11 @@ class ExactSearch:
         self.emitter = EventEmitter([self.trace, *listeners])
         self.warm_starts = list(warm_starts)
         t0 = time.perf_counter()
-        self.data = data or build_search(problem, group_order=self.settings.group_order)
+        self.data = data or build_search(
+            problem,
+            group_order=self.settings.group_order,
+            cells_budget=CELL_ENTRY_BUDGET if self.settings.cell_bound else 0,
+        )
         self.build_time = time.perf_counter() - t0
         self.best: tuple[np.ndarray, int] | None = None
         self.found: list[tuple[tuple[int, ...], int]] = []  # (item indices, M) collected
@@ -208,14 +229,20 @@ class ExactSearch:
         self.best_path = np.full(levels, -1, dtype=np.int64)
         self.incumbent = np.array([math.inf])
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
+        self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
         self.depth, capacity = frontier_depth(s)
-        self.f_path = np.zeros((capacity, max(self.depth, 1)), dtype=np.int64)
-        self.f_bound = np.full(capacity, np.inf)
-        self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
+        self._frontier_arrays(capacity)
         room = _FOUND_ROOM if self.collect_below is not None else 1
         self.found_path = np.zeros((room, levels), dtype=np.int64)
         self.found_size = np.zeros((room, 2), dtype=np.int64)
         self.found_key = np.zeros(room)
+        cells = s.cells
+        n_cells = cells.max_cells if cells is not None else 1
+        self.hist_pos = np.zeros((n_cells, levels))
+        self.hist_neg = np.zeros((n_cells, levels))
+        self.touched = np.zeros(n_cells, dtype=np.int64)
+        self.mark = np.zeros(n_cells, dtype=np.uint8)
+        self.path = np.zeros(levels, dtype=np.int64)
         if self.collect_below is not None:
             self.counters[kernel.COLLECT] = 1
             self.incumbent[0] = self.collect_below
@@ -224,19 +251,28 @@ class ExactSearch:
         self.bound[0, 0] = -math.inf
         self.n_children[0] = 1
 
-    def _run_slice(self, budget: int) -> float:
+    def _frontier_arrays(self, capacity: int) -> None:
         s = self.data
-        return kernel.search(
-            s.X, s.group_of, s.group_start, s.max_items, s.reach, s.free_words,
-            s.objc, s.objneg, s.base, s.c_n, s.c_m, s.min_items, s.min_m, s.max_m,
-            s.errc, s.errneg, s.errpos, s.errconst, s.errlo, s.errhi,
-            s.A, s.a_m, s.a_n, s.a_lo, s.a_hi, s.add_min, s.add_max,
+        self.f_path = np.zeros((capacity, max(self.depth, 1)), dtype=np.int64)
+        self.f_bound = np.full(capacity, np.inf)
+        self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
+
+    def state(self) -> tuple:
+        """This search's arrays, in the order the compiled loop takes them."""
+        return (
             self.T, self.rowsum, self.alive, self.bound, self.item_of, self.order,
             self.n_children, self.cursor, self.best_path, self.incumbent, self.counters,
-            int(budget), 0.0 if s.exact else _FLOAT_SLACK,
-            self.depth, self.f_path, self.f_bound, self.f_alive,
-            self.found_path, self.found_size, self.found_key,
+            self.f_path, self.f_bound, self.f_alive, self.found_path, self.found_size,
+            self.found_key, self.hist_pos, self.hist_neg, self.touched, self.mark, self.path,
         )  # fmt: skip
+
+    def _run_slice(self, budget: int) -> float:
+        s = self.data
+        cells = s.cells.arrays()
+        slack = 0.0 if s.exact else _FLOAT_SLACK
+        return kernel.search(
+            s.kernel_arrays(), cells, self.state(), int(budget), slack, self.depth
+        )
 
     def _frontier_bound(self) -> float:
         """Least bound of the frontier nodes not searched yet."""
@@ -268,11 +304,27 @@ class ExactSearch:
         if p.violations(mask, M):
             return False
         key = self.data.key(p, mask, M)
-        if key >= self.incumbent[0]:
+        path = self.data.positions_of(mask)
+        if not self._wins(key, path):
             return False
-        self.incumbent[0] = key
+        self.set_incumbent(key, path, M)
         self._take(mask, M)
         return True
+
+    def _wins(self, key: float, path: np.ndarray) -> bool:
+        """Whether a checklist (key, positions) replaces the incumbent (ties: the
+        smaller positions win, as in the compiled loop)."""
+        if key != self.incumbent[0] or not self.counters[kernel.TIES]:
+            return key < self.incumbent[0]
+        best = self.best_path[: self.counters[kernel.BEST_LEN]]
+        return len(path) == len(best) and tuple(path) < tuple(best)
+
+    def set_incumbent(self, key: float, path: np.ndarray, M: int) -> None:
+        """Make (key, positions, M) the incumbent the compiled loop prunes against."""
+        self.incumbent[0] = key
+        self.best_path[: len(path)] = path
+        self.counters[kernel.BEST_LEN] = len(path)
+        self.counters[kernel.BEST_M] = M
 
     def _take(self, mask: np.ndarray, M: int) -> None:
         self.best = (mask.copy(), int(M))
@@ -513,59 +565,6 @@ class ExactSearch:
             incumbent=None if self.best is None else p.as_dict(*self.best),
         )
         return result
-
-
-# ------------------------------------------------------------------------ feasibility
-def _feasible(problem, active, time_limit: float) -> tuple[str, tuple[list[str], int] | None]:
-    data = build_search(problem, active=set(active), with_objective=False)
-    search = ExactSearch(problem, Limits(time_limit=time_limit), data=data)
-    search.problem = _Relaxed(problem, set(active))
-    result = search.run()
-    if result.solution is not None:
-        return "feasible", tuple(result.solution)
-    if result.status == "infeasible":
-        return "infeasible", None
-    return "unknown", None
-
-
-class _Relaxed:
-    """A view of a problem whose violations count only the active size bounds and rows."""
-
-    def __init__(self, problem: ChecklistProblem, active: set[str]) -> None:
-        self._problem = problem
-        self._active = active
-
-    def __getattr__(self, name):
-        return getattr(self._problem, name)
-
-    def violations(self, items, M: int, tol: float = 1e-7) -> list[str]:
-        return [v for v in self._problem.violations(items, M, tol) if v in self._active]
-
-    def objective(self, items, M: int) -> float:
-        return 0.0
-
-
-def check_feasible_exact(problem: ChecklistProblem, time_limit: float = _FEASIBILITY_TIME_LIMIT):
-    """Check that some checklist satisfies ``problem``, with the exact search.
-
-    Parameters
-    ----------
-    problem : ChecklistProblem
-    time_limit : float
-        Seconds each feasibility search may take (the culprit search runs several).
-
-    Returns
-    -------
-    tuple of (list of str, int) or None
-        A feasible ``(items, M)``, or ``None`` when a search cannot decide in time.
-
-    Raises
-    ------
-    InfeasibleError
-        When no checklist satisfies the problem; the message (and ``culprits``) name an
-        irreducible set of conflicting constraints.
-    """
-    return check_feasible_with(problem, lambda active: _feasible(problem, active, time_limit))
 
 
 def warm_up() -> None:

@@ -1,0 +1,34 @@
+"""Certifiably optimal checklists by an exact search over item subsets.
+
+This is the default checklist engine (the HiGHS MIP of :mod:`riskexplore.checklist.mip`
+stays for cross-checks). The modules, from the data up:
+
+* :mod:`~.data`: the arrays of a search, built from a :class:`ChecklistProblem`;
+* :mod:`~.cells`: rows that no completion can tell apart (the equivalent-row bound);
+* :mod:`~.bounds` and :mod:`~.kernel`: the compiled depth-first loop and its bounds;
+* :mod:`~.driver`: one search, its incumbent, certificate and events;
+* :mod:`~.parallel`: subtrees searched by threads or on a Dask cluster;
+* :mod:`~.feasibility`: feasibility checks and culprits.
+
+The method and why its certificate is valid are described in :mod:`~.driver`.
+"""
+
+from riskexplore.checklist.search.data import build_search
+from riskexplore.checklist.search.driver import (
+    ExactSearch,
+    ExactSearchSettings,
+    OpenNode,
+    solve_checklist_exact,
+    warm_up,
+)
+from riskexplore.checklist.search.feasibility import check_feasible_exact
+
+__all__ = [
+    "ExactSearch",
+    "ExactSearchSettings",
+    "OpenNode",
+    "build_search",
+    "check_feasible_exact",
+    "solve_checklist_exact",
+    "warm_up",
+]
