@@ -52,6 +52,7 @@ limit is honoured within a fraction of a second.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -77,6 +78,8 @@ __all__ = [
     "warm_up",
 ]
 
+#: Most nodes of one slice (a slice that ends early must not grow it without end).
+_MAX_BUDGET = 1 << 30
 #: Relative slack of comparisons when the weights have no common grid.
 _FLOAT_SLACK = 1e-12
 #: Checklists the compiled loop may collect before returning them (collect mode).
@@ -209,6 +212,8 @@ class ExactSearch:
         self.lb = 0.0  # every objective term is non-negative
         self.last_emit = -math.inf
         self.n_incumbents = 0
+        self.other_nodes = 0  # visited by parallel workers
+        self.held = math.inf  # least bound of subtrees a worker left open for good
 
     # --- state ---------------------------------------------------------------------------
     def _allocate(self) -> None:
@@ -369,7 +374,7 @@ class ExactSearch:
                 upper_bound=self.ub,
                 lower_bound=self.lb if self.best is None else min(self.lb, self.ub),
                 gap=relative_gap(self.ub, self.lb),
-                nodes=int(self.counters[kernel.NODES]),
+                nodes=self.nodes_visited,
                 cuts=0,
                 incumbent=incumbent,
                 kind=kind,
@@ -484,13 +489,11 @@ class ExactSearch:
         budget = 2_000
         node_limit = self.limits.node_limit
         while True:
-            reason = self.clock.limit_reached(int(self.counters[kernel.NODES]))
-            if reason is not None:
-                return False, reason
-            if self.best is not None and self.lb >= self.ub:
-                return True, None
-            if relative_gap(self.ub, self.lb) <= self.limits.gap_tolerance:
-                return False, "gap"
+            verdict = self.verdict()
+            if verdict is not None:
+                return verdict
+            if self._parallel_ready():
+                return self._run_parallel()
             step = budget
             if node_limit is not None:
                 step = max(1, min(step, node_limit - int(self.counters[kernel.NODES])))
@@ -499,12 +502,115 @@ class ExactSearch:
             spent = time.perf_counter() - t0
             if done:
                 return True, None
-            if self.clock.elapsed() - self.last_emit >= self.settings.progress_interval:
-                self._emit("progress")
+            self.maybe_progress()
             # aim each slice at slice_seconds (compilation makes the first one long)
             target = self.settings.slice_seconds
             rate = step / max(spent, 1e-4)
-            budget = int(min(max(rate * target, 200), 4 * budget + 1000))
+            budget = int(min(max(rate * target, 200), 4 * budget + 1000, _MAX_BUDGET))
+
+    def verdict(self) -> tuple[bool, str | None] | None:
+        """``(complete, stop reason)`` when the search should end now, else None."""
+        reason = self.clock.limit_reached(self.nodes_visited)
+        if reason is not None:
+            return False, reason
+        if self.best is not None and self.lb >= self.ub:
+            return True, None
+        if relative_gap(self.ub, self.lb) <= self.limits.gap_tolerance:
+            return False, "gap"
+        return None
+
+    def maybe_progress(self) -> None:
+        """A progress event, unless one went out less than ``progress_interval`` ago."""
+        if self.clock.elapsed() - self.last_emit >= self.settings.progress_interval:
+            self._emit("progress")
+
+    @property
+    def nodes_visited(self) -> int:
+        """Subsets evaluated so far, by this search and its parallel workers."""
+        return int(self.counters[kernel.NODES]) + self.other_nodes
+
+    # --- parallel workers (:mod:`.parallel`) ---------------------------------------------
+    def _parallel_ready(self) -> bool:
+        c, settings = self.counters, self.settings
+        return (
+            c[kernel.PHASE] == kernel.DESCEND
+            and self.collect_below is None
+            and self.limits.node_limit is None
+            and (settings.client is not None or settings.n_jobs > 1)
+        )
+
+    def _run_parallel(self) -> tuple[bool, str | None]:
+        from riskexplore.checklist.search import parallel
+
+        if self.settings.client is not None:
+            return parallel.run_dask(self)
+        return parallel.run_threads(self)
+
+    def worker_settings(self) -> ExactSearchSettings:
+        """Settings of one worker: one thread, no cluster."""
+        return dataclasses.replace(self.settings, n_jobs=1, client=None)
+
+    def spawn(self, capacity: int = 64) -> ExactSearch:
+        """A worker search sharing this one's arrays of the problem (not its state)."""
+        child = ExactSearch(self.problem, settings=self.worker_settings(), data=self.data)
+        child.clock = Clock(Limits())
+        child._allocate()
+        child._frontier_arrays(capacity)
+        return child
+
+    def load_frontier(self, batch) -> None:
+        """Search below these frontier nodes (a :class:`~.parallel.Batch`) next."""
+        n, c = len(batch), self.counters
+        if n > len(self.f_bound):
+            self._frontier_arrays(n)
+        self.f_path[:n] = batch.paths
+        self.f_bound[:n] = batch.bounds
+        self.f_alive[:n] = batch.alive
+        c[kernel.N_FRONTIER], c[kernel.NEXT_FRONTIER] = n, 0
+        c[kernel.PHASE], c[kernel.DONE], c[kernel.LEVEL] = kernel.DESCEND, 0, self.depth
+        self.n_children[self.depth] = 0
+        self.cursor[self.depth] = 0
+
+    def kernel_incumbent(self) -> tuple[float, np.ndarray, int] | None:
+        """The compiled loop's new incumbent ``(key, positions, M)`` since the last call."""
+        c = self.counters
+        if not c[kernel.IMPROVED]:
+            return None
+        c[kernel.IMPROVED] = 0
+        return self.incumbent_state()
+
+    def incumbent_state(self) -> tuple[float, np.ndarray, int]:
+        """The incumbent as the compiled loop holds it: ``(key, positions, M)``."""
+        c = self.counters
+        path = self.best_path[: c[kernel.BEST_LEN]].copy()
+        return float(self.incumbent[0]), path, int(c[kernel.BEST_M])
+
+    def offer_found(self, key: float, path: np.ndarray, M: int) -> None:
+        """Take a worker's checklist if it beats the incumbent (checked exactly)."""
+        if not self._wins(key, path):
+            return
+        mask = np.zeros(self.problem.n_items, dtype=bool)
+        mask[self.data.items[path]] = True
+        bad = self.problem.violations(mask, M)
+        if bad:  # pragma: no cover - the loop checks the same rows
+            raise RuntimeError(f"exact search produced an infeasible checklist ({bad})")
+        self.set_incumbent(key, path, M)
+        self._take(mask, M)
+
+    def set_open_bound(self, open_bound: float) -> None:
+        """Update the lower bound from the least bound of the open subtrees."""
+        self.lb = self._lower(min(open_bound, self.held))
+
+    def hold_bound(self, bound: float) -> None:
+        """A subtree that will stay open (a worker stopped in it) with this bound."""
+        self.held = min(self.held, bound)
+
+    def seconds_left(self) -> float:
+        """Seconds until the time limit (a day when there is none)."""
+        limit = self.limits.time_limit
+        if limit is None or not math.isfinite(limit):
+            return 86_400.0
+        return max(limit - self.clock.elapsed(), 0.0)
 
     def _finish(self, complete: bool, stop_reason: str | None, n_ok: int) -> SolveResult:
         p, s = self.problem, self.data
@@ -547,7 +653,7 @@ class ExactSearch:
                 loss=err["loss"],
                 N=len(items),
             )
-        nodes = int(self.counters[kernel.NODES]) if hasattr(self, "counters") else 0
+        nodes = self.nodes_visited if hasattr(self, "counters") else 0
         result = SolveResult(
             status="infeasible" if infeasible else status,
             solution=None if items is None else ChecklistSolution(items, M),
