@@ -64,9 +64,9 @@ from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.checklist.search import kernel
 from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
 from riskexplore.checklist.search.data import SearchData, build_search, frontier_depth
-from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.result import SolveResult, final_status
 from riskexplore.errors import InputError
 
@@ -275,9 +275,7 @@ class ExactSearch:
         s = self.data
         cells = s.cells.arrays()
         slack = 0.0 if s.exact else _FLOAT_SLACK
-        return kernel.search(
-            s.kernel_arrays(), cells, self.state(), int(budget), slack, self.depth
-        )
+        return kernel.search(s.kernel_arrays(), cells, self.state(), int(budget), slack, self.depth)
 
     def _frontier_bound(self) -> float:
         """Least bound of the frontier nodes not searched yet."""

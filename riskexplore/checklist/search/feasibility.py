@@ -12,6 +12,8 @@ __all__ = ["check_feasible_exact"]
 
 #: Time limit (s) of one feasibility search in :func:`check_feasible_exact`.
 _FEASIBILITY_TIME_LIMIT = 20.0
+
+
 def _feasible(problem, active, time_limit: float) -> tuple[str, tuple[list[str], int] | None]:
     data = build_search(problem, active=set(active), with_objective=False)
     settings = ExactSearchSettings(n_jobs=1)  # stops at the first feasible checklist

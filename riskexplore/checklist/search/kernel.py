@@ -249,14 +249,14 @@ def search(problem, cells, state, budget, slack, depth):
                             )  # fmt: skip
                         if ok and collecting:
                             f = counters[N_FOUND]
-                            found_path[f, : size] = path[: size]
+                            found_path[f, :size] = path[:size]
                             found_size[f, 0] = size
                             found_size[f, 1] = M
                             found_key[f] = key
                             counters[N_FOUND] = f + 1
                         elif ok:
                             incumbent[0] = key
-                            best_path[: size] = path[: size]
+                            best_path[:size] = path[:size]
                             counters[BEST_LEN] = size
                             best_len = size
                             counters[BEST_M] = M
@@ -326,7 +326,7 @@ def search(problem, cells, state, budget, slack, depth):
             bound[lvl + 1, kept] = best_bound
             if any_alive and to_frontier:
                 f = counters[N_FRONTIER]
-                f_path[f, : size] = path[: size]
+                f_path[f, :size] = path[:size]
                 f_bound[f] = best_bound
                 for M in range(min_m, max_m + 1):
                     f_alive[f, M] = alive[lvl + 1, kept, M]

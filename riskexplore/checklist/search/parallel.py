@@ -132,8 +132,7 @@ def run_threads(driver) -> tuple[bool, str | None]:
             verdict = driver.verdict()
             if verdict is not None:
                 return verdict
-            seconds = driver.settings.slice_seconds
-            list(pool.map(lambda w: w.run(seconds), busy))
+            list(pool.map(_Worker.run, busy, [driver.settings.slice_seconds] * len(busy)))
             _share(driver, workers)
             driver.maybe_progress()
 
@@ -235,4 +234,3 @@ def run_dask(driver) -> tuple[bool, str | None]:
     finally:
         stop.set()
         client.cancel(list(pending))
-
