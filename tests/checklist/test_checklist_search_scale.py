@@ -270,3 +270,63 @@ def test_optimum_is_never_below_the_certificate_on_random_instances():
         result = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=2))
         if math.isfinite(optimum):
             assert result.lower_bound <= optimum * (1 + TOL) + 1e-12
+
+
+# ------------------------------------------------------------ fit, estimator and CLI
+@pytest.fixture(scope="module")
+def heart():
+    from riskexplore.datasets import load_dataset
+
+    return load_dataset("heart")
+
+
+def test_fit_checklist_takes_n_jobs_and_records_it(heart):
+    from riskexplore import fit_checklist
+
+    one = fit_checklist(heart.X, heart.y, max_items=4, n_jobs=1)
+    two = fit_checklist(heart.X, heart.y, max_items=4, n_jobs=2)
+    assert one.items == two.items and one.M == two.M
+    assert one.certificate.status == two.certificate.status == "optimal"
+    assert one.stats["settings"]["n_jobs"] == 1 and two.stats["settings"]["n_jobs"] == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n_jobs": 0}, "n_jobs=0"),
+        ({"n_jobs": 2.5}, "n_jobs must be a whole number"),
+        ({"client": object()}, "dask.distributed.Client"),
+        ({"client": object(), "method": "mip"}, "method='exact'"),
+        ({"settings": "fast"}, "ExactSearchSettings"),
+    ],
+)
+def test_fit_checklist_refuses_bad_parallel_settings_before_binarizing(heart, kwargs, match):
+    from riskexplore import fit_checklist
+
+    with pytest.raises(InputError, match=match):
+        fit_checklist(heart.X.iloc[:, :0], heart.y, max_items=4, **kwargs)
+
+
+def test_the_estimator_passes_n_jobs(heart):
+    from sklearn.base import clone
+
+    from riskexplore.checklist.estimator import ChecklistClassifier
+
+    model = ChecklistClassifier(max_items=3, n_jobs=1, time_limit=30)
+    assert clone(model).get_params()["n_jobs"] == 1
+    model.fit(heart.X, heart.y)
+    assert model.model_.stats["settings"]["n_jobs"] == 1
+
+
+def test_the_cli_takes_n_jobs(capsys):
+    import json
+
+    from riskexplore.cli import main
+
+    code = main(["checklist", "heart", "--max-items", "3", "--n-jobs", "2", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["status"] == "optimal" and report["gap"] == 0
+    with pytest.raises(SystemExit) as exit_info:
+        main(["checklist", "heart", "--n-jobs", "0"])
+    assert exit_info.value.code == 2
+    assert "--n-jobs" in capsys.readouterr().err

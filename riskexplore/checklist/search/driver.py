@@ -213,6 +213,8 @@ class ExactSearch:
         self.last_emit = -math.inf
         self.n_incumbents = 0
         self.other_nodes = 0  # visited by parallel workers
+        self.other_cell_bounds = 0  # cell bounds computed by parallel workers
+        self.frontier_time: float | None = None  # when the frontier was complete
         self.held = math.inf  # least bound of subtrees a worker left open for good
 
     # --- state ---------------------------------------------------------------------------
@@ -297,6 +299,7 @@ class ExactSearch:
         c[kernel.PHASE] = kernel.DESCEND
         c[kernel.DONE] = 0
         c[kernel.NEXT_FRONTIER] = 0
+        self.frontier_time = self.clock.elapsed()
         c[kernel.LEVEL] = self.depth
         self.n_children[self.depth] = 0
         self.cursor[self.depth] = 0
@@ -527,6 +530,11 @@ class ExactSearch:
         """Subsets evaluated so far, by this search and its parallel workers."""
         return int(self.counters[kernel.NODES]) + self.other_nodes
 
+    @property
+    def cell_bounds(self) -> int:
+        """Equivalent-row cell bounds computed by this search's compiled loop."""
+        return int(self.counters[kernel.CELL_BOUNDS])
+
     # --- parallel workers (:mod:`.parallel`) ---------------------------------------------
     def _parallel_ready(self) -> bool:
         c, settings = self.counters, self.settings
@@ -636,6 +644,17 @@ class ExactSearch:
             "warm_starts_given": len(self.warm_starts),
             "warm_starts_feasible": n_ok,
             "incumbents": self.n_incumbents,
+            "n_jobs": 1 if self.settings.client is not None else self.settings.n_jobs,
+            "dask": self.settings.client is not None,
+            "frontier_depth": self.depth if hasattr(self, "depth") else None,
+            "frontier_nodes": int(self.counters[kernel.N_FRONTIER])
+            if hasattr(self, "counters")
+            else 0,
+            "frontier_time": self.frontier_time,
+            "cell_entries": int(s.cells.entry_start[-1]) if s.cells is not None else 0,
+            "cell_bounds": int(self.counters[kernel.CELL_BOUNDS]) + self.other_cell_bounds
+            if hasattr(self, "counters")
+            else 0,
             "notes": list(p.notes),
         }
         items = M = None

@@ -126,6 +126,7 @@ def run_threads(driver) -> tuple[bool, str | None]:
                         w.load(batch)
             busy = [w for w in workers if w.busy]
             driver.other_nodes = sum(w.search.nodes_visited for w in workers)
+            driver.other_cell_bounds = sum(w.search.cell_bounds for w in workers)
             driver.set_open_bound(min([w.open for w in busy] + [driver._frontier_bound()]))
             if not busy:
                 return True, None
