@@ -8,20 +8,16 @@ stays for cross-checks). The modules, from the data up:
 * :mod:`~.bounds` and :mod:`~.kernel`: the compiled depth-first loop and its bounds;
 * :mod:`~.driver`: one search, its incumbent, certificate and events;
 * :mod:`~.parallel`: subtrees searched by threads or on a Dask cluster;
+* :mod:`~.solve`: :func:`solve_checklist_exact`, one search on every core;
 * :mod:`~.feasibility`: feasibility checks and culprits.
 
 The method and why its certificate is valid are described in :mod:`~.driver`.
 """
 
 from riskexplore.checklist.search.data import build_search
-from riskexplore.checklist.search.driver import (
-    ExactSearch,
-    ExactSearchSettings,
-    OpenNode,
-    solve_checklist_exact,
-    warm_up,
-)
+from riskexplore.checklist.search.driver import ExactSearch, ExactSearchSettings, OpenNode
 from riskexplore.checklist.search.feasibility import check_feasible_exact
+from riskexplore.checklist.search.solve import solve_checklist_exact, warm_up
 
 __all__ = [
     "ExactSearch",

@@ -1,4 +1,4 @@
-"""Certifiably optimal checklists by an exact depth-first search over item subsets.
+"""One exact checklist search: its state, incumbent, certificate and events.
 
 This is the default checklist engine (the HiGHS MIP of
 :mod:`riskexplore.checklist.mip` stays for cross-checks). It minimises the same
@@ -28,14 +28,23 @@ The search
   largest and smallest contributions). Both bounds only tighten going down, so a pruned
   ``M`` stays pruned in the whole subtree. Constraints that give no usable bound are still
   checked exactly at every candidate, so results stay exact; only pruning is weaker.
+* **Equivalent rows.** Rows that agree on every item of the later groups and on their
+  count now are predicted alike in every completion; where such a cell holds both labels,
+  one side is wrong whatever is added (:mod:`.cells`). A child's bound is also at least
+  its parent's.
 * **Order.** A node's children are all evaluated (which also tries their checklists), then
   visited in increasing order of bound, so the least open bound rises as subtrees close.
+  Nodes at the *frontier* depth (the deepest level with at most ``FRONTIER_SIZE``
+  subsets) are collected first and searched least bound first, by one worker or by
+  ``n_jobs`` threads or a Dask cluster that share the incumbent (:mod:`.parallel`).
 * **Exact comparisons.** When the weighted class counts have a common grid ``q`` (unit or
   integer weights; rational weights), objective values are integers in float64: ``key =
   S * loss / q + c_n N + c_m M`` with ``S = 2 (d + 1)^2``, i.e. exactly the objective
-  divided by ``eps_M``. Ties (errors, items, ``M``) are decided exactly. Otherwise the
-  search compares floats with a relative slack of ``1e-12`` and reports its lower bound
-  with that margin.
+  divided by ``eps_M``. Ties (errors, items, ``M``) are decided exactly, and checklists
+  of equal key by their items in search order (the first wins), so that the answer does
+  not depend on the order of the search or the number of workers. Otherwise the search
+  compares floats with a relative slack of ``1e-12`` and reports its lower bound with
+  that margin.
 
 Certificate
 -----------
@@ -45,7 +54,7 @@ lower bound reported is the least stored bound of the open nodes, capped by the
 incumbent, so it is valid at every event and rises as the search goes. When no open node
 is left the incumbent is optimal (or, without one, the problem is infeasible).
 
-The compiled loop is in :mod:`riskexplore.checklist.search_kernel`; it returns to
+The compiled loop is in :mod:`riskexplore.checklist.search.kernel`; it returns to
 Python every few thousand nodes, so progress events flow and a stop request or the time
 limit is honoured within a fraction of a second.
 """
@@ -70,13 +79,7 @@ from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.result import SolveResult, final_status
 from riskexplore.errors import InputError
 
-__all__ = [
-    "ExactSearch",
-    "ExactSearchSettings",
-    "OpenNode",
-    "solve_checklist_exact",
-    "warm_up",
-]
+__all__ = ["ExactSearch", "ExactSearchSettings", "OpenNode"]
 
 #: Most nodes of one slice (a slice that ends early must not grow it without end).
 _MAX_BUDGET = 1 << 30
@@ -127,40 +130,6 @@ class ExactSearchSettings:
 
 
 # --------------------------------------------------------------------- the search data
-# ---------------------------------------------------------------------------- solving
-def solve_checklist_exact(
-    problem: ChecklistProblem,
-    *,
-    limits: Limits | None = None,
-    listeners: Sequence[Callable[[SolveEvent], None]] = (),
-    warm_starts: Iterable[tuple[Sequence[str], int]] = (),
-    settings: ExactSearchSettings | None = None,
-) -> SolveResult:
-    """Find and certify the best checklist of ``problem`` by exact search.
-
-    Parameters
-    ----------
-    problem : ChecklistProblem
-    limits : Limits, optional
-        Time and node limits, gap tolerance and a stop request (honoured within a
-        fraction of a second). A stopped or timed-out search returns its best checklist
-        and a valid lower bound.
-    listeners : sequence of callables
-        Each receives every :class:`SolveEvent`: an ``"incumbent"`` event whenever the
-        best checklist improves, throttled ``"progress"`` events, and a ``"final"`` one.
-    warm_starts : iterable of ``(items, M)``
-        Checklists to start from; infeasible ones are skipped.
-    settings : ExactSearchSettings, optional
-
-    Returns
-    -------
-    SolveResult
-        As :func:`~riskexplore.checklist.mip.solve_checklist` returns; ``nodes``
-        counts the subsets evaluated.
-    """
-    return ExactSearch(problem, limits, listeners, warm_starts, settings).run()
-
-
 @dataclass(frozen=True)
 class OpenNode:
     """A node whose subtree is not closed yet: its items, the items its descendants may
@@ -191,9 +160,11 @@ class ExactSearch:
         *,
         data: SearchData | None = None,
         collect_below: float | None = None,
+        runner: Callable[[ExactSearch], tuple[bool, str | None]] | None = None,
     ) -> None:
         self.problem = problem
         self.collect_below = collect_below
+        self.runner = runner  # searches the frontier with several workers (.parallel)
         self.limits = limits or Limits()
         self.settings = settings or ExactSearchSettings()
         self.trace = Trace()
@@ -494,7 +465,7 @@ class ExactSearch:
             if verdict is not None:
                 return verdict
             if self._parallel_ready():
-                return self._run_parallel()
+                return self.runner(self)
             step = budget
             if node_limit is not None:
                 step = max(1, min(step, node_limit - int(self.counters[kernel.NODES])))
@@ -539,18 +510,12 @@ class ExactSearch:
     def _parallel_ready(self) -> bool:
         c, settings = self.counters, self.settings
         return (
-            c[kernel.PHASE] == kernel.DESCEND
+            self.runner is not None
+            and c[kernel.PHASE] == kernel.DESCEND
             and self.collect_below is None
             and self.limits.node_limit is None
             and (settings.client is not None or settings.n_jobs > 1)
         )
-
-    def _run_parallel(self) -> tuple[bool, str | None]:
-        from riskexplore.checklist.search import parallel
-
-        if self.settings.client is not None:
-            return parallel.run_dask(self)
-        return parallel.run_threads(self)
 
     def worker_settings(self) -> ExactSearchSettings:
         """Settings of one worker: one thread, no cluster."""
@@ -688,9 +653,3 @@ class ExactSearch:
             incumbent=None if self.best is None else p.as_dict(*self.best),
         )
         return result
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the search loop on a tiny problem."""
-    X = np.array([[1, 0], [0, 1], [1, 1]])
-    solve_checklist_exact(ChecklistProblem(X, [1, 0, 1]))

@@ -29,8 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from riskexplore.checklist.search import kernel
+from riskexplore.checklist.search.data import build_search
+from riskexplore.checklist.search.driver import ExactSearch
 
-__all__ = ["Batch", "run_dask", "run_threads", "search_batch"]
+__all__ = ["Batch", "run_dask", "run_parallel", "run_threads", "search_batch"]
 
 #: Most nodes of one slice (a slice that ends early must not grow it without end).
 _MAX_BUDGET = 1 << 30
@@ -138,6 +140,13 @@ def run_threads(driver) -> tuple[bool, str | None]:
             driver.maybe_progress()
 
 
+def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
+    """Search the driver's sorted frontier on its Dask client, else in threads."""
+    if driver.settings.client is not None:
+        return run_dask(driver)
+    return run_threads(driver)
+
+
 # ---------------------------------------------------------------------------------- Dask
 _DATA_CACHE: dict[str, object] = {}
 
@@ -148,9 +157,6 @@ def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds
     Returns ``(done, open_bound, nodes, found)``, where ``found`` is the best checklist
     seen as ``(key, positions, M)`` or None.
     """
-    from riskexplore.checklist.search.data import build_search
-    from riskexplore.checklist.search.driver import ExactSearch
-
     data = _DATA_CACHE.get(token)
     if data is None:
         data = build_search(problem, group_order=settings.group_order)
