@@ -83,6 +83,8 @@ __all__ = ["ExactSearch", "ExactSearchSettings", "OpenNode"]
 
 #: Most nodes of one slice (a slice that ends early must not grow it without end).
 _MAX_BUDGET = 1 << 30
+#: Relative margin of a reported bound computed from an exact key (a few ulps).
+_ROUNDING = 8 * float(np.finfo(float).eps)
 #: Relative slack of comparisons when the weights have no common grid.
 _FLOAT_SLACK = 1e-12
 #: Checklists the compiled loop may collect before returning them (collect mode).
@@ -329,8 +331,9 @@ class ExactSearch:
         if open_bound >= self.incumbent[0]:
             return self.ub if self.best is not None else math.inf
         value = open_bound * s.unit
-        if not s.exact:
-            value -= _FLOAT_SLACK * abs(value)
+        # exact keys are exact, but key * unit and the objective are rounded apart: keep
+        # the reported bound a few ulps low so that it never passes a later incumbent
+        value -= (_ROUNDING if s.exact else _FLOAT_SLACK) * abs(value)
         return min(max(self.lb, value), self.ub)
 
     # --- events --------------------------------------------------------------------------
