@@ -48,13 +48,17 @@ class Cells:
     cell_start: np.ndarray  # int64 (groups + 2,)
     cell_reach: np.ndarray  # int64 (cells,)
     max_cells: int
+    most_gain: np.ndarray  # float (groups + 2,): the most the cells of q can add
 
     @classmethod
     def none(cls, n_groups: int) -> Cells:
         """No cells: the bound adds nothing."""
         zeros = np.zeros(n_groups + 2, dtype=np.int64)
         empty = np.zeros(0, dtype=np.int64)
-        return cls(zeros, empty, np.zeros(0, np.uint64), empty, zeros.copy(), empty, 1)
+        return cls(
+            zeros, empty, np.zeros(0, np.uint64), empty, zeros.copy(), empty, 1,
+            np.zeros(n_groups + 2),
+        )  # fmt: skip
 
     def arrays(self) -> tuple:
         """The arrays in the order the compiled loop takes them."""
@@ -65,6 +69,7 @@ class Cells:
             self.entry_cell,
             self.cell_start,
             self.cell_reach,
+            self.most_gain,
         )
 
 
@@ -104,6 +109,7 @@ def row_order(classes: np.ndarray, signatures: np.ndarray) -> np.ndarray:
 def build_cells(
     signatures: np.ndarray,
     positive: np.ndarray,
+    cost: np.ndarray,
     reach_count: np.ndarray,
     word_of: np.ndarray,
     bit_of: np.ndarray,
@@ -117,6 +123,8 @@ def build_cells(
     signatures : ndarray (groups + 1, rows)
         From :func:`later_signatures`.
     positive : ndarray of bool (rows,)
+    cost : ndarray (rows,)
+        What a mistake on each row costs (in the search's key units).
     reach_count : ndarray (rows, groups + 1)
         In how many groups from ``q`` on a row has a checked item.
     word_of, bit_of : ndarray of int (rows,)
@@ -128,6 +136,7 @@ def build_cells(
     """
     n_groups = signatures.shape[0] - 1
     per_q: list[tuple[np.ndarray, ...]] = [()] * (n_groups + 1)
+    most_gain = np.zeros(n_groups + 2)
     used = 0
     for q in range(n_groups, -1, -1):
         cells = signatures[q]
@@ -137,6 +146,10 @@ def build_cells(
         has_pos[cells[positive]] = True
         has_neg[cells[~positive]] = True
         mixed = has_pos & has_neg
+        # a cell forces at most the lighter of its two sides: a cap that lets the loop
+        # skip the cells where they cannot prune
+        weight_pos = np.bincount(cells[positive], cost[positive], minlength=n_cells)
+        weight_neg = np.bincount(cells[~positive], cost[~positive], minlength=n_cells)
         local = np.cumsum(mixed) - 1
         rows = order[mixed[cells[order]]]  # mixed rows in word order
         if rows.size == 0:
@@ -149,15 +162,16 @@ def build_cells(
         if used + len(starts) > budget:
             break
         used += len(starts)
+        most_gain[q] = float(np.minimum(weight_pos, weight_neg).sum())
         bits = np.left_shift(np.uint64(1), bit_of[rows].astype(np.uint64))
         masks = np.bitwise_or.reduceat(bits, starts)
         reach = np.zeros(int(mixed.sum()), dtype=np.int64)
         reach[owners] = reach_count[rows, q]
         per_q[q] = (words[starts], masks, owners[starts], reach)
-    return _pack(per_q, n_groups)
+    return _pack(per_q, n_groups, most_gain)
 
 
-def _pack(per_q: list[tuple[np.ndarray, ...]], n_groups: int) -> Cells:
+def _pack(per_q: list[tuple[np.ndarray, ...]], n_groups: int, most_gain: np.ndarray) -> Cells:
     entry_start = np.zeros(n_groups + 2, dtype=np.int64)
     cell_start = np.zeros(n_groups + 2, dtype=np.int64)
     for q, part in enumerate(per_q):
@@ -179,4 +193,5 @@ def _pack(per_q: list[tuple[np.ndarray, ...]], n_groups: int) -> Cells:
         cell_start=cell_start,
         cell_reach=joined(3, np.int64),
         max_cells=max(int(sizes.max()) if sizes.size else 0, 1),
+        most_gain=most_gain,
     )

@@ -395,7 +395,9 @@ def build_search(
 
     use_cells = with_objective and cells_budget > 0 and len(weight) > 0
     cells = (
-        build_cells(signatures, positive, reach_count, word_of, bit_of, order, cells_budget)
+        build_cells(
+            signatures, positive, np.abs(obj), reach_count, word_of, bit_of, order, cells_budget
+        )
         if use_cells
         else Cells.none(n_groups)
     )

@@ -73,6 +73,7 @@ from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.checklist.search import kernel
 from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
 from riskexplore.checklist.search.data import SearchData, build_search, frontier_depth
+from riskexplore.checklist.search.refine import refine_frontier
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.parallel import resolve_n_jobs
@@ -114,6 +115,11 @@ class ExactSearchSettings:
         Search the subtrees on this Dask cluster instead of in threads.
     cell_bound : bool
         Use the equivalent-row cells bound (:mod:`.cells`); off only to measure it.
+    refine : bool
+        Refine the frontier best-first before the depth-first phase (:mod:`.refine`), so
+        that the lower bound rises early.
+    frontier_limit : int
+        Most frontier nodes after refining.
     """
 
     progress_interval: float = 0.1
@@ -122,6 +128,8 @@ class ExactSearchSettings:
     n_jobs: int | None = None
     client: object | None = None
     cell_bound: bool = True
+    refine: bool = True
+    frontier_limit: int = 200_000
 
     def __post_init__(self) -> None:
         self.n_jobs = resolve_n_jobs(self.n_jobs)
@@ -211,7 +219,7 @@ class ExactSearch:
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
         self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
         self.depth, capacity = frontier_depth(s)
-        self._frontier_arrays(capacity)
+        self._frontier_arrays(max(capacity, len(s.items)) if capacity else 0)
         room = _FOUND_ROOM if self.collect_below is not None else 1
         self.found_path = np.zeros((room, levels), dtype=np.int64)
         self.found_size = np.zeros((room, 2), dtype=np.int64)
@@ -233,7 +241,8 @@ class ExactSearch:
 
     def _frontier_arrays(self, capacity: int) -> None:
         s = self.data
-        self.f_path = np.zeros((capacity, max(self.depth, 1)), dtype=np.int64)
+        self.f_path = np.zeros((capacity, max(self.data.max_items, 1)), dtype=np.int64)
+        self.f_len = np.zeros(capacity, dtype=np.int64)
         self.f_bound = np.full(capacity, np.inf)
         self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
 
@@ -242,15 +251,20 @@ class ExactSearch:
         return (
             self.T, self.rowsum, self.alive, self.bound, self.item_of, self.order,
             self.n_children, self.cursor, self.best_path, self.incumbent, self.counters,
-            self.f_path, self.f_bound, self.f_alive, self.found_path, self.found_size,
+            self.f_path, self.f_len, self.f_bound, self.f_alive, self.found_path, self.found_size,
             self.found_key, self.hist_pos, self.hist_neg, self.touched, self.mark, self.path,
         )  # fmt: skip
 
     def _run_slice(self, budget: int) -> float:
+        return self.run_kernel(budget, self.depth)
+
+    def run_kernel(self, budget: int, depth: int) -> float:
+        """Run the compiled loop for about ``budget`` nodes with frontier ``depth``."""
         s = self.data
-        cells = s.cells.arrays()
         slack = 0.0 if s.exact else _FLOAT_SLACK
-        return kernel.search(s.kernel_arrays(), cells, self.state(), int(budget), slack, self.depth)
+        return kernel.search(
+            s.kernel_arrays(), s.cells.arrays(), self.state(), int(budget), slack, depth
+        )
 
     def _frontier_bound(self) -> float:
         """Least bound of the frontier nodes not searched yet."""
@@ -268,14 +282,42 @@ class ExactSearch:
         ranked = np.argsort(self.f_bound[:n], kind="stable")
         self.f_bound[:n] = self.f_bound[ranked]
         self.f_path[:n] = self.f_path[ranked]
+        self.f_len[:n] = self.f_len[ranked]
         self.f_alive[:n] = self.f_alive[ranked]
         c[kernel.PHASE] = kernel.DESCEND
         c[kernel.DONE] = 0
         c[kernel.NEXT_FRONTIER] = 0
         self.frontier_time = self.clock.elapsed()
-        c[kernel.LEVEL] = self.depth
-        self.n_children[self.depth] = 0
-        self.cursor[self.depth] = 0
+        self._idle_at_root()
+
+    def _refine_should_stop(self, least: float) -> bool:
+        """Between rounds of refining: report the bound; whether a limit ends it."""
+        self._from_kernel()
+        self.lb = self._lower(least)
+        self.maybe_progress()
+        return self.clock.limit_reached(self.nodes_visited) is not None
+
+    def refine_closed(self, bound: float) -> bool:
+        """Whether a frontier node with this bound cannot hold a better checklist."""
+        if self.counters[kernel.TIES]:
+            return bound > self.incumbent[0]
+        return bound >= self.incumbent[0] - _FLOAT_SLACK * abs(self.incumbent[0])
+
+    def set_frontier(self, nodes: list[tuple]) -> None:
+        """Replace the frontier by ``(bound, order, positions, alive bytes)`` nodes."""
+        self._frontier_arrays(max(len(nodes), len(self.data.items), 1))
+        for f, (bound, _, path, alive) in enumerate(nodes):
+            self.f_path[f, : len(path)] = path
+            self.f_len[f] = len(path)
+            self.f_bound[f] = bound
+            self.f_alive[f] = np.frombuffer(alive, dtype=np.uint8)
+        self.counters[kernel.N_FRONTIER] = len(nodes)
+
+    def _idle_at_root(self) -> None:
+        """Nothing left to expand on the stack: the next node comes from the frontier."""
+        c = self.counters
+        c[kernel.LEVEL] = c[kernel.FLOOR] = 0
+        self.n_children[0] = self.cursor[0] = 0
 
     # --- incumbents --------------------------------------------------------------------
     def _offer(self, mask: np.ndarray, M: int) -> bool:
@@ -373,6 +415,9 @@ class ExactSearch:
         self._drain()
         c = self.counters
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
+            if self.settings.refine and self.collect_below is None:
+                refine_frontier(self, self.settings.frontier_limit, self._refine_should_stop)
+                self._from_kernel()  # checklists met while refining
             self._descend()
         open_bound = min(open_bound, self._frontier_bound())
         done = bool(c[kernel.DONE])
@@ -435,11 +480,12 @@ class ExactSearch:
         n = int(c[kernel.N_FRONTIER])
         start = int(c[kernel.NEXT_FRONTIER]) if c[kernel.PHASE] == kernel.DESCEND else 0
         for f in range(start, n):
-            pos = int(self.f_path[f, self.depth - 1])
+            size = int(self.f_len[f])
+            pos = int(self.f_path[f, size - 1])
             first = int(s.group_start[s.group_of[pos] + 1])
             out.append(
                 OpenNode(
-                    items=tuple(names[s.items[p]] for p in self.f_path[f, : self.depth]),
+                    items=tuple(names[s.items[p]] for p in self.f_path[f, :size]),
                     later_items=tuple(names[j] for j in s.items[first:]),
                     lower_bound=float(self.f_bound[f]) * s.unit,
                     alive=tuple(int(m) for m in np.flatnonzero(self.f_alive[f])),
@@ -537,13 +583,13 @@ class ExactSearch:
         n, c = len(batch), self.counters
         if n > len(self.f_bound):
             self._frontier_arrays(n)
-        self.f_path[:n] = batch.paths
+        self.f_path[:n, : batch.paths.shape[1]] = batch.paths
+        self.f_len[:n] = batch.lengths
         self.f_bound[:n] = batch.bounds
         self.f_alive[:n] = batch.alive
         c[kernel.N_FRONTIER], c[kernel.NEXT_FRONTIER] = n, 0
-        c[kernel.PHASE], c[kernel.DONE], c[kernel.LEVEL] = kernel.DESCEND, 0, self.depth
-        self.n_children[self.depth] = 0
-        self.cursor[self.depth] = 0
+        c[kernel.PHASE], c[kernel.DONE] = kernel.DESCEND, 0
+        self._idle_at_root()
 
     def kernel_incumbent(self) -> tuple[float, np.ndarray, int] | None:
         """The compiled loop's new incumbent ``(key, positions, M)`` since the last call."""

@@ -58,8 +58,9 @@ from riskexplore.checklist.search.bounds import (
     N_FOUND,
     TIES,
     CELL_BOUNDS,
-) = range(13)
-N_COUNTERS = 13
+    FLOOR,
+) = range(14)
+N_COUNTERS = 14
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -85,13 +86,14 @@ def search(problem, cells, state, budget, slack, depth):
     least bound over them.
 
     The search runs in two phases (``counters[PHASE]``). BUILD is a depth-first search
-    that stops at ``depth`` items: each node of that size with anything alive below it
-    becomes a *frontier* node (``f_path``, ``f_bound``, ``f_alive``; ``depth`` beyond the
-    largest size turns the frontier off, and then BUILD is the whole search). The caller
-    then sorts the frontier by bound and sets DESCEND, which searches below each frontier
-    node in turn, least bound first, so that the least open bound, hence the reported
-    lower bound, rises steadily. Returns the least bound of the nodes still open within
-    the current phase (the caller adds the frontier's).
+    below the node at level ``counters[FLOOR]`` (the root, or one frontier node being
+    refined) that stops at ``depth`` items: each node of that size with anything alive
+    below it becomes a *frontier* node (``f_path``, ``f_len``, ``f_bound``, ``f_alive``;
+    ``depth`` beyond the largest size turns the frontier off, and then BUILD is the whole
+    search). The caller then orders the frontier by bound and sets DESCEND, which searches
+    below each frontier node in turn (of any size), least bound first, so that the least
+    open bound, hence the reported lower bound, rises steadily. Returns the least bound
+    of the nodes still open within the current phase (the caller adds the frontier's).
 
     With ``counters[COLLECT]`` set, ``incumbent[0]`` is a fixed threshold instead: every
     feasible checklist whose key is below it is appended to ``found_path`` (positions),
@@ -107,11 +109,11 @@ def search(problem, cells, state, budget, slack, depth):
         min_items, max_items, min_m, max_m, errc, errneg, errpos, errconst, errlo, errhi,
         A, a_m, a_n, a_lo, a_hi, add_min, add_max,
     ) = problem  # fmt: skip
-    entry_start, entry_word, entry_mask, entry_cell, cell_start, cell_reach = cells
+    entry_start, entry_word, entry_mask, entry_cell, cell_start, cell_reach, most_gain = cells
     (
         T, rowsum, alive, bound, item_of, order, n_children, cursor, best_path, incumbent,
-        counters, f_path, f_bound, f_alive, found_path, found_size, found_key, hist_pos,
-        hist_neg, touched, mark, path,
+        counters, f_path, f_len, f_bound, f_alive, found_path, found_size, found_key,
+        hist_pos, hist_neg, touched, mark, path,
     ) = state  # fmt: skip
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
@@ -135,20 +137,19 @@ def search(problem, cells, state, budget, slack, depth):
     collecting = counters[COLLECT] == 1
     ties = counters[TIES] == 1 and not collecting
     capacity = found_key.shape[0]
-    floor = 0 if building else depth  # the level whose list ends the current subtree
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
-            if lvl > floor:
+            if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
                 lvl -= 1
                 continue
             if building or not _load_frontier(
                 X, T[0, 0, 0], A, T, rowsum, alive, bound, item_of, order, n_children,
-                cursor, incumbent, counters, slack, depth, f_path, f_bound, f_alive,
+                cursor, incumbent, counters, slack, f_path, f_len, f_bound, f_alive,
                 best_path, ties, path,
             ):  # fmt: skip
                 counters[DONE] = 1
                 break
-            lvl = depth
+            lvl = counters[FLOOR]
             continue
         slot = order[lvl, cursor[lvl]]
         parent_bound = bound[lvl, slot]
@@ -305,7 +306,10 @@ def search(problem, cells, state, budget, slack, depth):
                     free_counts[i], False,
                 ):  # fmt: skip
                     continue
-                if entry_start[g + 2] > entry_start[g + 1]:
+                capped = lower + most_gain[g + 1]
+                if entry_start[g + 2] > entry_start[g + 1] and beaten(
+                    capped, incumbent[0], slack, ties, path, size, best_path, best_len
+                ):
                     counters[CELL_BOUNDS] += 1
                     extra = cell_gain(
                         child_T, top, M, more, g + 1, objc, entry_start, entry_word,
@@ -327,6 +331,7 @@ def search(problem, cells, state, budget, slack, depth):
             if any_alive and to_frontier:
                 f = counters[N_FRONTIER]
                 f_path[f, :size] = path[:size]
+                f_len[f] = size
                 f_bound[f] = best_bound
                 for M in range(min_m, max_m + 1):
                     f_alive[f, M] = alive[lvl + 1, kept, M]
@@ -348,12 +353,14 @@ def search(problem, cells, state, budget, slack, depth):
 @njit(**JIT)
 def _load_frontier(
     X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, incumbent,
-    counters, slack, depth, f_path, f_bound, f_alive, best_path, ties, path,
+    counters, slack, f_path, f_len, f_bound, f_alive, best_path, ties, path,
 ):  # fmt: skip
-    """Put the next frontier node that can still beat the incumbent at level ``depth``
-    (its ancestors above it, as if just expanded); False when none is left."""
+    """Put the next frontier node that can still beat the incumbent at the level of its
+    size (its ancestors above it, as if just expanded; ``counters[FLOOR]``: that level);
+    False when none is left."""
     f = counters[NEXT_FRONTIER]
     while f < counters[N_FRONTIER]:
+        depth = f_len[f]
         path[:depth] = f_path[f, :depth]
         if not beaten(
             f_bound[f], incumbent[0], slack, ties, path, depth, best_path, counters[BEST_LEN]
@@ -367,6 +374,21 @@ def _load_frontier(
         counters[NEXT_FRONTIER] = counters[N_FRONTIER]
         return False
     counters[NEXT_FRONTIER] = f + 1
+    place_node(X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor,
+               counters, f_path, f_len, f_bound, f_alive, f)  # fmt: skip
+    return True
+
+
+@njit(**JIT)
+def place_node(
+    X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, counters,
+    f_path, f_len, f_bound, f_alive, f,
+):  # fmt: skip
+    """Make frontier node ``f`` the node to expand at the level of its size, its
+    ancestors above it as if just expanded (``counters[FLOOR]``: that level)."""
+    depth = f_len[f]
+    counters[FLOOR] = depth
+    counters[LEVEL] = depth
     n_planes = T.shape[2] - 1
     node = T[depth, 0]
     for v in range(1, n_planes + 1):
@@ -385,10 +407,10 @@ def _load_frontier(
         order[k + 1, 0] = 0
         n_children[k + 1] = 1
         cursor[k + 1] = 1
+    n_children[depth] = 1
     cursor[depth] = 0
     bound[depth, 0] = f_bound[f]
     alive[depth, 0, :] = f_alive[f]
-    return True
 
 
 @njit(**JIT)

@@ -47,6 +47,7 @@ class Batch:
     """Frontier nodes (positions, bound, alive thresholds), least bound first."""
 
     paths: np.ndarray
+    lengths: np.ndarray
     bounds: np.ndarray
     alive: np.ndarray
 
@@ -69,6 +70,7 @@ def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
     c[kernel.NEXT_FRONTIER] = stop
     return Batch(
         search.f_path[start:stop].copy(),
+        search.f_len[start:stop].copy(),
         search.f_bound[start:stop].copy(),
         search.f_alive[start:stop].copy(),
     )
