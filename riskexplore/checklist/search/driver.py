@@ -72,7 +72,12 @@ import numpy as np
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.checklist.search import kernel
 from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
-from riskexplore.checklist.search.data import SearchData, build_search, frontier_depth
+from riskexplore.checklist.search.data import (
+    FRONTIER_SIZE,
+    SearchData,
+    build_search,
+    frontier_depth,
+)
 from riskexplore.checklist.search.refine import refine_frontier
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
@@ -115,11 +120,17 @@ class ExactSearchSettings:
         Search the subtrees on this Dask cluster instead of in threads.
     cell_bound : bool
         Use the equivalent-row cells bound (:mod:`.cells`); off only to measure it.
+    frontier_size : int
+        The frontier is the deepest level with at most this many subsets (one item per
+        group), at least two levels above the largest size.
     refine : bool
         Refine the frontier best-first before the depth-first phase (:mod:`.refine`), so
         that the lower bound rises early.
     frontier_limit : int
         Most frontier nodes after refining.
+    refine_seconds : float
+        Most time spent refining (each expansion is a call from Python; the depth-first
+        phase, on every worker, does the rest faster).
     """
 
     progress_interval: float = 0.1
@@ -128,8 +139,10 @@ class ExactSearchSettings:
     n_jobs: int | None = None
     client: object | None = None
     cell_bound: bool = True
+    frontier_size: int = FRONTIER_SIZE
     refine: bool = True
     frontier_limit: int = 200_000
+    refine_seconds: float = 1.0
 
     def __post_init__(self) -> None:
         self.n_jobs = resolve_n_jobs(self.n_jobs)
@@ -218,7 +231,7 @@ class ExactSearch:
         self.incumbent = np.array([math.inf])
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
         self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
-        self.depth, capacity = frontier_depth(s)
+        self.depth, capacity = frontier_depth(s, self.settings.frontier_size)
         self._frontier_arrays(max(capacity, len(s.items)) if capacity else 0)
         room = _FOUND_ROOM if self.collect_below is not None else 1
         self.found_path = np.zeros((room, levels), dtype=np.int64)
@@ -416,7 +429,11 @@ class ExactSearch:
         c = self.counters
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
             if self.settings.refine and self.collect_below is None:
-                refine_frontier(self, self.settings.frontier_limit, self._refine_should_stop)
+                settings = self.settings
+                refine_frontier(
+                    self, settings.frontier_limit, settings.refine_seconds,
+                    self._refine_should_stop,
+                )  # fmt: skip
                 self._from_kernel()  # checklists met while refining
             self._descend()
         open_bound = min(open_bound, self._frontier_bound())

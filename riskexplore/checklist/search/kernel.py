@@ -306,9 +306,12 @@ def search(problem, cells, state, budget, slack, depth):
                     free_counts[i], False,
                 ):  # fmt: skip
                     continue
+                # frontier nodes keep their full bound (it is the reported lower
+                # bound); below them, the cells only where they can prune
                 capped = lower + most_gain[g + 1]
-                if entry_start[g + 2] > entry_start[g + 1] and beaten(
-                    capped, incumbent[0], slack, ties, path, size, best_path, best_len
+                if entry_start[g + 2] > entry_start[g + 1] and (
+                    building
+                    or beaten(capped, incumbent[0], slack, ties, path, size, best_path, best_len)
                 ):
                     counters[CELL_BOUNDS] += 1
                     extra = cell_gain(

@@ -4,9 +4,12 @@ The frontier built at a fixed depth holds subtrees of very uneven size and bound
 reported lower bound is the least bound of the open subtrees, so it stays where the
 weakest node is until that whole subtree is searched. Refining first replaces the node
 of least bound by its children (whose bounds are at least as high, and tighter: more
-items fixed, finer cells) until the frontier holds ``frontier_limit`` nodes; the lower
-bound then rises early, and the depth-first phase starts from many small subtrees that
-workers share evenly.
+items fixed, finer cells) for a short while (``refine_seconds``); the lower bound then
+rises early where the frontier is cheap to expand (heart: from the first seconds instead
+of the last), and the depth-first phase starts from smaller subtrees. Refining longer
+does not pay: on adult_raw an expansion costs milliseconds, and best-first expansion of
+the weakest nodes raised the bound more slowly than the depth-first phase, which closes
+subtrees against the incumbent.
 
 An expansion runs the compiled loop (phase BUILD) below one node with the frontier one
 level down (:func:`riskexplore.checklist.search.kernel.place_node`); the children it
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 
 import numpy as np
 
@@ -71,8 +75,10 @@ def _expand(search, node: tuple) -> list[tuple]:
     ]
 
 
-def refine_frontier(search, limit: int, should_stop) -> None:
-    """Refine ``search``'s frontier best-first until it holds ``limit`` nodes.
+def refine_frontier(search, limit: int, seconds: float, should_stop) -> None:
+    """Refine ``search``'s frontier best-first until it holds ``limit`` nodes or for
+    ``seconds`` (each expansion costs a call from Python; the depth-first phase, on every
+    worker, does the rest faster).
 
     Parameters
     ----------
@@ -81,13 +87,16 @@ def refine_frontier(search, limit: int, should_stop) -> None:
         arrays hold the refined frontier, in any order.
     limit : int
         Most frontier nodes.
+    seconds : float
+        Most time spent refining.
     should_stop : callable
         Called between rounds with the least open bound (a key); True ends refining.
     """
     heap = _frontier_nodes(search)
     heapq.heapify(heap)
     serial = itertools.count(len(heap))
-    while heap and len(heap) < limit:
+    deadline = time.perf_counter() + seconds
+    while heap and len(heap) < limit and time.perf_counter() < deadline:
         if should_stop(heap[0][0]):
             break
         for _ in range(_ROUND):
