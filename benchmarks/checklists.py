@@ -455,8 +455,9 @@ def part_scale(args) -> None:
 
     warm_up()
     cores = available_cores()
+    serial = {}
     with tempfile.TemporaryDirectory() as tmp:
-        old_tree = _old_tree(tmp) if not args.skip_old else None
+        old_tree = None if args.skip_old else _old_tree(tmp)
         for dataset, n_max, limit, old_limit in SCALE:
             items, y, groups = scale_items(dataset)
             extra = {"dataset": dataset, "n": int(len(y)), "d": int(items.shape[1])}
@@ -466,59 +467,46 @@ def part_scale(args) -> None:
                     new_search_record(items, y, groups, n_max, limit, n_jobs=n_jobs, **extra)
                 )
                 emit(records[-1])
-            if (
-                len(records) == 2
-                and records[0]["time_to_certificate"]
-                and records[1]["time_to_certificate"]
-            ):
-                emit(
-                    {
-                        "kind": "checklist_speedup",
-                        **extra,
-                        "n_max": n_max,
-                        "cores": cores,
-                        "speedup": records[0]["time"] / records[1]["time"],
-                        "same_checklist": records[0]["items"] == records[1]["items"]
-                        and records[0]["M"] == records[1]["M"],
-                    }
-                )
+            serial[dataset, n_max] = records[0]
+            if len(records) == 2:
+                emit(_speedup(records, cores, extra))
             if old_tree is not None:
-                emit(
-                    old_search_record(
-                        items,
-                        y,
-                        groups,
-                        n_max,
-                        min(old_limit, args.old_time_limit),
-                        old_tree,
-                        **extra,
-                    )
-                )
-        if args.dask:
-            _scale_dask(records_of=("adult_raw", 5))
-        if args.long:
-            items, y, groups = scale_items("adult_raw")
-            extra = {"dataset": "adult_raw", "n": int(len(y)), "d": int(items.shape[1])}
-            emit(new_search_record(items, y, groups, 7, args.adult_time_limit, **extra))
+                old_limit = min(old_limit, args.old_time_limit)
+                emit(old_search_record(items, y, groups, n_max, old_limit, old_tree, **extra))
+    if args.dask:
+        _scale_dask("adult_raw", 5, serial["adult_raw", 5])
+    if args.long:
+        items, y, groups = scale_items("adult_raw")
+        extra = {"dataset": "adult_raw", "n": int(len(y)), "d": int(items.shape[1])}
+        emit(new_search_record(items, y, groups, 7, args.adult_time_limit, **extra))
 
 
-def _scale_dask(records_of: tuple[str, int]) -> None:
+def _speedup(records: list[dict], cores: int, extra: dict) -> dict:
+    one, every = records
+    return {
+        "kind": "checklist_speedup",
+        **extra,
+        "n_max": one["n_max"],
+        "cores": cores,
+        "speedup": one["time"] / every["time"],
+        "both_certified": one["status"] == every["status"] == "optimal",
+        "same_checklist": (one["items"], one["M"]) == (every["items"], every["M"]),
+    }
+
+
+def _scale_dask(dataset: str, n_max: int, serial: dict) -> None:
     """The same search on a LocalCluster of two single-threaded workers."""
     from distributed import Client, LocalCluster
 
-    dataset, n_max = records_of
     items, y, groups = scale_items(dataset)
     extra = {"dataset": dataset, "n": int(len(y)), "d": int(items.shape[1])}
-    serial = new_search_record(items, y, groups, n_max, 600.0, n_jobs=1, **extra)
     with (
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as client,
     ):
         record = new_search_record(items, y, groups, n_max, 600.0, client=client, **extra)
-    record["same_checklist_as_one_core"] = (record["items"], record["M"]) == (
-        serial["items"],
-        serial["M"],
-    )
+    same = (record["items"], record["M"]) == (serial["items"], serial["M"])
+    record["same_checklist_as_one_core"] = same
     emit(record)
 
 

@@ -3,6 +3,7 @@ threads and a Dask cluster, all against brute force and the serial search."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 
@@ -123,6 +124,38 @@ def test_threshold_instances_match_brute_force(seed):
     assert result.status == "optimal"
     assert result.upper_bound == pytest.approx(optimum, rel=1e-12)
     assert lexicographic(problem, *result.solution)[1:] == lexicographic(problem, items, M)[1:]
+
+
+# ------------------------------------------------------------------- refinement
+def _frontier_after_build(problem, settings):
+    """A search stepped until its frontier is built (and refined, if set)."""
+    search = ExactSearch(problem, settings=settings)
+    search.start()
+    while search.counters[kernel.PHASE] != kernel.DESCEND:
+        if search.step(50):
+            break
+    return search
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_refining_the_frontier_keeps_bounds_sound_and_the_answer(seed):
+    """A refined frontier holds deeper nodes; every open node's bound stays below its
+    subtree's best checklist, and the answer is the unrefined one."""
+    problem = _thresholds(500 + seed, n=300, features=8, cuts=3, max_items=5)
+    plain = ExactSearchSettings(n_jobs=1, frontier_size=500, refine=False)
+    built = _frontier_after_build(problem, plain)
+    assert built.depth == 2
+    n_built = int(built.counters[kernel.N_FRONTIER])
+    settings = dataclasses.replace(plain, refine=True, frontier_limit=n_built + 20)
+    search = _frontier_after_build(problem, settings)
+    sizes = [len(node.items) for node in search.open_nodes()]
+    assert max(sizes) > 2  # nodes of depth 2 were replaced by their children
+    assert _check_open_nodes(problem, search) > 0
+    _same_answer(
+        problem,
+        solve_checklist_exact(problem, settings=plain),
+        solve_checklist_exact(problem, settings=settings),
+    )
 
 
 # ------------------------------------------------------------------ the tie order

@@ -312,9 +312,10 @@ class ExactSearch:
 
     def refine_closed(self, bound: float) -> bool:
         """Whether a frontier node with this bound cannot hold a better checklist."""
-        if self.counters[kernel.TIES]:
-            return bound > self.incumbent[0]
-        return bound >= self.incumbent[0] - _FLOAT_SLACK * abs(self.incumbent[0])
+        incumbent = float(self.incumbent[0])
+        if self.counters[kernel.TIES] or not math.isfinite(incumbent):
+            return bound > incumbent
+        return bound >= incumbent - _FLOAT_SLACK * abs(incumbent)
 
     def set_frontier(self, nodes: list[tuple]) -> None:
         """Replace the frontier by ``(bound, order, positions, alive bytes)`` nodes."""
