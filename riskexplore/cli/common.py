@@ -517,6 +517,16 @@ def add_parallel(parser: argparse.ArgumentParser) -> None:
 def dask_client(address: str | None):
     """A Dask client connected to ``address`` (None without one).
 
+    Parameters
+    ----------
+    address : str or None
+        The scheduler's address (``tcp://host:8786``).
+
+    Returns
+    -------
+    distributed.Client or None
+        The client; the caller closes it.
+
     Raises
     ------
     CLIError

@@ -24,6 +24,16 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
     ``None`` and ``-1`` mean every available core, ``-2`` all but one, and so on (as in
     scikit-learn); a positive number is taken as given.
 
+    Parameters
+    ----------
+    n_jobs : int or None
+        As given by the user.
+
+    Returns
+    -------
+    int
+        At least 1.
+
     Raises
     ------
     InputError

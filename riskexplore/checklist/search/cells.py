@@ -101,7 +101,20 @@ def later_signatures(checked: np.ndarray, group_start: np.ndarray) -> np.ndarray
 
 def row_order(classes: np.ndarray, signatures: np.ndarray) -> np.ndarray:
     """Rows by coefficient class, then by later signature from the last group back, so
-    that every cell of every ``q`` is contiguous within its class."""
+    that every cell of every ``q`` is contiguous within its class.
+
+    Parameters
+    ----------
+    classes : ndarray of int (rows,)
+        The coefficient class of each row (rows of one word share it).
+    signatures : ndarray (groups + 1, rows)
+        From :func:`later_signatures`.
+
+    Returns
+    -------
+    ndarray of int
+        The rows in word order.
+    """
     keys = [signatures[q] for q in range(signatures.shape[0] - 2, -1, -1)][::-1]
     return np.lexsort((*keys, classes)) if keys else np.argsort(classes, kind="stable")
 

@@ -115,7 +115,20 @@ def _share(driver, workers: list[_Worker]) -> None:
 
 
 def run_threads(driver) -> tuple[bool, str | None]:
-    """Search the driver's sorted frontier with ``n_jobs`` threads (see the module)."""
+    """Search the driver's sorted frontier with ``n_jobs`` threads (see the module).
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+        Whether every subtree was searched.
+    stop_reason : str or None
+        Why it ended early (a limit, a stop request, the gap tolerance).
+    """
     n = driver.settings.n_jobs
     workers = [_Worker(driver) for _ in range(n)]
     key, path, M = driver.incumbent_state()
@@ -143,7 +156,19 @@ def run_threads(driver) -> tuple[bool, str | None]:
 
 
 def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
-    """Search the driver's sorted frontier on its Dask client, else in threads."""
+    """Search the driver's sorted frontier on its Dask client, else in threads.
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+    stop_reason : str or None
+        As :func:`run_threads`.
+    """
     if driver.settings.client is not None:
         return run_dask(driver)
     return run_threads(driver)
@@ -156,8 +181,27 @@ _DATA_CACHE: dict[str, object] = {}
 def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds, stop_name):
     """A Dask task: search a batch's subtrees to the end, the time limit or a stop.
 
-    Returns ``(done, open_bound, nodes, found)``, where ``found`` is the best checklist
-    seen as ``(key, positions, M)`` or None.
+    Parameters
+    ----------
+    problem : ChecklistProblem
+    token : str
+        Names the search: a worker builds its arrays once per token.
+    settings : ExactSearchSettings
+        The driver's settings for one worker.
+    batch : Batch
+        The frontier nodes to search below.
+    incumbent : tuple
+        The best checklist known when the task was sent, ``(key, positions, M)``.
+    seconds : float
+        Time left before the time limit.
+    stop_name : str or None
+        Name of the Dask ``Event`` that asks every task to stop.
+
+    Returns
+    -------
+    tuple
+        ``(done, open_bound, nodes, found)``, where ``found`` is the best checklist seen
+        as ``(key, positions, M)`` or None.
     """
     data = _DATA_CACHE.get(token)
     if data is None:
@@ -200,7 +244,19 @@ def _first_done(futures: list, timeout: float) -> list:
 
 
 def run_dask(driver) -> tuple[bool, str | None]:
-    """Search the driver's sorted frontier as Dask tasks on ``settings.client``."""
+    """Search the driver's sorted frontier as Dask tasks on ``settings.client``.
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+    stop_reason : str or None
+        As :func:`run_threads`.
+    """
     from distributed import Event
 
     client = driver.settings.client
