@@ -26,6 +26,7 @@ import pandas as pd
 from riskexplore.data.tables import read_csv_table
 from riskexplore.data.validation import split_outcome
 from riskexplore.datasets import list_datasets, load_dataset
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.errors import InputError, RiskExploreError
 
 __all__ = [
@@ -483,8 +484,6 @@ def n_jobs_argument(text: str) -> int:
     int
         The number of workers.
     """
-    from riskexplore.core.parallel import resolve_n_jobs
-
     value = _argument(text, int, "an integer", lambda v: v != 0, "a non-zero integer")
     try:
         return resolve_n_jobs(value)
