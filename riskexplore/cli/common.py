@@ -23,10 +23,10 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.data.tables import read_csv_table
 from riskexplore.data.validation import split_outcome
 from riskexplore.datasets import list_datasets, load_dataset
-from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.errors import InputError, RiskExploreError
 
 __all__ = [
