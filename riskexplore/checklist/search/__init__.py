@@ -3,15 +3,15 @@
 This is the default checklist engine (the HiGHS MIP of :mod:`riskexplore.checklist.mip`
 stays for cross-checks). The modules, from the data up:
 
-* :mod:`~.data`: the arrays of a search, built from a :class:`ChecklistProblem`;
-* :mod:`~.cells`: rows that no completion can tell apart (the equivalent-row bound);
-* :mod:`~.bounds` and :mod:`~.kernel`: the compiled depth-first loop and its bounds;
-* :mod:`~.driver`: one search, its incumbent, certificate and events;
-* :mod:`~.parallel`: subtrees searched by threads or on a Dask cluster;
-* :mod:`~.solve`: :func:`solve_checklist_exact`, one search on every core;
-* :mod:`~.feasibility`: feasibility checks and culprits.
+* :mod:`~riskexplore.checklist.search.data`: the arrays of a search, built from a :class:`ChecklistProblem`;
+* :mod:`~riskexplore.checklist.search.cells`: rows that no completion can tell apart (the equivalent-row bound);
+* :mod:`~riskexplore.checklist.search.bounds` and :mod:`~riskexplore.checklist.search.kernel`: the compiled depth-first loop and its bounds;
+* :mod:`~riskexplore.checklist.search.driver`: one search, its incumbent, certificate and events;
+* :mod:`~riskexplore.checklist.search.parallel`: subtrees searched by threads or on a Dask cluster;
+* :mod:`~riskexplore.checklist.search.solve`: :func:`solve_checklist_exact`, one search on every core;
+* :mod:`~riskexplore.checklist.search.feasibility`: feasibility checks and culprits.
 
-The method and why its certificate is valid are described in :mod:`~.driver`.
+The method and why its certificate is valid are described in :mod:`~riskexplore.checklist.search.driver`.
 """
 
 from riskexplore.checklist.search.data import build_search

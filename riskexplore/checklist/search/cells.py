@@ -13,7 +13,7 @@ of the added items the cell has checked), and its forced mistakes are the least 
 The cells of every ``q`` are nested (a later signature from ``q`` refines the one from
 ``q + 1``), so one order of the rows keeps every cell of every ``q`` contiguous inside its
 coefficient class: sort by the signature of the last group first. A cell then covers few
-64-bit words, and the compiled bound (:func:`riskexplore.checklist.search.bounds.cell_gain`)
+64-bit words, and the compiled bound (``bounds.cell_gain``)
 walks one *entry* per (word, cell): the word, the mask of the cell's rows in it, and the
 cell. Only cells with both labels can force a mistake, so only they get entries.
 """

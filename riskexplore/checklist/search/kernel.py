@@ -21,7 +21,7 @@ the lexicographic order (errors, then fewer items, then smaller ``M``) without r
 
 Subtrees are ruled out by three bounds, cheapest first: the false positives already
 fixed, then the positives that can no longer reach a threshold, then the mistakes that
-the equivalent-row cells force (:func:`~riskexplore.checklist.search.bounds.cell_gain`).
+the equivalent-row cells force (``bounds.cell_gain``).
 A child's bound is at least its parent's (the parent's bounds its whole subtree).
 
 The loop returns to Python after about ``budget`` nodes with its whole state in the

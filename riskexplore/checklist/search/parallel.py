@@ -14,7 +14,7 @@ least bound first, and share the incumbent:
 
 The lower bound is the least bound of what is still open: the batches not handed out,
 and each busy worker's own open bound. Ties between checklists of equal objective are
-broken by the same order as with one worker (:func:`~.bounds.candidate_wins`), so the
+broken by the same order as with one worker (``bounds.candidate_wins``), so the
 answer does not depend on how the work was split.
 """
 

@@ -12,7 +12,7 @@ the weakest nodes raised the bound more slowly than the depth-first phase, which
 subtrees against the incumbent.
 
 An expansion runs the compiled loop (phase BUILD) below one node with the frontier one
-level down (:func:`riskexplore.checklist.search.kernel.place_node`); the children it
+level down (``kernel.place_node``); the children it
 tries are candidates, so the incumbent improves on the way.
 """
 
