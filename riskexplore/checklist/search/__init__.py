@@ -1,17 +1,19 @@
 """Certifiably optimal checklists by an exact search over item subsets.
 
 This is the default checklist engine (the HiGHS MIP of :mod:`riskexplore.checklist.mip`
-stays for cross-checks). The modules, from the data up:
+stays for cross-checks). Its modules, from the data up (all under
+``riskexplore.checklist.search``):
 
-* :mod:`~riskexplore.checklist.search.data`: the arrays of a search, built from a :class:`ChecklistProblem`;
-* :mod:`~riskexplore.checklist.search.cells`: rows that no completion can tell apart (the equivalent-row bound);
-* :mod:`~riskexplore.checklist.search.bounds` and :mod:`~riskexplore.checklist.search.kernel`: the compiled depth-first loop and its bounds;
-* :mod:`~riskexplore.checklist.search.driver`: one search, its incumbent, certificate and events;
-* :mod:`~riskexplore.checklist.search.parallel`: subtrees searched by threads or on a Dask cluster;
-* :mod:`~riskexplore.checklist.search.solve`: :func:`solve_checklist_exact`, one search on every core;
-* :mod:`~riskexplore.checklist.search.feasibility`: feasibility checks and culprits.
-
-The method and why its certificate is valid are described in :mod:`~riskexplore.checklist.search.driver`.
+* ``data``: the arrays of a search, built from a
+  :class:`~riskexplore.checklist.problem.ChecklistProblem`;
+* ``cells``: rows that no completion can tell apart (the equivalent-row bound);
+* ``bounds`` and ``kernel``: the compiled depth-first loop and its bounds;
+* ``driver``: one search, its incumbent, certificate and events (the method, and why
+  its certificate is valid, are described there);
+* ``refine``: best-first refinement of the frontier;
+* ``parallel``: subtrees searched by threads or on a Dask cluster;
+* ``solve``: :func:`solve_checklist_exact`, one search on every core;
+* ``feasibility``: feasibility checks and culprits.
 """
 
 from riskexplore.checklist.search.data import build_search

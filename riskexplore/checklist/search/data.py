@@ -74,9 +74,7 @@ class SearchData:
     n_rows: int  # distinct (pattern, label, group signature) rows
     loss_unit: float = 1.0  # exact keys: loss = (key part) * loss_unit / scale
     scale: float = 1.0
-    cells: Cells | None = (
-        None  # the equivalent-row cells (:mod:`~riskexplore.checklist.search.cells`)
-    )
+    cells: Cells | None = None  # the equivalent-row cells (module cells)
 
     def kernel_arrays(self) -> tuple:
         """The problem's arrays in the order the compiled loop takes them."""

@@ -30,13 +30,14 @@ The search
   checked exactly at every candidate, so results stay exact; only pruning is weaker.
 * **Equivalent rows.** Rows that agree on every item of the later groups and on their
   count now are predicted alike in every completion; where such a cell holds both labels,
-  one side is wrong whatever is added (:mod:`~riskexplore.checklist.search.cells`). A child's bound is also at least
-  its parent's.
+  one side is wrong whatever is added (:mod:`~riskexplore.checklist.search.cells`). A
+  child's bound is also at least its parent's.
 * **Order.** A node's children are all evaluated (which also tries their checklists), then
   visited in increasing order of bound, so the least open bound rises as subtrees close.
   Nodes at the *frontier* depth (the deepest level with at most ``FRONTIER_SIZE``
   subsets) are collected first and searched least bound first, by one worker or by
-  ``n_jobs`` threads or a Dask cluster that share the incumbent (:mod:`~riskexplore.checklist.search.parallel`).
+  ``n_jobs`` threads or a Dask cluster that share the incumbent
+  (:mod:`~riskexplore.checklist.search.parallel`).
 * **Exact comparisons.** When the weighted class counts have a common grid ``q`` (unit or
   integer weights; rational weights), objective values are integers in float64: ``key =
   S * loss / q + c_n N + c_m M`` with ``S = 2 (d + 1)^2``, i.e. exactly the objective
@@ -119,13 +120,14 @@ class ExactSearchSettings:
     client : dask.distributed.Client or None
         Search the subtrees on this Dask cluster instead of in threads.
     cell_bound : bool
-        Use the equivalent-row cells bound (:mod:`~riskexplore.checklist.search.cells`); off only to measure it.
+        Use the equivalent-row cells bound
+        (:mod:`~riskexplore.checklist.search.cells`); off only to measure it.
     frontier_size : int
         The frontier is the deepest level with at most this many subsets (one item per
         group), at least two levels above the largest size.
     refine : bool
-        Refine the frontier best-first before the depth-first phase (:mod:`~riskexplore.checklist.search.refine`), so
-        that the lower bound rises early.
+        Refine the frontier best-first before the depth-first phase
+        (:mod:`~riskexplore.checklist.search.refine`), so that the lower bound rises early.
     frontier_limit : int
         Most frontier nodes after refining.
     refine_seconds : float
@@ -573,7 +575,7 @@ class ExactSearch:
         """Equivalent-row cell bounds computed by this search's compiled loop."""
         return int(self.counters[kernel.CELL_BOUNDS])
 
-    # --- parallel workers (:mod:`~riskexplore.checklist.search.parallel`) ---------------------------------------------
+    # --- parallel workers (module parallel) ------------------------------------------------
     def _parallel_ready(self) -> bool:
         c, settings = self.counters, self.settings
         return (
@@ -597,7 +599,13 @@ class ExactSearch:
         return child
 
     def load_frontier(self, batch) -> None:
-        """Search below these frontier nodes (a :class:`~riskexplore.checklist.search.parallel.Batch`) next."""
+        """Search below these frontier nodes next.
+
+        Parameters
+        ----------
+        batch : riskexplore.checklist.search.parallel.Batch
+            Nodes in order of bound.
+        """
         n, c = len(batch), self.counters
         if n > len(self.f_bound):
             self._frontier_arrays(n)
