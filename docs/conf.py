@@ -29,6 +29,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "numpydoc",
     "myst_nb",
+    "sphinx_design",
     "api_pages",
     "cli_pages",
     "notebook_pages",

@@ -150,9 +150,7 @@ def _foreign_bases(target: str) -> list[str]:
     mro = cls.__mro__[1:]
     if not any(base.__module__.startswith(PACKAGE) for base in mro):
         return []
-    return sorted(
-        {base.__name__ for base in mro if not base.__module__.startswith(PACKAGE)} - {"object"}
-    )
+    return sorted({base.__name__ for base in mro if not base.__module__.startswith(PACKAGE)})
 
 
 def _module_page(module: str, names: list[str], pages: dict[str, str]) -> str:
@@ -250,16 +248,33 @@ def _resolve_alias(app, env, node, contnode):  # noqa: ANN001
     elif head in aliases:
         candidates.append(f"{aliases[head]}.{member}")
     candidates += _base_members(head or target, member)
+    if _is_field(head, member):  # a dataclass field or attribute: documented on its class
+        candidates.append(head)
     domain = env.get_domain("py")
     for candidate in candidates:
         new = node.deepcopy()
         new["reftarget"] = candidate
+        reftype = "class" if candidate == head else node["reftype"]
         found = domain.resolve_xref(
-            env, node["refdoc"], app.builder, node["reftype"], candidate, new, contnode
+            env, node["refdoc"], app.builder, reftype, candidate, new, contnode
         )
         if found is not None:
             return found
     return None
+
+
+def _is_field(owner: str, member: str) -> bool:
+    """Whether ``member`` is a data attribute (a dataclass field, say) of class ``owner``."""
+    module, _, name = owner.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError):
+        return False
+    if not inspect.isclass(cls) or not member:
+        return False
+    fields = getattr(cls, "__dataclass_fields__", {})
+    annotations = {k for c in cls.__mro__ for k in getattr(c, "__annotations__", {})}
+    return member in fields or member in annotations
 
 
 def _base_members(owner: str, member: str) -> list[str]:
@@ -290,7 +305,7 @@ def _data_docstring(app, what, name, obj, options, lines):  # noqa: ANN001
 
 def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _generate)
-    app.connect("autodoc-process-docstring", _data_docstring)
+    app.connect("autodoc-process-docstring", _data_docstring, priority=100)  # before numpydoc
     app.connect("autodoc-skip-member", _skip_foreign)
     app.connect("missing-reference", _resolve_alias)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
