@@ -66,6 +66,7 @@ myst_heading_anchors = 3
 html_theme = "pydata_sphinx_theme"
 html_title = f"riskexplore {release}"
 html_static_path = ["_static"]
+html_css_files = ["riskexplore.css"]
 html_show_sourcelink = False
 html_theme_options = {
     "navigation_depth": 2,

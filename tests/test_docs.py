@@ -203,6 +203,8 @@ def test_every_link_between_pages_resolves(site):
     """Every ``href``/``src`` to a page or file of the site points to a file that exists."""
     broken = []
     for page in site.rglob("*.html"):
+        if page.relative_to(site).parts[0] == "_static":
+            continue  # the theme's template fragments, not pages
         html = page.read_text(encoding="utf-8")
         for link in re.findall(r'(?:href|src)="([^"#?]+)[^"]*"', html):
             if re.match(r"^[a-z]+:", link) or link.startswith("//"):
@@ -221,3 +223,46 @@ def test_the_gallery_shows_every_captioned_picture(site):
     for name, (title, _) in captions.items():
         assert (DOCS / "_static" / "gallery" / name).is_file(), name
         assert name in html and title.split(":")[0] in html, name
+
+
+def _draws_a_figure(source: str) -> bool:
+    """Whether a code cell shows a plotly figure (``fig.show()``, or a ``*_figure(...)``
+    call as its last line)."""
+    lines = [line for line in source.strip().splitlines() if line.strip()]
+    return bool(lines) and bool(
+        re.search(r"\.show\(\)\s*$", lines[-1]) or re.match(r"^\w+_figure\(", lines[-1])
+    )
+
+
+def test_the_tutorials_figures_are_stored_for_their_current_cells():
+    """Every cell that draws a figure has its figure stored for the docs, drawn from its
+    current source (after changing such a cell: ``python docs/scripts/notebook_figures.py
+    NOTEBOOK``)."""
+    import json
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from notebook_pages import source_hash
+
+    stale = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        stored_path = DOCS / "_figures" / f"{path.stem}.json"
+        stored = json.loads(stored_path.read_text()) if stored_path.exists() else {"cells": {}}
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] != "code" or not _draws_a_figure("".join(cell["source"])):
+                continue
+            entry = stored["cells"].get(str(index))
+            if (
+                entry is None
+                or entry["source"] != source_hash(cell["source"])
+                or not entry["figures"]
+            ):
+                stale.append(f"{path.name} cell {index}")
+    assert stale == [], "run: python docs/scripts/notebook_figures.py"
+
+
+def test_the_tutorials_draw_their_figures_offline(site):
+    html = (site / "tutorials" / "01_quick_start.html").read_text(encoding="utf-8")
+    assert html.count("Plotly.newPlot(") >= 2
+    assert "_static/plotly.min.js" in html and (site / "_static" / "plotly.min.js").is_file()
+    assert "NBVAL_CHECK_OUTPUT" not in html  # test markers are not shown

@@ -127,7 +127,7 @@ def _title(text: str) -> str:
 
 def _entry_page(entry: Entry) -> str:
     module, _, name = entry.target.rpartition(".")
-    lines = [_title(f"``{entry.target}``"), ""]
+    lines = [_title(entry.target.rpartition(".")[2]), ""]
     if entry.kind == "automodule":
         lines += [f"See :doc:`{entry.target}`.", ""]
         return "\n".join(lines)
@@ -154,7 +154,7 @@ def _foreign_bases(target: str) -> list[str]:
 
 
 def _module_page(module: str, names: list[str], pages: dict[str, str]) -> str:
-    lines = [_title(f"``{module}``"), "", f".. automodule:: {module}", "   :no-members:", ""]
+    lines = [_title(module), "", f".. automodule:: {module}", "   :no-members:", ""]
     if names:
         lines += [".. list-table::", "   :widths: 30 70", ""]
         for name in names:
