@@ -76,4 +76,19 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
-html_sidebars = {"api/**": [], "reference/**": []}
+# pages without sections of their own get no left sidebar (it would be empty)
+html_sidebars = {
+    page: []
+    for page in [
+        "index",
+        "getting-started",
+        "gallery",
+        "benchmarks",
+        "datasets",
+        "architecture",
+        "development",
+        "changelog",
+        "api/**",
+        "reference/**",
+    ]
+}

@@ -45,7 +45,6 @@ def page(gallery: Path) -> str:
                 "",
                 f"```{{image}} /_static/gallery/{name}",
                 f":alt: {title}",
-                ":width: 100%",
                 "```",
                 "",
             ]
