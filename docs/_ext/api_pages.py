@@ -173,7 +173,12 @@ def _summary(module: str, name: str) -> str:
         doc = ""
     first = doc.strip().split("\n\n", 1)[0].replace("\n", " ")
     first = re.sub(r":\w+:`~?([^`<]*?)(?: <[^>]*>)?`", r"``\1``", first)
-    return first.replace("*", r"\*").replace("|", r"\|") or "—"
+    parts = re.split(r"(``.*?``)", first)  # literals keep their text as it is
+    text = "".join(
+        part if part.startswith("``") else part.replace("*", r"\*").replace("|", r"\|")
+        for part in parts
+    )
+    return text or "—"
 
 
 def write_pages(out: Path, package: str = PACKAGE) -> list[str]:
