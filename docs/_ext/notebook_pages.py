@@ -28,11 +28,15 @@ def source_hash(source: str | list[str]) -> str:
 
 
 def _figure_html(element_id: str, figure: dict) -> str:
+    """A ``<div>`` and the script that draws the figure in it once the page is laid out
+    (drawn earlier, it would take the width the page had before its sidebars)."""
     data = json.dumps(figure, separators=(",", ":")).replace("</", "<\\/")
     return (
-        f'<div id="{element_id}" class="rx-plotly"></div>\n<script>(function () {{'
-        f" var f = {data}; Plotly.newPlot({json.dumps(element_id)}, f.data, f.layout,"
-        " {responsive: true, displaylogo: false}); })();</script>"
+        f'<div id="{element_id}" class="rx-plotly"></div>\n<script>'
+        f"document.addEventListener('DOMContentLoaded', function () {{ var f = {data};"
+        " f.layout = f.layout || {}; delete f.layout.width; f.layout.autosize = true;"
+        f" Plotly.newPlot({json.dumps(element_id)}, f.data, f.layout,"
+        " {responsive: true, displaylogo: false}); });</script>"
     )
 
 
