@@ -8,6 +8,7 @@ Run from the repository root::
     python benchmarks/checklists.py --parts heart cold    # some parts only
     python benchmarks/checklists.py --long                # also heart N <= 10 (exact)
     python benchmarks/checklists.py --parts heart --mip-long   # also the MIP at 600 s
+    python benchmarks/checklists.py --parts scale --dask --long  # the search at scale
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -35,7 +37,7 @@ from riskexplore.checklist.heuristics import (
 )
 from riskexplore.checklist.paths import sequential_training
 from riskexplore.checklist.problem import ChecklistProblem
-from riskexplore.checklist.search import solve_checklist_exact, warm_up
+from riskexplore.checklist.search import ExactSearchSettings, solve_checklist_exact, warm_up
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.datasets import load_dataset
@@ -290,11 +292,11 @@ def part_adult(args) -> None:
     )
 
 
-def part_cli(args) -> None:
+def part_cli(args, dataset: str = "heart", time_limit: str = "60") -> None:
     """The README's checklist command, as a new user runs it."""
     cmd = [
-        sys.executable, "-m", "riskexplore", "checklist", "heart", "--max-items", "5",
-        "--time-limit", "60", "--json",
+        sys.executable, "-m", "riskexplore", "checklist", dataset, "--max-items", "5",
+        "--time-limit", time_limit, "--json",
     ]  # fmt: skip
     t0 = time.perf_counter()
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -311,24 +313,232 @@ def part_cli(args) -> None:
     )
 
 
+# ------------------------------------------------------------------ search at scale
+#: The commit whose search is "old" in the scale part (before the cells, ties and
+#: parallel workers of issue 21).
+OLD_REF = "815e071"
+_OLD_SCRIPT = """
+import json, pickle, sys, time
+from riskexplore.checklist.constraints import OneItemPerGroup
+from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.search import ExactSearchSettings, solve_checklist_exact, warm_up
+from riskexplore.core.limits import Limits
+items, y, groups, n_max, limit = pickle.load(open(sys.argv[1], "rb"))
+warm_up()
+problem = ChecklistProblem(items, y, item_groups=groups, max_items=n_max,
+                           constraints=[OneItemPerGroup()])
+r = solve_checklist_exact(problem, limits=Limits(time_limit=limit))
+print(json.dumps({"status": r.status, "objective": r.upper_bound,
+                  "lower_bound": r.lower_bound, "gap": r.gap, "time": r.time,
+                  "nodes": r.nodes, "items": None if r.solution is None else
+                  list(r.solution.items), "M": None if r.solution is None else r.solution.M}))
+"""
+
+
+def scale_items(dataset: str):
+    """Items of ``dataset`` as in the scale targets: adaptive binarization (heart with
+    its categorical columns), one item per source column."""
+    if dataset == "heart":
+        return heart_items(None)
+    data = load_dataset(dataset)
+    binarizer = Binarizer(method="adaptive")
+    return binarizer.fit_transform(data.X), np.asarray(data.y), binarizer.item_groups_
+
+
+def feasible_checklists(groups: dict, n_max: int) -> list[int]:
+    """e_N: checklists of exactly N items with at most one per group, N = 1..n_max."""
+    sizes = np.bincount(np.unique(list(groups.values()), return_inverse=True)[1])
+    count = [1] + [0] * n_max
+    for size in sizes:
+        for n in range(n_max, 0, -1):
+            count[n] += count[n - 1] * int(size)
+    return count[1:]
+
+
+def _lower_at(trace: Trace, when: float) -> float:
+    return max([e.lower_bound for e in trace.events if e.time <= when] or [0.0])
+
+
+def new_search_record(items, y, groups, n_max, limit, *, n_jobs=None, client=None, **extra):
+    """The current search on one configuration, as a JSON-ready record."""
+    problem = ChecklistProblem(
+        items, y, item_groups=groups, max_items=n_max, constraints=[OneItemPerGroup()]
+    )
+    settings = ExactSearchSettings(n_jobs=n_jobs, client=client)
+    trace = Trace()
+    cpu0 = time.process_time()
+    result = solve_checklist_exact(
+        problem, limits=Limits(time_limit=limit), listeners=[trace], settings=settings
+    )
+    s = result.stats
+    e_n = feasible_checklists(groups, n_max)
+    optimum = result.upper_bound
+    certified = result.time if result.status == "optimal" else None
+    quarter = None if certified is None else _lower_at(trace, certified / 4) / optimum
+    return {
+        "kind": "checklist_scale",
+        "engine": "new",
+        **extra,
+        "n_max": n_max,
+        "n_jobs": s["n_jobs"],
+        "dask": s["dask"],
+        "status": result.status,
+        "objective": result.upper_bound,
+        "lower_bound": result.lower_bound,
+        "gap": result.gap,
+        "time": result.time,
+        "cpu_time": time.process_time() - cpu0,
+        "time_to_certificate": certified,
+        "lower_bound_at_quarter_time_over_optimum": quarter,
+        **gap_times(trace, (0.5, 0.2, 0.1, 0.05)),
+        "nodes": result.nodes,
+        "feasible_checklists": sum(e_n),
+        "nodes_over_feasible": result.nodes / max(sum(e_n), 1),
+        "build_time": s["build_time"],
+        "frontier_time": s["frontier_time"],
+        "frontier_nodes": s["frontier_nodes"],
+        "cell_entries": s["cell_entries"],
+        "cell_bounds": s["cell_bounds"],
+        "search_rows": s["n_search_rows"],
+        "words": s["n_words"],
+        "items": None if result.solution is None else list(result.solution.items),
+        "M": None if result.solution is None else result.solution.M,
+    }
+
+
+def old_search_record(items, y, groups, n_max, limit, old_tree: Path, **extra) -> dict:
+    """The search of :data:`OLD_REF` on one configuration, in a subprocess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        case = Path(tmp) / "case.pkl"
+        case.write_bytes(pickle.dumps((items, y, groups, n_max, limit)))
+        env = dict(os.environ, PYTHONPATH=str(old_tree))
+        out = subprocess.run(
+            [sys.executable, "-c", _OLD_SCRIPT, str(case)],
+            cwd=old_tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    record = json.loads(out.stdout.strip().splitlines()[-1])
+    return {
+        "kind": "checklist_scale",
+        "engine": f"old ({OLD_REF})",
+        **extra,
+        "n_max": n_max,
+        "n_jobs": 1,
+        **record,
+    }
+
+
+def _old_tree(tmp: str) -> Path:
+    """The package as it was at :data:`OLD_REF`, unpacked into ``tmp``."""
+    archive = subprocess.run(
+        ["git", "archive", OLD_REF, "riskexplore"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    return Path(tmp)
+
+
+#: (dataset, N, time limit of the new search, time limit of the old one)
+SCALE = [
+    ("adult_raw", 5, 600.0, 600.0),
+    ("heart", 8, 300.0, 300.0),
+    ("heart", 10, 600.0, 600.0),
+]
+
+
+def part_scale(args) -> None:
+    """The search at scale, old and new side by side: adult_raw N <= 5 (and N <= 7 with
+    ``--long``), heart N <= 8 and 10; one core and all; a LocalCluster of two workers."""
+    from riskexplore.core.parallel import available_cores
+
+    warm_up()
+    cores = available_cores()
+    serial = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = None if args.skip_old else _old_tree(tmp)
+        for dataset, n_max, limit, old_limit in SCALE:
+            items, y, groups = scale_items(dataset)
+            extra = {"dataset": dataset, "n": int(len(y)), "d": int(items.shape[1])}
+            records = []
+            for n_jobs in sorted({1, cores}):
+                records.append(
+                    new_search_record(items, y, groups, n_max, limit, n_jobs=n_jobs, **extra)
+                )
+                emit(records[-1])
+            serial[dataset, n_max] = records[0]
+            if len(records) == 2:
+                emit(_speedup(records, cores, extra))
+            if old_tree is not None:
+                old_limit = min(old_limit, args.old_time_limit)
+                emit(old_search_record(items, y, groups, n_max, old_limit, old_tree, **extra))
+    part_cli(args, "adult_raw", "300")  # the issue's command: optimal, gap 0
+    if args.dask:
+        _scale_dask("adult_raw", 5, serial["adult_raw", 5])
+    if args.long:
+        items, y, groups = scale_items("adult_raw")
+        extra = {"dataset": "adult_raw", "n": int(len(y)), "d": int(items.shape[1])}
+        emit(new_search_record(items, y, groups, 7, args.adult_time_limit, **extra))
+
+
+def _speedup(records: list[dict], cores: int, extra: dict) -> dict:
+    one, every = records
+    return {
+        "kind": "checklist_speedup",
+        **extra,
+        "n_max": one["n_max"],
+        "cores": cores,
+        "speedup": one["time"] / every["time"],
+        "both_certified": one["status"] == every["status"] == "optimal",
+        "same_checklist": (one["items"], one["M"]) == (every["items"], every["M"]),
+    }
+
+
+def _scale_dask(dataset: str, n_max: int, serial: dict) -> None:
+    """The same search on a LocalCluster of two single-threaded workers."""
+    from distributed import Client, LocalCluster
+
+    items, y, groups = scale_items(dataset)
+    extra = {"dataset": dataset, "n": int(len(y)), "d": int(items.shape[1])}
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        record = new_search_record(items, y, groups, n_max, 600.0, client=client, **extra)
+    same = (record["items"], record["M"]) == (serial["items"], serial["M"])
+    record["same_checklist_as_one_core"] = same
+    emit(record)
+
+
 PARTS = {
     "cold": part_cold,
     "heart": part_heart,
     "paths": part_paths,
     "adult": part_adult,
     "cli": part_cli,
+    "scale": part_scale,
 }
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=list(PARTS))
+    default = [p for p in PARTS if p != "scale"]  # the scale part takes about an hour
+    parser.add_argument("--parts", nargs="*", default=default, choices=list(PARTS))
     parser.add_argument("--exact-time-limit", type=float, default=900.0)
     parser.add_argument("--mip-time-limit", type=float, default=60.0)
     parser.add_argument("--path-time-limit", type=float, default=120.0)
     parser.add_argument("--adult-time-limit", type=float, default=600.0)
     parser.add_argument("--long", action="store_true", help="also heart N <= 10 (exact)")
     parser.add_argument("--mip-long", action="store_true", help="also the MIP at 600 s")
+    parser.add_argument(
+        "--old-time-limit",
+        type=float,
+        default=600.0,
+        help="scale part: time limit of the old search (default 600 s)",
+    )
+    parser.add_argument("--skip-old", action="store_true", help="scale part: new search only")
+    parser.add_argument("--dask", action="store_true", help="scale part: also a LocalCluster")
     args = parser.parse_args(argv)
     for name in args.parts:
         PARTS[name](args)

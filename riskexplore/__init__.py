@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from riskexplore.core.lazy import lazy_exports
 
-__version__ = "0.1.0"
+#: The version of the package, kept here only (pyproject.toml reads it; CHANGELOG.md).
+__version__ = "0.2.0"
 
 if TYPE_CHECKING:  # the public names (imported on first use)
     # checklists: model, fit, estimator, binarization, problem and constraints

@@ -1,4 +1,6 @@
-"""The README's Python example runs as written (with a shorter time limit)."""
+"""The README's Python example runs as written (with a shorter time limit), and so do the
+examples of the documentation pages that took over the README's longer sections; every name
+of the package that the README or a page names exists."""
 
 from __future__ import annotations
 
@@ -6,6 +8,12 @@ import re
 from pathlib import Path
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = README.parent / "docs" / "guide"
+
+
+def python_blocks(path: Path) -> list[str]:
+    """The ```python blocks of a Markdown file, in order."""
+    return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
 def test_readme_python_example_runs(tmp_path, monkeypatch):
@@ -17,19 +25,21 @@ def test_readme_python_example_runs(tmp_path, monkeypatch):
     exec(compile(code, str(README), "exec"), namespace)
     model = namespace["model"]
     assert model.size <= 5
-    assert "IrregularShape" not in model.points or "SpiculatedMargin" in model.points
+    assert not {"Age_lt_30", "Age_geq_60"} <= set(model.points)  # AtMostKOf(..., k=1)
+    assert model.certificate.status in ("optimal", "time_limit")
     assert (tmp_path / "model.json").exists()
     from riskexplore import RiskScore
 
     assert RiskScore.from_json(tmp_path / "model.json") == model
 
 
-def test_readme_beyond_the_optimum_example_runs():
-    """The near-optimal example runs as written, on smaller settings (fewer features and
-    items, shorter limits)."""
-    text = README.read_text()
-    section = text.split("## Beyond the optimum", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+def test_near_optimal_and_edits_examples_run():
+    """The near-optimal page's example and the edits page's, which continues it, run as
+    written, on smaller settings (fewer features and items, shorter limits)."""
+    code = (
+        python_blocks(GUIDE / "near-optimal.md")[0]
+        + python_blocks(GUIDE / "edits-and-prices.md")[0]
+    )
     for old, new in [
         ("max_size=5", "max_size=3"),
         ("max_items=5", "max_items=4"),
@@ -39,12 +49,34 @@ def test_readme_beyond_the_optimum_example_runs():
         assert old in code, old
         code = code.replace(old, new)
     namespace: dict = {}
-    exec(compile(code, str(README), "exec"), namespace)
+    exec(compile(code, str(GUIDE / "near-optimal.md"), "exec"), namespace)
     found, edited, prices = namespace["found"], namespace["edited"], namespace["prices"]
     assert found.complete and found.best.objective <= edited.objective
     assert edited.points["Age_geq_60"] == 2 and edited.distance.absolute > 0
     assert len(prices) == len(found.best.feature_names)
     assert "not exang" in namespace["chosen"].items
+
+
+def test_constraints_example_runs():
+    """The constraints page's example (the README's former one) runs as written, with a
+    shorter time limit, and its rules hold."""
+    code = python_blocks(GUIDE / "constraints.md")[0].replace("time_limit=60", "time_limit=10")
+    namespace: dict = {}
+    exec(compile(code, str(GUIDE / "constraints.md"), "exec"), namespace)
+    model = namespace["model"]
+    assert model.size <= 5
+    assert "IrregularShape" not in model.points or "SpiculatedMargin" in model.points
+
+
+def test_readme_links_and_pictures_exist():
+    """Every file the README links to or shows (the dashboard picture) is in the checkout."""
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)\)", text)
+    assert any(t.endswith(".png") for t in targets)
+    for target in targets:
+        if not re.match(r"^[a-z]+:", target):
+            assert (README.parent / target).exists(), target
+    assert len(text) <= 6000, len(text)
 
 
 def test_readme_starts_with_the_two_commands():
@@ -61,9 +93,15 @@ def test_readme_starts_with_the_two_commands():
 DOCS = [
     "README.md",
     "ARCHITECTURE.md",
+    "CHANGELOG.md",
     "dashboards/README.md",
     "benchmarks/README.md",
     "riskexplore/datasets/README.md",
+    *sorted(
+        str(p.relative_to(README.parent))
+        for p in (README.parent / "docs").rglob("*.md")
+        if "_build" not in p.parts and p.parent.name not in ("api", "tutorials")
+    ),
 ]
 
 

@@ -197,8 +197,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         item is 0 and every ``col ≠ c`` item is 1 for such a row (binary columns: ``col``
         is 0 and ``not col`` is 1); with ``"error"`` they raise InputError.
 
-    Other policies
-    --------------
+    Notes
+    -----
+    Other policies:
+
     - Binary columns (non-missing values exactly {0, 1} or {False, True}, and not listed
       in ``categorical``) pass through as one item named ``col`` (plus ``not col``).
     - Adaptive thresholds are rounded to 4 significant digits (at least integer

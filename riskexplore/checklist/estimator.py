@@ -54,6 +54,9 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         Engine settings.
     method : {"exact", "mip"}
         The exact search (default) or the paper's integer program on HiGHS.
+    n_jobs : int or None
+        Cores of the exact search (``None``: every core; ``1`` inside a cross-validation
+        that already runs folds in parallel).
 
     Attributes
     ----------
@@ -85,6 +88,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         use_heuristics: bool | None = None,
         settings=None,
         method: str = "exact",
+        n_jobs: int | None = None,
     ) -> None:
         self.binarize = binarize
         self.thresholds = thresholds
@@ -103,6 +107,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
         self.use_heuristics = use_heuristics
         self.settings = settings
         self.method = method
+        self.n_jobs = n_jobs
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None, groups=None) -> ChecklistClassifier:
@@ -148,6 +153,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
             use_heuristics=self.use_heuristics,
             settings=self.settings,
             method=self.method,
+            n_jobs=self.n_jobs,
             outcome_name=f"{y_name} = {classes[1]}" if y_name else f"class {classes[1]}",
             **kw,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import time
@@ -17,12 +18,14 @@ from riskexplore.checklist.engines import check_feasible, check_method, solve_wi
 from riskexplore.checklist.heuristics import submodular_checklists, unit_weighting_checklists
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.problem import PARAMETERS, ChecklistProblem, checklist_sizes
+from riskexplore.checklist.search import ExactSearchSettings
 from riskexplore.core.events import Listener, SolveEvent, iterate_solve
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
     StopRequest,
     checked_limits,
 )
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.params import Interval, validate
 from riskexplore.errors import InputError
 
@@ -241,6 +244,46 @@ def _warm_starts(prepared: PreparedChecklist, warm_start, use_heuristics: bool) 
     return starts
 
 
+def engine_settings(method: str, settings, n_jobs: int | None, client):
+    """The engine's settings with ``n_jobs`` and ``client`` applied (validated).
+
+    Parameters
+    ----------
+    method : {"exact", "mip"}
+    settings : ExactSearchSettings, ChecklistIPSettings or None
+    n_jobs : int or None
+    client : dask.distributed.Client or None
+
+    Returns
+    -------
+    settings
+        For the exact search, an :class:`ExactSearchSettings`; otherwise ``settings``.
+
+    Raises
+    ------
+    InputError
+        For a bad ``n_jobs``, a ``client`` that is not a Dask client, or a ``client``
+        with the MIP.
+    """
+    if method != "exact":
+        if client is not None:
+            raise InputError("client runs the exact search only: use method='exact'")
+        resolve_n_jobs(n_jobs)
+        return settings
+    if settings is None:
+        settings = ExactSearchSettings()
+    elif not isinstance(settings, ExactSearchSettings):
+        raise InputError(
+            f"settings of method='exact' must be ExactSearchSettings, got {type(settings).__name__}"
+        )
+    changes = {}
+    if n_jobs is not None:
+        changes["n_jobs"] = n_jobs
+    if client is not None:
+        changes["client"] = client
+    return dataclasses.replace(settings, **changes) if changes else settings
+
+
 def solve_checklist_problem(
     prepared: PreparedChecklist,
     *,
@@ -253,6 +296,8 @@ def solve_checklist_problem(
     use_heuristics: bool | None = None,
     settings=None,
     method: str = "exact",
+    n_jobs: int | None = None,
+    client=None,
 ) -> Checklist:
     """Solve a prepared problem with the checklist engine ``method`` and wrap the result
     as a Checklist (raising :class:`InfeasibleError` with the culprits when no checklist
@@ -264,7 +309,7 @@ def solve_checklist_problem(
         The problem (see :func:`prepare_checklist`).
     time_limit, node_limit, gap_tolerance, stop, callbacks, warm_start, use_heuristics
         As for :func:`fit_checklist`.
-    settings, method
+    settings, method, n_jobs, client
         As for :func:`fit_checklist`.
 
     Returns
@@ -273,6 +318,7 @@ def solve_checklist_problem(
         The checklist, its certificate and statistics.
     """
     method = check_method(method)
+    settings = engine_settings(method, settings, n_jobs, client)
     if use_heuristics is None:  # the exact search finds its own incumbents at once
         use_heuristics = method == "mip"
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
@@ -300,6 +346,9 @@ def solve_checklist_problem(
         n_warm_starts=len(starts),
         method=method,
     )
+    if method == "exact":
+        fit_settings["n_jobs"] = settings.n_jobs
+        fit_settings["dask"] = settings.client is not None
     model = Checklist.from_result(
         prepared.problem,
         result,
@@ -340,6 +389,8 @@ def fit_checklist(
     settings=None,
     outcome_name: str | None = None,
     method: str = "exact",
+    n_jobs: int | None = None,
+    client=None,
     **kw: Any,
 ) -> Checklist:
     """Fit a certifiably optimal predictive checklist (an M-of-N rule).
@@ -392,6 +443,13 @@ def fit_checklist(
         ``"exact"`` (default): the exact search over item subsets
         (:mod:`riskexplore.checklist.search`), which certifies in seconds;
         ``"mip"``: the paper's integer program on HiGHS, kept for cross-checks.
+    n_jobs : int, optional
+        Cores the exact search uses, sharing its best checklist (default ``None``: every
+        core of the machine; ``-1`` likewise, ``1`` for one). The checklist and its
+        certificate do not depend on it. The MIP uses HiGHS' own threads.
+    client : dask.distributed.Client, optional
+        Run the exact search on this Dask cluster (for searches that outgrow one
+        machine); the answer is the same as on one core.
     **kw
         Further Binarizer options (``n_quantiles``, ``complements``,
         ``max_categories_auto``, ...) or ChecklistProblem arguments
@@ -416,6 +474,7 @@ def fit_checklist(
     >>> model = fit_checklist(data.X, data.y, max_items=4, time_limit=20)  # doctest: +SKIP
     >>> print(model.to_text())  # doctest: +SKIP
     """
+    engine_settings(check_method(method), settings, n_jobs, client)  # bad input raises first
     prepared = prepare_checklist(
         X,
         y,
@@ -445,6 +504,8 @@ def fit_checklist(
         use_heuristics=use_heuristics,
         settings=settings,
         method=method,
+        n_jobs=n_jobs,
+        client=client,
     )
 
 
@@ -461,6 +522,8 @@ def iter_fit_checklist(
     use_heuristics: bool | None = None,
     settings=None,
     method: str = "exact",
+    n_jobs: int | None = None,
+    client=None,
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, Checklist]:
     """Fit like :func:`fit_checklist`, yielding progress events as the solve runs.
@@ -474,7 +537,7 @@ def iter_fit_checklist(
     ----------
     X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start
         As for :func:`fit_checklist`.
-    use_heuristics, settings, method
+    use_heuristics, settings, method, n_jobs, client
         As for :func:`fit_checklist`.
     **problem_args
         The problem arguments of :func:`fit_checklist` (``binarize``, ``max_items``,
@@ -485,9 +548,9 @@ def iter_fit_checklist(
     generator of SolveEvent, returning Checklist
         The events; the fitted checklist is the generator's return value.
     """
+    engine_settings(check_method(method), settings, n_jobs, client)
     prepared = prepare_checklist(X, y, **problem_args)
     checked_limits(time_limit, node_limit, gap_tolerance, stop)  # bad input raises here
-    check_method(method)
     return iterate_solve(
         solve_checklist_problem,
         prepared,
@@ -500,4 +563,6 @@ def iter_fit_checklist(
         use_heuristics=use_heuristics,
         settings=settings,
         method=method,
+        n_jobs=n_jobs,
+        client=client,
     )

@@ -28,12 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.checklist import search_kernel as kernel
 from riskexplore.checklist.edits import checklist_at
 from riskexplore.checklist.fit import prepare_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
-from riskexplore.checklist.search import ExactSearch, build_search, solve_checklist_exact
+from riskexplore.checklist.search import ExactSearch, build_search, kernel, solve_checklist_exact
 from riskexplore.core.diversity import feature_counts, group_by_features
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,

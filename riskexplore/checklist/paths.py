@@ -6,7 +6,7 @@ found so far, and rules certified parts of the feasible region out of the later 
 The FNR error path (Algorithm 3) is in :mod:`riskexplore.checklist.error_path`.
 
 How instances are "ruled out" (and why the certificate is valid)
---------------------------------------------------------------
+----------------------------------------------------------------
 The paper adds, after instance ``I(n, m) = {N <= n, M <= m}`` is certified optimal, a
 constraint that removes ``I(n, m)`` from the later, larger instances. Solving the
 instances in order ``(N, M) = (1, 1), (2, 1), (2, 2), (3, 1), ...`` and removing every

@@ -15,6 +15,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from riskexplore import __version__
 from riskexplore.cli.common import EXIT_USAGE, Parser, one_line, user_errors
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -60,6 +61,7 @@ def build_parser(command: str | None = None) -> Parser:
         description="Certifiably optimal risk scores (RiskSLIM) and predictive checklists "
         "from the command line.",
     )
+    parser.add_argument("--version", action="version", version=f"riskexplore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         if name == command and name not in _OWN_PARSER:

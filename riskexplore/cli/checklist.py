@@ -12,7 +12,9 @@ from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
     add_data,
+    add_parallel,
     add_time_limit,
+    dask_client,
     finite,
     load_table,
     positive_float,
@@ -71,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="exact",
         help="exact search over item subsets (default) or the HiGHS integer program",
     )
+    add_parallel(parser)
     parser.add_argument("--ascii", action="store_true", help="print boxes as [ ] and >= for ≥")
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the checklist"
@@ -139,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
     if binarize is not None:
         options["categorical"] = categorical
 
+    client = dask_client(args.scheduler)
+
     def start(stop: threading.Event):
         return iter_fit_checklist(
             X,
@@ -154,10 +159,16 @@ def run(args: argparse.Namespace) -> int:
             stop=stop,
             outcome_name=outcome,
             method=args.method,
+            n_jobs=args.n_jobs,
+            client=client,
             **options,
         )
 
-    model = run_solve(start, progress)
+    try:
+        model = run_solve(start, progress)
+    finally:
+        if client is not None:
+            client.close()
     report = checklist_report(model, name, len(y)) if args.json else None
     return print_model(model, report, ascii=args.ascii)
 

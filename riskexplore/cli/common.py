@@ -23,10 +23,11 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.data.tables import read_csv_table
 from riskexplore.data.validation import split_outcome
 from riskexplore.datasets import list_datasets, load_dataset
-from riskexplore.errors import RiskExploreError
+from riskexplore.errors import InputError, RiskExploreError
 
 __all__ = [
     "EXIT_USAGE",
@@ -468,3 +469,75 @@ def add_time_limit(parser: argparse.ArgumentParser, found: str) -> None:
         metavar="S",
         help=f"seconds before returning the best {found} found (default: none)",
     )
+
+
+def n_jobs_argument(text: str) -> int:
+    """Cores to use: a positive integer, or -1 for every core (an argparse ``type=``).
+
+    Parameters
+    ----------
+    text : str
+        The value as typed.
+
+    Returns
+    -------
+    int
+        The number of workers.
+    """
+    value = _argument(text, int, "an integer", lambda v: v != 0, "a non-zero integer")
+    try:
+        return resolve_n_jobs(value)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_parallel(parser: argparse.ArgumentParser) -> None:
+    """``--n-jobs N`` and ``--scheduler ADDRESS`` (the exact search's workers).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument(
+        "--n-jobs",
+        type=n_jobs_argument,
+        default=None,
+        metavar="N",
+        help="cores of the exact search (default: every core; -1 likewise)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the exact search on this Dask cluster (e.g. tcp://10.0.0.5:8786)",
+    )
+
+
+def dask_client(address: str | None):
+    """A Dask client connected to ``address`` (None without one).
+
+    Parameters
+    ----------
+    address : str or None
+        The scheduler's address (``tcp://host:8786``).
+
+    Returns
+    -------
+    distributed.Client or None
+        The client; the caller closes it.
+
+    Raises
+    ------
+    CLIError
+        When Dask is not installed or the scheduler cannot be reached.
+    """
+    if address is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CLIError("--scheduler needs Dask: pip install 'riskexplore[grid]'") from None
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CLIError(f"cannot reach the Dask scheduler at {address}: {one_line(exc)}") from None

@@ -1,8 +1,8 @@
 """How diverse a set of models is: which features they use, and how often.
 
-Both families' near-optimal sets (and :class:`~riskexplore.evaluation.near_optimal.
-NearOptimalSet`) count features and group models by the features they use with these two
-functions.
+Both families' near-optimal sets (and :class:`NearOptimalSet
+<riskexplore.evaluation.near_optimal.NearOptimalSet>`) count features and group models by
+the features they use with these two functions.
 """
 
 from __future__ import annotations

@@ -19,8 +19,10 @@ __all__ = ["ProgressSeries"]
 class ProgressSeries:
     """Solve progress as numpy arrays, grown by appending events.
 
-    Attributes (read-only numpy views, one entry per event)
-    ----------------------------------------------------------
+    The attributes are read-only numpy views, one entry per event.
+
+    Attributes
+    ----------
     time, upper, lower, gap : float arrays
         Non-finite bounds (``inf`` before the first model) are kept as is; use
         :meth:`arrays` with ``finite=True`` for plotting.

@@ -84,7 +84,7 @@ def ray_multipliers(sclass: ScaledClass, theta: np.ndarray, support, count: int)
     ----------
     sclass : ScaledClass
         The class (coefficient bounds and multiplier range).
-    theta : array (|S|+1,)
+    theta : array (``|S| + 1``,)
         A continuous solution ``[w_0, w_S]`` on the support.
     support : sequence of int
         Its features (0-based).

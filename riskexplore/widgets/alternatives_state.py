@@ -2,9 +2,9 @@
 selected in it, hand edits of that model with their certified distance to the best one,
 and the price of each feature (no widgets).
 
-:class:`AlternativesState` is what :class:`~riskexplore.widgets.alternatives.
-AlternativesView` shows; tests, scripts and other front ends can drive it without
-Jupyter::
+:class:`AlternativesState` is what :class:`AlternativesView
+<riskexplore.widgets.alternatives.AlternativesView>` shows; tests, scripts and other
+front ends can drive it without Jupyter::
 
     state = AlternativesState()
     state.configure(family="risk_score", X=X, y=y, settings={"max_size": 5, "time_limit": 60})
@@ -399,7 +399,8 @@ class AlternativesState:
     # --- hand edits ---------------------------------------------------------------------
     def edit(self, change: Mapping[str, Any]):
         """Apply a hand edit to the model shown (see
-        :attr:`~riskexplore.core.registry.AlternativesSpec.edit`).
+        the ``edit`` of the family's
+        :class:`~riskexplore.core.registry.AlternativesSpec`).
 
         Parameters
         ----------

@@ -8,8 +8,9 @@
    how points become a risk (risk scores: a fixed or a learned scale, and the range of
    the learned multiplier), time limit, binarization (checklists), held-out fraction;
 3. **Constraints** — a :class:`~riskexplore.widgets.constraint_builder.ConstraintBuilder`
-   (risk scores) or a :class:`~riskexplore.widgets.checklist_builder.
-   ChecklistConstraintBuilder` (checklists) over the current data;
+   (risk scores) or a :class:`ChecklistConstraintBuilder
+   <riskexplore.widgets.checklist_builder.ChecklistConstraintBuilder>` (checklists) over
+   the current data;
 4. **Solve** — unconstrained and constrained runs, each with its own
    :class:`~riskexplore.widgets.monitor.SolveMonitor`, kept side by side;
 5. **Results** — reliability diagram, AUC/CAL panel, size path and the comparison with

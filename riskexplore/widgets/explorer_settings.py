@@ -33,8 +33,8 @@ class SettingsControls:
     Parameters
     ----------
     settings : dict
-        The settings shown first (:attr:`ExplorerState.settings
-        <riskexplore.widgets.explorer_state.ExplorerState.settings>`).
+        The settings shown first (the ``settings`` of
+        :class:`~riskexplore.widgets.explorer_state.ExplorerState`).
     style : dict
         The widgets' style (description width).
     layout : ipywidgets.Layout

@@ -1,7 +1,7 @@
 """The near-optimal set of a study file: written as data, read back checked.
 
-A study keeps the "Alternatives" step's set (:class:`~riskexplore.evaluation.near_optimal.
-NearOptimalSet`) as::
+A study keeps the "Alternatives" step's set (:class:`NearOptimalSet
+<riskexplore.evaluation.near_optimal.NearOptimalSet>`) as::
 
     {"family": "risk_score",
      "optimum": ..., "lower_bound": ..., "tolerance": ..., "tolerance_unit": "relative",
@@ -9,9 +9,10 @@ NearOptimalSet`) as::
      "models": [{"rank": 1, "features": [...], "metrics": {...}, "model": {...}}, ...],
      "selected": 0}
 
-Each model is the family's model document (:func:`~riskexplore.widgets.study_codec.
-encode_model`: points or items with the certificate, hence the model's certified distance
-to the best one). Hand edits are not kept: they are one click away from the selected model.
+Each model is the family's model document (:func:`encode_model
+<riskexplore.widgets.study_codec.encode_model>`: points or items with the certificate,
+hence the model's certified distance to the best one). Hand edits are not kept: they are
+one click away from the selected model.
 :class:`~riskexplore.widgets.study.Study` writes and reads this part; the whole file's
 checks (checksum, whitelists, round trip of every model) apply to it too.
 """

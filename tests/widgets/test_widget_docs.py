@@ -1,7 +1,8 @@
 """The widgets' public entry points (the classes ``riskexplore.widgets`` exports, and study
-files): each is listed in the README's widget table (section *In Jupyter*) and has a numpydoc
-docstring with its parameters and a short example — and the example runs as written (its
-outputs compared, as doctest does; only the lines that display a widget are skipped)."""
+files): each is listed in the widget table of the user guide (``docs/guide/widgets.md``) and
+has a numpydoc docstring with its parameters and a short example — and the example runs as
+written (its outputs compared, as doctest does; only the lines that display a widget are
+skipped)."""
 
 from __future__ import annotations
 
@@ -17,27 +18,26 @@ pytest.importorskip("ipywidgets")
 import riskexplore.widgets as widgets  # noqa: E402
 from riskexplore.widgets.study import Study  # noqa: E402
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+WIDGETS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "widgets.md"
 ENTRY_POINTS = {
     **{n: getattr(widgets, n) for n in widgets.__all__ if inspect.isclass(getattr(widgets, n))},
     "Study": Study,
 }
 
 
-def _readme_table() -> list[str]:
-    """The names in the first column of the README's widget table (section In Jupyter)."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## In Jupyter", 1)[1].split("\n## ", 1)[0]
+def _guide_table() -> list[str]:
+    """The names in the first column of the widget table of the user guide's page."""
+    text = WIDGETS_PAGE.read_text(encoding="utf-8")
     names = []
-    for line in section.splitlines():
+    for line in text.splitlines():
         if line.startswith("| `"):
             names += re.findall(r"`([A-Za-z_]\w*)", line.split("|")[1])
     return names
 
 
-def test_the_readme_lists_every_widget():
-    listed = _readme_table()
-    assert sorted(set(listed)) == sorted(ENTRY_POINTS), "README's widget table"
+def test_the_guide_lists_every_widget():
+    listed = _guide_table()
+    assert sorted(set(listed)) == sorted(ENTRY_POINTS), "docs/guide/widgets.md's widget table"
 
 
 @pytest.mark.parametrize("name", sorted(ENTRY_POINTS))

@@ -1,7 +1,7 @@
 """The compiled depth-first loop of the exact checklist search (numba).
 
-Everything here works on plain arrays prepared by :mod:`riskexplore.checklist.search`,
-which also explains the method and why its bounds are valid. Vocabulary:
+Everything here works on plain arrays prepared by :mod:`riskexplore.checklist.search.data`;
+:mod:`riskexplore.checklist.search` explains the method and why its bounds are valid. Vocabulary:
 
 * a *position* ``p`` is an allowed item, positions sorted by search group; a node's
   children add one item of a later group, so each subset is visited once and holds at
@@ -19,6 +19,11 @@ Objective values are *keys*: ``loss * S + c_n * N + c_m * M`` in the units chose
 caller (integers held exactly in float64 when the weights allow it), so comparisons give
 the lexicographic order (errors, then fewer items, then smaller ``M``) without rounding.
 
+Subtrees are ruled out by three bounds, cheapest first: the false positives already
+fixed, then the positives that can no longer reach a threshold, then the mistakes that
+the equivalent-row cells force (``bounds.cell_gain``).
+A child's bound is at least its parent's (the parent's bounds its whole subtree).
+
 The loop returns to Python after about ``budget`` nodes with its whole state in the
 arrays, so the caller can report progress, honour a stop request and call it again.
 """
@@ -26,9 +31,17 @@ arrays, so the caller can report progress, honour a stop request and call it aga
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from riskexplore.checklist.search.bounds import (
+    JIT,
+    beaten,
+    candidate_wins,
+    cell_gain,
+    errors_ok,
+    popcount,
+    rows_ok,
+)
 
 #: Indices into the ``counters`` array shared with Python.
 (
@@ -43,147 +56,65 @@ from numba.extending import intrinsic
     NEXT_FRONTIER,
     COLLECT,
     N_FOUND,
-) = range(11)
-N_COUNTERS = 11
+    TIES,
+    CELL_BOUNDS,
+    FLOOR,
+) = range(14)
+N_COUNTERS = 14
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    """LLVM's population count (one instruction on CPUs that have it)."""
-    signature = types.uint64(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-        return builder.call(fn, args)
-
-    return signature, codegen
+@njit(**JIT)
+def _node_path(item_of, order, cursor, lvl, path):
+    """Positions of the node being expanded at level ``lvl`` into ``path[:lvl]``."""
+    for k in range(1, lvl + 1):
+        path[k - 1] = item_of[k, order[k, cursor[k] - 1]]
 
 
-@njit(cache=True)
-def popcount(x):
-    """Number of set bits of a uint64."""
-    return _ctpop(x)
-
-
-@njit(cache=True)
-def _cutoff(incumbent, slack):
-    """Bounds at or above this value cannot beat the incumbent."""
-    if incumbent == np.inf:
-        return incumbent
-    return incumbent - slack * abs(incumbent)
-
-
-@njit(cache=True)
-def _weighted(coef, counts):
-    total = 0.0
-    for w in range(coef.shape[0]):
-        total += coef[w] * counts[w]
-    return total
-
-
-@njit(cache=True)
-def _errors_ok(errc, errneg, errpos, errconst, errlo, errhi, fixed_counts, free_counts, exact):
-    """Whether every mistake row can still hold (``exact``: holds with no free rows)."""
-    for e in range(errc.shape[0]):
-        value = errconst[e] + _weighted(errc[e], fixed_counts)
-        if exact:
-            if value > errhi[e] or value < errlo[e]:
-                return False
-        else:
-            low = value + _weighted(errneg[e], free_counts)
-            high = value + _weighted(errpos[e], free_counts)
-            if low > errhi[e] or high < errlo[e]:
-                return False
-    return True
-
-
-@njit(cache=True)
-def _rows_ok(rowsum, a_m, a_n, a_lo, a_hi, add_min, add_max, M, n_lo, n_hi):
-    """Whether every item row can hold for some completion with ``n_lo..n_hi`` items
-    (``add_min``/``add_max``: the least and most the later groups can add)."""
-    for r in range(rowsum.shape[0]):
-        value = rowsum[r] + a_m[r] * M
-        low = value + add_min[r] + min(a_n[r] * n_lo, a_n[r] * n_hi)
-        high = value + add_max[r] + max(a_n[r] * n_lo, a_n[r] * n_hi)
-        if low > a_hi[r] or high < a_lo[r]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def search(
-    X,
-    group_of,
-    group_start,
-    max_items,
-    reach,
-    free_words,
-    objc,
-    objneg,
-    base,
-    c_n,
-    c_m,
-    min_items,
-    min_m,
-    max_m,
-    errc,
-    errneg,
-    errpos,
-    errconst,
-    errlo,
-    errhi,
-    A,
-    a_m,
-    a_n,
-    a_lo,
-    a_hi,
-    add_min,
-    add_max,
-    T,
-    rowsum,
-    alive,
-    bound,
-    item_of,
-    order,
-    n_children,
-    cursor,
-    best_path,
-    incumbent,
-    counters,
-    budget,
-    slack,
-    depth,
-    f_path,
-    f_bound,
-    f_alive,
-    found_path,
-    found_size,
-    found_key,
-):
+@njit(**JIT)
+def search(problem, cells, state, budget, slack, depth):
     """Run the search for about ``budget`` more nodes (see the module docstring).
 
+    ``problem`` and ``cells`` are the tuples of :meth:`SearchData.kernel_arrays
+    <riskexplore.checklist.search.data.SearchData.kernel_arrays>` and
+    :meth:`Cells.arrays <riskexplore.checklist.search.cells.Cells.arrays>`; ``state`` is
+    the search's own arrays (:meth:`riskexplore.checklist.search.driver.ExactSearch.state`).
     ``T[level, slot]`` holds the thermometer of a node (plane 0: every row, set by the
     caller); ``alive[level, slot, M]`` its thresholds alive below it and ``bound`` the
     least bound over them.
 
     The search runs in two phases (``counters[PHASE]``). BUILD is a depth-first search
-    that stops at ``depth`` items: each node of that size with anything alive below it
-    becomes a *frontier* node (``f_path``, ``f_bound``, ``f_alive``; ``depth`` beyond the
-    largest size turns the frontier off, and then BUILD is the whole search). The caller
-    then sorts the frontier by bound and sets DESCEND, which searches below each frontier
-    node in turn, least bound first, so that the least open bound, hence the reported
-    lower bound, rises steadily. Returns the least bound of the nodes still open within
-    the current phase (the caller adds the frontier's).
+    below the node at level ``counters[FLOOR]`` (the root, or one frontier node being
+    refined) that stops at ``depth`` items: each node of that size with anything alive
+    below it becomes a *frontier* node (``f_path``, ``f_len``, ``f_bound``, ``f_alive``;
+    ``depth`` beyond the largest size turns the frontier off, and then BUILD is the whole
+    search). The caller then orders the frontier by bound and sets DESCEND, which searches
+    below each frontier node in turn (of any size), least bound first, so that the least
+    open bound, hence the reported lower bound, rises steadily. Returns the least bound
+    of the nodes still open within the current phase (the caller adds the frontier's).
 
     With ``counters[COLLECT]`` set, ``incumbent[0]`` is a fixed threshold instead: every
     feasible checklist whose key is below it is appended to ``found_path`` (positions),
     ``found_size`` (``N``, ``M``) and ``found_key`` (``counters[N_FOUND]`` of them), and
     only subtrees whose bound reaches it are pruned. The loop returns early when the
     buffer might not hold the next node's children; the caller empties it.
+
+    With ``counters[TIES]`` set (exact keys), checklists of equal key are ordered by
+    their positions and the smallest wins, whatever the order of the search.
     """
+    (
+        X, group_of, group_start, reach, free_words, objc, objneg, base, c_n, c_m,
+        min_items, max_items, min_m, max_m, errc, errneg, errpos, errconst, errlo, errhi,
+        A, a_m, a_n, a_lo, a_hi, add_min, add_max,
+    ) = problem  # fmt: skip
+    entry_start, entry_word, entry_mask, entry_cell, cell_start, cell_reach, most_gain = cells
+    (
+        T, rowsum, alive, bound, item_of, order, n_children, cursor, best_path, incumbent,
+        counters, f_path, f_len, f_bound, f_alive, found_path, found_size, found_key,
+        hist_pos, hist_neg, touched, mark, path,
+    ) = state  # fmt: skip
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
     n_words = X.shape[1]
@@ -204,24 +135,34 @@ def search(
     stop_at = counters[NODES] + budget
     building = counters[PHASE] == BUILD
     collecting = counters[COLLECT] == 1
+    ties = counters[TIES] == 1 and not collecting
     capacity = found_key.shape[0]
-    floor = 0 if building else depth  # the level whose list ends the current subtree
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
-            if lvl > floor:
+            if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
                 lvl -= 1
                 continue
             if building or not _load_frontier(
-                X, valid_plane(T), A, T, rowsum, alive, bound, item_of, order, n_children,
-                cursor, incumbent, counters, slack, depth, f_path, f_bound, f_alive,
+                X, T[0, 0, 0], A, T, rowsum, alive, bound, item_of, order, n_children,
+                cursor, incumbent, counters, slack, f_path, f_len, f_bound, f_alive,
+                best_path, ties, path,
             ):  # fmt: skip
                 counters[DONE] = 1
                 break
-            lvl = depth
+            lvl = counters[FLOOR]
             continue
         slot = order[lvl, cursor[lvl]]
-        if bound[lvl, slot] >= _cutoff(incumbent[0], slack):
-            cursor[lvl] = n_children[lvl]  # sorted: the rest is no better
+        parent_bound = bound[lvl, slot]
+        if lvl > 0:
+            _node_path(item_of, order, cursor, lvl - 1, path)
+            path[lvl - 1] = item_of[lvl, slot]
+        if beaten(
+            parent_bound, incumbent[0], slack, ties, path, lvl, best_path, counters[BEST_LEN]
+        ):
+            if not ties or parent_bound > incumbent[0]:
+                cursor[lvl] = n_children[lvl]  # sorted: the rest is no better
+            else:
+                cursor[lvl] += 1  # a tie after the incumbent: the next may come before
             continue
         if lvl >= max_items:
             cursor[lvl] += 1
@@ -252,6 +193,8 @@ def search(
         leaves = size == max_items  # the children have no descendants
         for pos in range(first, n_positions):
             counters[NODES] += 1
+            path[lvl] = pos
+            best_len = counters[BEST_LEN]
             # the child (the node plus item pos) goes to slot `kept` of the next level
             child_T = T[lvl + 1, kept]
             for i in range(n_thresholds):
@@ -292,7 +235,8 @@ def search(
                 loss = base + gained[i] + flagged[i]
                 if M <= size and size >= min_items:
                     key = loss + c_n * size + c_m * M
-                    if key < incumbent[0]:
+                    wins = candidate_wins(key, incumbent[0], ties, path, size, best_path, best_len)
+                    if wins or (collecting and key < incumbent[0]):
                         ok = True
                         for r in range(n_rows):
                             value = rowsum[lvl + 1, kept, r] + a_m[r] * M + a_n[r] * size
@@ -300,32 +244,30 @@ def search(
                                 ok = False
                                 break
                         if ok and has_errors:
-                            ok = _errors_ok(
+                            ok = errors_ok(
                                 errc, errneg, errpos, errconst, errlo, errhi,
                                 fixed_counts[i], free_counts[i], True,
                             )  # fmt: skip
                         if ok and collecting:
                             f = counters[N_FOUND]
-                            for k in range(1, lvl + 1):
-                                found_path[f, k - 1] = item_of[k, order[k, cursor[k] - 1]]
-                            found_path[f, lvl] = pos
+                            found_path[f, :size] = path[:size]
                             found_size[f, 0] = size
                             found_size[f, 1] = M
                             found_key[f] = key
                             counters[N_FOUND] = f + 1
                         elif ok:
                             incumbent[0] = key
-                            for k in range(1, lvl + 1):
-                                best_path[k - 1] = item_of[k, order[k, cursor[k] - 1]]
-                            best_path[lvl] = pos
+                            best_path[:size] = path[:size]
                             counters[BEST_LEN] = size
+                            best_len = size
                             counters[BEST_M] = M
                             counters[IMPROVED] += 1
                 if M > desc_hi or desc_lo > desc_hi:
                     continue
                 # false positives alone (before the costlier false-negative bound)
                 n_min = max(desc_lo, M)
-                if flagged[i] + c_n * n_min + c_m * M >= _cutoff(incumbent[0], slack):
+                fp_bound = max(flagged[i] + c_n * n_min + c_m * M, parent_bound)
+                if beaten(fp_bound, incumbent[0], slack, ties, path, size, best_path, best_len):
                     continue
                 pending[n_pending] = i
                 n_pending += 1
@@ -351,18 +293,39 @@ def search(
                 M = thresholds[i]
                 n_min = max(desc_lo, M)
                 lower = base + gained[i] + flagged[i] + to_gain[i] + c_n * n_min + c_m * M
-                if lower >= _cutoff(incumbent[0], slack):
+                lower = max(lower, parent_bound)
+                if beaten(lower, incumbent[0], slack, ties, path, size, best_path, best_len):
                     continue
-                if n_rows and not _rows_ok(
+                if n_rows and not rows_ok(
                     rowsum[lvl + 1, kept], a_m, a_n, a_lo, a_hi, add_min[g + 1],
                     add_max[g + 1], M, n_min, desc_hi,
                 ):  # fmt: skip
                     continue
-                if has_errors and not _errors_ok(
+                if has_errors and not errors_ok(
                     errc, errneg, errpos, errconst, errlo, errhi, fixed_counts[i],
                     free_counts[i], False,
                 ):  # fmt: skip
                     continue
+                # frontier nodes keep their full bound (it is the reported lower
+                # bound); below them, the cells only where they can prune
+                capped = lower + most_gain[g + 1]
+                if entry_start[g + 2] > entry_start[g + 1] and (
+                    building
+                    or beaten(capped, incumbent[0], slack, ties, path, size, best_path, best_len)
+                ):
+                    counters[CELL_BOUNDS] += 1
+                    extra = cell_gain(
+                        child_T, top, M, more, g + 1, objc, entry_start, entry_word,
+                        entry_mask, entry_cell, cell_start, cell_reach, hist_pos, hist_neg,
+                        touched, mark,
+                    )  # fmt: skip
+                    lower = max(
+                        base + gained[i] + flagged[i] + to_gain[i] + extra + c_n * n_min
+                        + c_m * M,
+                        parent_bound,
+                    )  # fmt: skip
+                    if beaten(lower, incumbent[0], slack, ties, path, size, best_path, best_len):
+                        continue
                 alive[lvl + 1, kept, M] = 1
                 any_alive = True
                 if lower < best_bound:
@@ -370,9 +333,8 @@ def search(
             bound[lvl + 1, kept] = best_bound
             if any_alive and to_frontier:
                 f = counters[N_FRONTIER]
-                for k in range(1, lvl + 1):
-                    f_path[f, k - 1] = item_of[k, order[k, cursor[k] - 1]]
-                f_path[f, lvl] = pos
+                f_path[f, :size] = path[:size]
+                f_len[f] = size
                 f_bound[f] = best_bound
                 for M in range(min_m, max_m + 1):
                     f_alive[f, M] = alive[lvl + 1, kept, M]
@@ -391,24 +353,45 @@ def search(
     return open_bound(bound, order, n_children, cursor, lvl)
 
 
-@njit(cache=True)
-def valid_plane(T):
-    """Plane 0 of a thermometer: every row."""
-    return T[0, 0, 0]
-
-
-@njit(cache=True)
+@njit(**JIT)
 def _load_frontier(
     X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, incumbent,
-    counters, slack, depth, f_path, f_bound, f_alive,
+    counters, slack, f_path, f_len, f_bound, f_alive, best_path, ties, path,
 ):  # fmt: skip
-    """Put the next frontier node that can still beat the incumbent at level ``depth``
-    (its ancestors above it, as if just expanded); False when none is left."""
+    """Put the next frontier node that can still beat the incumbent at the level of its
+    size (its ancestors above it, as if just expanded; ``counters[FLOOR]``: that level);
+    False when none is left."""
     f = counters[NEXT_FRONTIER]
-    if f >= counters[N_FRONTIER] or f_bound[f] >= _cutoff(incumbent[0], slack):
+    while f < counters[N_FRONTIER]:
+        depth = f_len[f]
+        path[:depth] = f_path[f, :depth]
+        if not beaten(
+            f_bound[f], incumbent[0], slack, ties, path, depth, best_path, counters[BEST_LEN]
+        ):
+            break
+        if not ties or f_bound[f] > incumbent[0]:
+            f = counters[N_FRONTIER]  # sorted: the rest is no better
+            break
+        f += 1
+    if f >= counters[N_FRONTIER]:
         counters[NEXT_FRONTIER] = counters[N_FRONTIER]
         return False
     counters[NEXT_FRONTIER] = f + 1
+    place_node(X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor,
+               counters, f_path, f_len, f_bound, f_alive, f)  # fmt: skip
+    return True
+
+
+@njit(**JIT)
+def place_node(
+    X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, counters,
+    f_path, f_len, f_bound, f_alive, f,
+):  # fmt: skip
+    """Make frontier node ``f`` the node to expand at the level of its size, its
+    ancestors above it as if just expanded (``counters[FLOOR]``: that level)."""
+    depth = f_len[f]
+    counters[FLOOR] = depth
+    counters[LEVEL] = depth
     n_planes = T.shape[2] - 1
     node = T[depth, 0]
     for v in range(1, n_planes + 1):
@@ -427,13 +410,13 @@ def _load_frontier(
         order[k + 1, 0] = 0
         n_children[k + 1] = 1
         cursor[k + 1] = 1
+    n_children[depth] = 1
     cursor[depth] = 0
     bound[depth, 0] = f_bound[f]
     alive[depth, 0, :] = f_alive[f]
-    return True
 
 
-@njit(cache=True)
+@njit(**JIT)
 def open_bound(bound, order, n_children, cursor, lvl):
     """Least bound of the nodes not yet expanded (each bounds its whole subtree)."""
     least = np.inf

@@ -1,7 +1,7 @@
 """The arrays of an exact checklist search, built from a :class:`ChecklistProblem`.
 
 :func:`build_search` turns the problem into what the compiled loop
-(:mod:`riskexplore.checklist.search_kernel`) works on: the search groups and the order of
+(:mod:`riskexplore.checklist.search.kernel`) works on: the search groups and the order of
 the items, the training rows laid out in 64-bit words of equal coefficients, the rows'
 reach (in how many later groups they have a checked item), the objective and mistake-row
 coefficients (as exact integers when the weights allow), and the item rows with what the
@@ -19,6 +19,13 @@ import numpy as np
 
 from riskexplore.checklist.problem import ChecklistProblem, grid_of, violation_slack
 from riskexplore.checklist.rows import ALL
+from riskexplore.checklist.search.cells import (
+    CELL_ENTRY_BUDGET,
+    Cells,
+    build_cells,
+    later_signatures,
+    row_order,
+)
 
 __all__ = ["FRONTIER_SIZE", "SearchData", "build_search", "frontier_depth"]
 
@@ -30,7 +37,7 @@ _ROW_TOL = 1e-7
 
 @dataclass
 class SearchData:
-    """Arrays of one search (see :mod:`~riskexplore.checklist.search_kernel`)."""
+    """Arrays of one search (see :mod:`~riskexplore.checklist.search.kernel`)."""
 
     items: np.ndarray  # item index (in the problem) of each position
     X: np.ndarray  # uint64 (positions, words)
@@ -67,6 +74,21 @@ class SearchData:
     n_rows: int  # distinct (pattern, label, group signature) rows
     loss_unit: float = 1.0  # exact keys: loss = (key part) * loss_unit / scale
     scale: float = 1.0
+    cells: Cells | None = None  # the equivalent-row cells (module cells)
+
+    def kernel_arrays(self) -> tuple:
+        """The problem's arrays in the order the compiled loop takes them."""
+        return (
+            self.X, self.group_of, self.group_start, self.reach, self.free_words, self.objc,
+            self.objneg, self.base, self.c_n, self.c_m, self.min_items, self.max_items,
+            self.min_m, self.max_m, self.errc, self.errneg, self.errpos, self.errconst,
+            self.errlo, self.errhi, self.A, self.a_m, self.a_n, self.a_lo, self.a_hi,
+            self.add_min, self.add_max,
+        )  # fmt: skip
+
+    def positions_of(self, mask: np.ndarray) -> np.ndarray:
+        """The positions of a checklist's items, increasing (its path in the search)."""
+        return np.flatnonzero(np.asarray(mask, bool)[self.items])
 
     def key(self, problem: ChecklistProblem, mask: np.ndarray, M: int) -> float:
         """The search key of a checklist (its objective in the search's units)."""
@@ -160,30 +182,6 @@ def _search_rows(problem: ChecklistProblem, error_rows):
     return uniq[:, 0], uniq[:, 1].astype(bool), uniq[:, 2:].astype(bool), weights, labels
 
 
-def _free_gain(pattern: np.ndarray, positive: np.ndarray, obj: np.ndarray) -> np.ndarray:
-    """What a positive row not yet predicted positive may still gain: its weight, less
-    what its pattern's negatives would cost when the pattern is predicted positive.
-
-    Rows of one pattern always get the same prediction, so a pattern with positives
-    ``P`` and weighted negatives ``W- N`` costs at least ``min(P, W- N)`` however its
-    count ends. The reduction is spread over the pattern's positive rows in whole
-    weights, so that exact keys stay integers.
-    """
-    gain = np.where(positive, obj, 0.0)  # -weight of the positives
-    costs = np.zeros(int(pattern.max()) + 1 if len(pattern) else 0)
-    np.add.at(costs, pattern[~positive], obj[~positive])
-    totals = np.zeros_like(costs)
-    np.add.at(totals, pattern[positive], -obj[positive])
-    unavoidable = np.minimum(costs, totals)
-    for i in np.flatnonzero(positive):
-        u = pattern[i]
-        if unavoidable[u] > 0:
-            cut = min(-gain[i], unavoidable[u])
-            gain[i] += cut
-            unavoidable[u] -= cut
-    return gain
-
-
 def _group_order(problem, groups: list[list[int]], forced: set[int], how: str) -> list[list[int]]:
     if how == "given":
         return sorted(groups, key=lambda g: (not forced.intersection(g), g[0]))
@@ -224,6 +222,7 @@ def build_search(
     active: set[str] | None = None,
     with_objective: bool = True,
     group_order: str = "given",
+    cells_budget: int = CELL_ENTRY_BUDGET,
 ) -> SearchData:
     """The arrays of an exact search over ``problem``.
 
@@ -238,6 +237,8 @@ def build_search(
         one (feasibility checks).
     group_order : str
         Order of the search groups (see ``ExactSearchSettings.group_order``).
+    cells_budget : int
+        Most entries of the equivalent-row cells (0 turns that bound off).
 
     Returns
     -------
@@ -274,7 +275,7 @@ def build_search(
     fp_w = problem.fp_weight if with_objective else 0.0
     fn_w = 1.0 if with_objective else 0.0
     obj = np.where(positive, -fn_w * weight, fp_w * weight)
-    gain = _free_gain(pattern, positive, obj)
+    gain = np.minimum(obj, 0.0)  # most a row not yet positive can lower the loss
     base = float(fn_w * weight[positive].sum())
     n_err = len(error_rows)
     err = np.zeros((n_err, len(weight)))
@@ -321,7 +322,9 @@ def build_search(
     classes = np.column_stack([obj, gain, err.T])
     _, cls = np.unique(classes, axis=0, return_inverse=True)
     cls = np.asarray(cls).ravel()
-    order = np.argsort(cls, kind="stable")
+    checked = problem.patterns[pattern][:, positions].astype(bool)  # rows x positions
+    signatures = later_signatures(checked, group_start)
+    order = row_order(cls, signatures)
     word_of = np.empty(len(weight), dtype=np.int64)
     bit_of = np.empty(len(weight), dtype=np.int64)
     n_words = 0
@@ -344,7 +347,6 @@ def build_search(
 
     valid = words_of(np.ones(len(weight), bool))
     X = np.zeros((len(positions), n_words), dtype=np.uint64)
-    checked = problem.patterns[pattern][:, positions].astype(bool)  # rows x positions
     for p in range(len(positions)):
         X[p] = words_of(checked[:, p])
     first_row = np.zeros(n_words, dtype=np.int64)
@@ -391,6 +393,14 @@ def build_search(
         add_min[k] = add_min[k + 1] + np.minimum(block.min(axis=1, initial=0.0), 0.0)
         add_max[k] = add_max[k + 1] + np.maximum(block.max(axis=1, initial=0.0), 0.0)
 
+    use_cells = with_objective and cells_budget > 0 and len(weight) > 0
+    cells = (
+        build_cells(
+            signatures, positive, np.abs(obj), reach_count, word_of, bit_of, order, cells_budget
+        )
+        if use_cells
+        else Cells.none(n_groups)
+    )
     slack_lo = np.array([violation_slack(r.lower) for r in error_rows])
     slack_hi = np.array([violation_slack(r.upper) for r in error_rows])
     data = SearchData(
@@ -429,6 +439,7 @@ def build_search(
         n_rows=len(weight),
         loss_unit=loss_unit,
         scale=scale,
+        cells=cells,
     )
     return data
 

@@ -1,4 +1,4 @@
-"""Certifiably optimal checklists by an exact depth-first search over item subsets.
+"""One exact checklist search: its state, incumbent, certificate and events.
 
 This is the default checklist engine (the HiGHS MIP of
 :mod:`riskexplore.checklist.mip` stays for cross-checks). It minimises the same
@@ -28,14 +28,24 @@ The search
   largest and smallest contributions). Both bounds only tighten going down, so a pruned
   ``M`` stays pruned in the whole subtree. Constraints that give no usable bound are still
   checked exactly at every candidate, so results stay exact; only pruning is weaker.
+* **Equivalent rows.** Rows that agree on every item of the later groups and on their
+  count now are predicted alike in every completion; where such a cell holds both labels,
+  one side is wrong whatever is added (:mod:`~riskexplore.checklist.search.cells`). A
+  child's bound is also at least its parent's.
 * **Order.** A node's children are all evaluated (which also tries their checklists), then
   visited in increasing order of bound, so the least open bound rises as subtrees close.
+  Nodes at the *frontier* depth (the deepest level with at most ``FRONTIER_SIZE``
+  subsets) are collected first and searched least bound first, by one worker or by
+  ``n_jobs`` threads or a Dask cluster that share the incumbent
+  (:mod:`~riskexplore.checklist.search.parallel`).
 * **Exact comparisons.** When the weighted class counts have a common grid ``q`` (unit or
   integer weights; rational weights), objective values are integers in float64: ``key =
   S * loss / q + c_n N + c_m M`` with ``S = 2 (d + 1)^2``, i.e. exactly the objective
-  divided by ``eps_M``. Ties (errors, items, ``M``) are decided exactly. Otherwise the
-  search compares floats with a relative slack of ``1e-12`` and reports its lower bound
-  with that margin.
+  divided by ``eps_M``. Ties (errors, items, ``M``) are decided exactly, and checklists
+  of equal key by their items in search order (the first wins), so that the answer does
+  not depend on the order of the search or the number of workers. Otherwise the search
+  compares floats with a relative slack of ``1e-12`` and reports its lower bound with
+  that margin.
 
 Certificate
 -----------
@@ -45,13 +55,14 @@ lower bound reported is the least stored bound of the open nodes, capped by the
 incumbent, so it is valid at every event and rises as the search goes. When no open node
 is left the incumbent is optimal (or, without one, the problem is infeasible).
 
-The compiled loop is in :mod:`riskexplore.checklist.search_kernel`; it returns to
+The compiled loop is in :mod:`riskexplore.checklist.search.kernel`; it returns to
 Python every few thousand nodes, so progress events flow and a stop request or the time
 limit is honoured within a fraction of a second.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -59,29 +70,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from riskexplore.checklist import search_kernel as kernel
-from riskexplore.checklist.feasibility import check_feasible_with
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
-from riskexplore.checklist.search_data import SearchData, build_search, frontier_depth
+from riskexplore.checklist.search import kernel
+from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
+from riskexplore.checklist.search.data import (
+    FRONTIER_SIZE,
+    SearchData,
+    build_search,
+    frontier_depth,
+)
+from riskexplore.checklist.search.refine import refine_frontier
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.result import SolveResult, final_status
+from riskexplore.errors import InputError
 
-__all__ = [
-    "ExactSearch",
-    "ExactSearchSettings",
-    "OpenNode",
-    "check_feasible_exact",
-    "solve_checklist_exact",
-    "warm_up",
-]
+__all__ = ["ExactSearch", "ExactSearchSettings", "OpenNode"]
 
+#: Most nodes of one slice (a slice that ends early must not grow it without end).
+_MAX_BUDGET = 1 << 30
+#: Relative margin of a reported bound computed from an exact key (a few ulps).
+_ROUNDING = 8 * float(np.finfo(float).eps)
 #: Relative slack of comparisons when the weights have no common grid.
 _FLOAT_SLACK = 1e-12
 #: Checklists the compiled loop may collect before returning them (collect mode).
 _FOUND_ROOM = 1 << 16
-#: Time limit (s) of one feasibility search in :func:`check_feasible_exact`.
-_FEASIBILITY_TIME_LIMIT = 20.0
 
 
 @dataclass
@@ -99,48 +113,48 @@ class ExactSearchSettings:
         Order of the search groups (groups holding an item that a constraint requires
         always come first): as the items come in the data (default: it explored the
         fewest nodes on the benchmarks), by the best single item, or by group size.
+    n_jobs : int or None
+        Threads that search subtrees at once, sharing the incumbent (``None``: every
+        core of the machine; ``-1`` likewise). The checklist and its certificate are the
+        same with any number.
+    client : dask.distributed.Client or None
+        Search the subtrees on this Dask cluster instead of in threads.
+    cell_bound : bool
+        Use the equivalent-row cells bound
+        (:mod:`~riskexplore.checklist.search.cells`); off only to measure it.
+    frontier_size : int
+        The frontier is the deepest level with at most this many subsets (one item per
+        group), at least two levels above the largest size.
+    refine : bool
+        Refine the frontier best-first before the depth-first phase
+        (:mod:`~riskexplore.checklist.search.refine`), so that the lower bound rises early.
+    frontier_limit : int
+        Most frontier nodes after refining.
+    refine_seconds : float
+        Most time spent refining (each expansion is a call from Python; the depth-first
+        phase, on every worker, does the rest faster).
     """
 
     progress_interval: float = 0.1
     slice_seconds: float = 0.05
     group_order: str = "given"
+    n_jobs: int | None = None
+    client: object | None = None
+    cell_bound: bool = True
+    frontier_size: int = FRONTIER_SIZE
+    refine: bool = True
+    frontier_limit: int = 200_000
+    refine_seconds: float = 1.0
+
+    def __post_init__(self) -> None:
+        self.n_jobs = resolve_n_jobs(self.n_jobs)
+        if self.client is not None and not hasattr(self.client, "submit"):
+            raise InputError(
+                f"client must be a dask.distributed.Client, got {type(self.client).__name__}"
+            )
 
 
 # --------------------------------------------------------------------- the search data
-# ---------------------------------------------------------------------------- solving
-def solve_checklist_exact(
-    problem: ChecklistProblem,
-    *,
-    limits: Limits | None = None,
-    listeners: Sequence[Callable[[SolveEvent], None]] = (),
-    warm_starts: Iterable[tuple[Sequence[str], int]] = (),
-    settings: ExactSearchSettings | None = None,
-) -> SolveResult:
-    """Find and certify the best checklist of ``problem`` by exact search.
-
-    Parameters
-    ----------
-    problem : ChecklistProblem
-    limits : Limits, optional
-        Time and node limits, gap tolerance and a stop request (honoured within a
-        fraction of a second). A stopped or timed-out search returns its best checklist
-        and a valid lower bound.
-    listeners : sequence of callables
-        Each receives every :class:`SolveEvent`: an ``"incumbent"`` event whenever the
-        best checklist improves, throttled ``"progress"`` events, and a ``"final"`` one.
-    warm_starts : iterable of ``(items, M)``
-        Checklists to start from; infeasible ones are skipped.
-    settings : ExactSearchSettings, optional
-
-    Returns
-    -------
-    SolveResult
-        As :func:`~riskexplore.checklist.mip.solve_checklist` returns; ``nodes``
-        counts the subsets evaluated.
-    """
-    return ExactSearch(problem, limits, listeners, warm_starts, settings).run()
-
-
 @dataclass(frozen=True)
 class OpenNode:
     """A node whose subtree is not closed yet: its items, the items its descendants may
@@ -171,16 +185,22 @@ class ExactSearch:
         *,
         data: SearchData | None = None,
         collect_below: float | None = None,
+        runner: Callable[[ExactSearch], tuple[bool, str | None]] | None = None,
     ) -> None:
         self.problem = problem
         self.collect_below = collect_below
+        self.runner = runner  # searches the frontier with several workers (.parallel)
         self.limits = limits or Limits()
         self.settings = settings or ExactSearchSettings()
         self.trace = Trace()
         self.emitter = EventEmitter([self.trace, *listeners])
         self.warm_starts = list(warm_starts)
         t0 = time.perf_counter()
-        self.data = data or build_search(problem, group_order=self.settings.group_order)
+        self.data = data or build_search(
+            problem,
+            group_order=self.settings.group_order,
+            cells_budget=CELL_ENTRY_BUDGET if self.settings.cell_bound else 0,
+        )
         self.build_time = time.perf_counter() - t0
         self.best: tuple[np.ndarray, int] | None = None
         self.found: list[tuple[tuple[int, ...], int]] = []  # (item indices, M) collected
@@ -188,6 +208,10 @@ class ExactSearch:
         self.lb = 0.0  # every objective term is non-negative
         self.last_emit = -math.inf
         self.n_incumbents = 0
+        self.other_nodes = 0  # visited by parallel workers
+        self.other_cell_bounds = 0  # cell bounds computed by parallel workers
+        self.frontier_time: float | None = None  # when the frontier was complete
+        self.held = math.inf  # least bound of subtrees a worker left open for good
 
     # --- state ---------------------------------------------------------------------------
     def _allocate(self) -> None:
@@ -208,14 +232,20 @@ class ExactSearch:
         self.best_path = np.full(levels, -1, dtype=np.int64)
         self.incumbent = np.array([math.inf])
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
-        self.depth, capacity = frontier_depth(s)
-        self.f_path = np.zeros((capacity, max(self.depth, 1)), dtype=np.int64)
-        self.f_bound = np.full(capacity, np.inf)
-        self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
+        self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
+        self.depth, capacity = frontier_depth(s, self.settings.frontier_size)
+        self._frontier_arrays(max(capacity, len(s.items)) if capacity else 0)
         room = _FOUND_ROOM if self.collect_below is not None else 1
         self.found_path = np.zeros((room, levels), dtype=np.int64)
         self.found_size = np.zeros((room, 2), dtype=np.int64)
         self.found_key = np.zeros(room)
+        cells = s.cells
+        n_cells = cells.max_cells if cells is not None else 1
+        self.hist_pos = np.zeros((n_cells, levels))
+        self.hist_neg = np.zeros((n_cells, levels))
+        self.touched = np.zeros(n_cells, dtype=np.int64)
+        self.mark = np.zeros(n_cells, dtype=np.uint8)
+        self.path = np.zeros(levels, dtype=np.int64)
         if self.collect_below is not None:
             self.counters[kernel.COLLECT] = 1
             self.incumbent[0] = self.collect_below
@@ -224,19 +254,32 @@ class ExactSearch:
         self.bound[0, 0] = -math.inf
         self.n_children[0] = 1
 
-    def _run_slice(self, budget: int) -> float:
+    def _frontier_arrays(self, capacity: int) -> None:
         s = self.data
-        return kernel.search(
-            s.X, s.group_of, s.group_start, s.max_items, s.reach, s.free_words,
-            s.objc, s.objneg, s.base, s.c_n, s.c_m, s.min_items, s.min_m, s.max_m,
-            s.errc, s.errneg, s.errpos, s.errconst, s.errlo, s.errhi,
-            s.A, s.a_m, s.a_n, s.a_lo, s.a_hi, s.add_min, s.add_max,
+        self.f_path = np.zeros((capacity, max(self.data.max_items, 1)), dtype=np.int64)
+        self.f_len = np.zeros(capacity, dtype=np.int64)
+        self.f_bound = np.full(capacity, np.inf)
+        self.f_alive = np.zeros((capacity, s.max_m + 1), dtype=np.uint8)
+
+    def state(self) -> tuple:
+        """This search's arrays, in the order the compiled loop takes them."""
+        return (
             self.T, self.rowsum, self.alive, self.bound, self.item_of, self.order,
             self.n_children, self.cursor, self.best_path, self.incumbent, self.counters,
-            int(budget), 0.0 if s.exact else _FLOAT_SLACK,
-            self.depth, self.f_path, self.f_bound, self.f_alive,
-            self.found_path, self.found_size, self.found_key,
+            self.f_path, self.f_len, self.f_bound, self.f_alive, self.found_path, self.found_size,
+            self.found_key, self.hist_pos, self.hist_neg, self.touched, self.mark, self.path,
         )  # fmt: skip
+
+    def _run_slice(self, budget: int) -> float:
+        return self.run_kernel(budget, self.depth)
+
+    def run_kernel(self, budget: int, depth: int) -> float:
+        """Run the compiled loop for about ``budget`` nodes with frontier ``depth``."""
+        s = self.data
+        slack = 0.0 if s.exact else _FLOAT_SLACK
+        return kernel.search(
+            s.kernel_arrays(), s.cells.arrays(), self.state(), int(budget), slack, depth
+        )
 
     def _frontier_bound(self) -> float:
         """Least bound of the frontier nodes not searched yet."""
@@ -254,13 +297,43 @@ class ExactSearch:
         ranked = np.argsort(self.f_bound[:n], kind="stable")
         self.f_bound[:n] = self.f_bound[ranked]
         self.f_path[:n] = self.f_path[ranked]
+        self.f_len[:n] = self.f_len[ranked]
         self.f_alive[:n] = self.f_alive[ranked]
         c[kernel.PHASE] = kernel.DESCEND
         c[kernel.DONE] = 0
         c[kernel.NEXT_FRONTIER] = 0
-        c[kernel.LEVEL] = self.depth
-        self.n_children[self.depth] = 0
-        self.cursor[self.depth] = 0
+        self.frontier_time = self.clock.elapsed()
+        self._idle_at_root()
+
+    def _refine_should_stop(self, least: float) -> bool:
+        """Between rounds of refining: report the bound; whether a limit ends it."""
+        self._from_kernel()
+        self.lb = self._lower(least)
+        self.maybe_progress()
+        return self.clock.limit_reached(self.nodes_visited) is not None
+
+    def refine_closed(self, bound: float) -> bool:
+        """Whether a frontier node with this bound cannot hold a better checklist."""
+        incumbent = float(self.incumbent[0])
+        if self.counters[kernel.TIES] or not math.isfinite(incumbent):
+            return bound > incumbent
+        return bound >= incumbent - _FLOAT_SLACK * abs(incumbent)
+
+    def set_frontier(self, nodes: list[tuple]) -> None:
+        """Replace the frontier by ``(bound, order, positions, alive bytes)`` nodes."""
+        self._frontier_arrays(max(len(nodes), len(self.data.items), 1))
+        for f, (bound, _, path, alive) in enumerate(nodes):
+            self.f_path[f, : len(path)] = path
+            self.f_len[f] = len(path)
+            self.f_bound[f] = bound
+            self.f_alive[f] = np.frombuffer(alive, dtype=np.uint8)
+        self.counters[kernel.N_FRONTIER] = len(nodes)
+
+    def _idle_at_root(self) -> None:
+        """Nothing left to expand on the stack: the next node comes from the frontier."""
+        c = self.counters
+        c[kernel.LEVEL] = c[kernel.FLOOR] = 0
+        self.n_children[0] = self.cursor[0] = 0
 
     # --- incumbents --------------------------------------------------------------------
     def _offer(self, mask: np.ndarray, M: int) -> bool:
@@ -268,11 +341,27 @@ class ExactSearch:
         if p.violations(mask, M):
             return False
         key = self.data.key(p, mask, M)
-        if key >= self.incumbent[0]:
+        path = self.data.positions_of(mask)
+        if not self._wins(key, path):
             return False
-        self.incumbent[0] = key
+        self.set_incumbent(key, path, M)
         self._take(mask, M)
         return True
+
+    def _wins(self, key: float, path: np.ndarray) -> bool:
+        """Whether a checklist (key, positions) replaces the incumbent (ties: the
+        smaller positions win, as in the compiled loop)."""
+        if key != self.incumbent[0] or not self.counters[kernel.TIES]:
+            return key < self.incumbent[0]
+        best = self.best_path[: self.counters[kernel.BEST_LEN]]
+        return len(path) == len(best) and tuple(path) < tuple(best)
+
+    def set_incumbent(self, key: float, path: np.ndarray, M: int) -> None:
+        """Make (key, positions, M) the incumbent the compiled loop prunes against."""
+        self.incumbent[0] = key
+        self.best_path[: len(path)] = path
+        self.counters[kernel.BEST_LEN] = len(path)
+        self.counters[kernel.BEST_M] = M
 
     def _take(self, mask: np.ndarray, M: int) -> None:
         self.best = (mask.copy(), int(M))
@@ -300,8 +389,9 @@ class ExactSearch:
         if open_bound >= self.incumbent[0]:
             return self.ub if self.best is not None else math.inf
         value = open_bound * s.unit
-        if not s.exact:
-            value -= _FLOAT_SLACK * abs(value)
+        # exact keys are exact, but key * unit and the objective are rounded apart: keep
+        # the reported bound a few ulps low so that it never passes a later incumbent
+        value -= (_ROUNDING if s.exact else _FLOAT_SLACK) * abs(value)
         return min(max(self.lb, value), self.ub)
 
     # --- events --------------------------------------------------------------------------
@@ -317,7 +407,7 @@ class ExactSearch:
                 upper_bound=self.ub,
                 lower_bound=self.lb if self.best is None else min(self.lb, self.ub),
                 gap=relative_gap(self.ub, self.lb),
-                nodes=int(self.counters[kernel.NODES]),
+                nodes=self.nodes_visited,
                 cuts=0,
                 incumbent=incumbent,
                 kind=kind,
@@ -341,6 +431,13 @@ class ExactSearch:
         self._drain()
         c = self.counters
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
+            if self.settings.refine and self.collect_below is None:
+                settings = self.settings
+                refine_frontier(
+                    self, settings.frontier_limit, settings.refine_seconds,
+                    self._refine_should_stop,
+                )  # fmt: skip
+                self._from_kernel()  # checklists met while refining
             self._descend()
         open_bound = min(open_bound, self._frontier_bound())
         done = bool(c[kernel.DONE])
@@ -403,11 +500,12 @@ class ExactSearch:
         n = int(c[kernel.N_FRONTIER])
         start = int(c[kernel.NEXT_FRONTIER]) if c[kernel.PHASE] == kernel.DESCEND else 0
         for f in range(start, n):
-            pos = int(self.f_path[f, self.depth - 1])
+            size = int(self.f_len[f])
+            pos = int(self.f_path[f, size - 1])
             first = int(s.group_start[s.group_of[pos] + 1])
             out.append(
                 OpenNode(
-                    items=tuple(names[s.items[p]] for p in self.f_path[f, : self.depth]),
+                    items=tuple(names[s.items[p]] for p in self.f_path[f, :size]),
                     later_items=tuple(names[j] for j in s.items[first:]),
                     lower_bound=float(self.f_bound[f]) * s.unit,
                     alive=tuple(int(m) for m in np.flatnonzero(self.f_alive[f])),
@@ -432,13 +530,11 @@ class ExactSearch:
         budget = 2_000
         node_limit = self.limits.node_limit
         while True:
-            reason = self.clock.limit_reached(int(self.counters[kernel.NODES]))
-            if reason is not None:
-                return False, reason
-            if self.best is not None and self.lb >= self.ub:
-                return True, None
-            if relative_gap(self.ub, self.lb) <= self.limits.gap_tolerance:
-                return False, "gap"
+            verdict = self.verdict()
+            if verdict is not None:
+                return verdict
+            if self._parallel_ready():
+                return self.runner(self)
             step = budget
             if node_limit is not None:
                 step = max(1, min(step, node_limit - int(self.counters[kernel.NODES])))
@@ -447,12 +543,120 @@ class ExactSearch:
             spent = time.perf_counter() - t0
             if done:
                 return True, None
-            if self.clock.elapsed() - self.last_emit >= self.settings.progress_interval:
-                self._emit("progress")
+            self.maybe_progress()
             # aim each slice at slice_seconds (compilation makes the first one long)
             target = self.settings.slice_seconds
             rate = step / max(spent, 1e-4)
-            budget = int(min(max(rate * target, 200), 4 * budget + 1000))
+            budget = int(min(max(rate * target, 200), 4 * budget + 1000, _MAX_BUDGET))
+
+    def verdict(self) -> tuple[bool, str | None] | None:
+        """``(complete, stop reason)`` when the search should end now, else None."""
+        reason = self.clock.limit_reached(self.nodes_visited)
+        if reason is not None:
+            return False, reason
+        if self.best is not None and self.lb >= self.ub:
+            return True, None
+        if relative_gap(self.ub, self.lb) <= self.limits.gap_tolerance:
+            return False, "gap"
+        return None
+
+    def maybe_progress(self) -> None:
+        """A progress event, unless one went out less than ``progress_interval`` ago."""
+        if self.clock.elapsed() - self.last_emit >= self.settings.progress_interval:
+            self._emit("progress")
+
+    @property
+    def nodes_visited(self) -> int:
+        """Subsets evaluated so far, by this search and its parallel workers."""
+        return int(self.counters[kernel.NODES]) + self.other_nodes
+
+    @property
+    def cell_bounds(self) -> int:
+        """Equivalent-row cell bounds computed by this search's compiled loop."""
+        return int(self.counters[kernel.CELL_BOUNDS])
+
+    # --- parallel workers (module parallel) ------------------------------------------------
+    def _parallel_ready(self) -> bool:
+        c, settings = self.counters, self.settings
+        return (
+            self.runner is not None
+            and c[kernel.PHASE] == kernel.DESCEND
+            and self.collect_below is None
+            and self.limits.node_limit is None
+            and (settings.client is not None or settings.n_jobs > 1)
+        )
+
+    def worker_settings(self) -> ExactSearchSettings:
+        """Settings of one worker: one thread, no cluster."""
+        return dataclasses.replace(self.settings, n_jobs=1, client=None)
+
+    def spawn(self, capacity: int = 64) -> ExactSearch:
+        """A worker search sharing this one's arrays of the problem (not its state)."""
+        child = ExactSearch(self.problem, settings=self.worker_settings(), data=self.data)
+        child.clock = Clock(Limits())
+        child._allocate()
+        child._frontier_arrays(capacity)
+        return child
+
+    def load_frontier(self, batch) -> None:
+        """Search below these frontier nodes next.
+
+        Parameters
+        ----------
+        batch : riskexplore.checklist.search.parallel.Batch
+            Nodes in order of bound.
+        """
+        n, c = len(batch), self.counters
+        if n > len(self.f_bound):
+            self._frontier_arrays(n)
+        self.f_path[:n, : batch.paths.shape[1]] = batch.paths
+        self.f_len[:n] = batch.lengths
+        self.f_bound[:n] = batch.bounds
+        self.f_alive[:n] = batch.alive
+        c[kernel.N_FRONTIER], c[kernel.NEXT_FRONTIER] = n, 0
+        c[kernel.PHASE], c[kernel.DONE] = kernel.DESCEND, 0
+        self._idle_at_root()
+
+    def kernel_incumbent(self) -> tuple[float, np.ndarray, int] | None:
+        """The compiled loop's new incumbent ``(key, positions, M)`` since the last call."""
+        c = self.counters
+        if not c[kernel.IMPROVED]:
+            return None
+        c[kernel.IMPROVED] = 0
+        return self.incumbent_state()
+
+    def incumbent_state(self) -> tuple[float, np.ndarray, int]:
+        """The incumbent as the compiled loop holds it: ``(key, positions, M)``."""
+        c = self.counters
+        path = self.best_path[: c[kernel.BEST_LEN]].copy()
+        return float(self.incumbent[0]), path, int(c[kernel.BEST_M])
+
+    def offer_found(self, key: float, path: np.ndarray, M: int) -> None:
+        """Take a worker's checklist if it beats the incumbent (checked exactly)."""
+        if not self._wins(key, path):
+            return
+        mask = np.zeros(self.problem.n_items, dtype=bool)
+        mask[self.data.items[path]] = True
+        bad = self.problem.violations(mask, M)
+        if bad:  # pragma: no cover - the loop checks the same rows
+            raise RuntimeError(f"exact search produced an infeasible checklist ({bad})")
+        self.set_incumbent(key, path, M)
+        self._take(mask, M)
+
+    def set_open_bound(self, open_bound: float) -> None:
+        """Update the lower bound from the least bound of the open subtrees."""
+        self.lb = self._lower(min(open_bound, self.held))
+
+    def hold_bound(self, bound: float) -> None:
+        """A subtree that will stay open (a worker stopped in it) with this bound."""
+        self.held = min(self.held, bound)
+
+    def seconds_left(self) -> float:
+        """Seconds until the time limit (a day when there is none)."""
+        limit = self.limits.time_limit
+        if limit is None or not math.isfinite(limit):
+            return 86_400.0
+        return max(limit - self.clock.elapsed(), 0.0)
 
     def _finish(self, complete: bool, stop_reason: str | None, n_ok: int) -> SolveResult:
         p, s = self.problem, self.data
@@ -480,6 +684,17 @@ class ExactSearch:
             "warm_starts_given": len(self.warm_starts),
             "warm_starts_feasible": n_ok,
             "incumbents": self.n_incumbents,
+            "n_jobs": 1 if self.settings.client is not None else self.settings.n_jobs,
+            "dask": self.settings.client is not None,
+            "frontier_depth": self.depth if hasattr(self, "depth") else None,
+            "frontier_nodes": int(self.counters[kernel.N_FRONTIER])
+            if hasattr(self, "counters")
+            else 0,
+            "frontier_time": self.frontier_time,
+            "cell_entries": int(s.cells.entry_start[-1]) if s.cells is not None else 0,
+            "cell_bounds": int(self.counters[kernel.CELL_BOUNDS]) + self.other_cell_bounds
+            if hasattr(self, "counters")
+            else 0,
             "notes": list(p.notes),
         }
         items = M = None
@@ -495,7 +710,7 @@ class ExactSearch:
                 loss=err["loss"],
                 N=len(items),
             )
-        nodes = int(self.counters[kernel.NODES]) if hasattr(self, "counters") else 0
+        nodes = self.nodes_visited if hasattr(self, "counters") else 0
         result = SolveResult(
             status="infeasible" if infeasible else status,
             solution=None if items is None else ChecklistSolution(items, M),
@@ -513,62 +728,3 @@ class ExactSearch:
             incumbent=None if self.best is None else p.as_dict(*self.best),
         )
         return result
-
-
-# ------------------------------------------------------------------------ feasibility
-def _feasible(problem, active, time_limit: float) -> tuple[str, tuple[list[str], int] | None]:
-    data = build_search(problem, active=set(active), with_objective=False)
-    search = ExactSearch(problem, Limits(time_limit=time_limit), data=data)
-    search.problem = _Relaxed(problem, set(active))
-    result = search.run()
-    if result.solution is not None:
-        return "feasible", tuple(result.solution)
-    if result.status == "infeasible":
-        return "infeasible", None
-    return "unknown", None
-
-
-class _Relaxed:
-    """A view of a problem whose violations count only the active size bounds and rows."""
-
-    def __init__(self, problem: ChecklistProblem, active: set[str]) -> None:
-        self._problem = problem
-        self._active = active
-
-    def __getattr__(self, name):
-        return getattr(self._problem, name)
-
-    def violations(self, items, M: int, tol: float = 1e-7) -> list[str]:
-        return [v for v in self._problem.violations(items, M, tol) if v in self._active]
-
-    def objective(self, items, M: int) -> float:
-        return 0.0
-
-
-def check_feasible_exact(problem: ChecklistProblem, time_limit: float = _FEASIBILITY_TIME_LIMIT):
-    """Check that some checklist satisfies ``problem``, with the exact search.
-
-    Parameters
-    ----------
-    problem : ChecklistProblem
-    time_limit : float
-        Seconds each feasibility search may take (the culprit search runs several).
-
-    Returns
-    -------
-    tuple of (list of str, int) or None
-        A feasible ``(items, M)``, or ``None`` when a search cannot decide in time.
-
-    Raises
-    ------
-    InfeasibleError
-        When no checklist satisfies the problem; the message (and ``culprits``) name an
-        irreducible set of conflicting constraints.
-    """
-    return check_feasible_with(problem, lambda active: _feasible(problem, active, time_limit))
-
-
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the search loop on a tiny problem."""
-    X = np.array([[1, 0], [0, 1], [1, 1]])
-    solve_checklist_exact(ChecklistProblem(X, [1, 0, 1]))

@@ -1,0 +1,301 @@
+"""The frontier's subtrees searched by several workers: threads here, or a Dask cluster.
+
+After the frontier is built (:mod:`riskexplore.checklist.search.kernel`, phase BUILD),
+its nodes are independent subtrees, sorted by bound. Workers take them in small batches,
+least bound first, and share the incumbent:
+
+* **threads** (``n_jobs``): every worker is a search of its own (its own arrays, the
+  problem's arrays shared) whose compiled loop releases the GIL. The driver runs rounds:
+  each busy worker searches for about ``slice_seconds``, then the best incumbent of all is
+  given to every worker, idle workers get the next batch, and events go out;
+* **Dask** (``client``): a batch is a task that searches its subtrees to the end (or to
+  the time limit, or a stop request) starting from the best incumbent known when it was
+  submitted; results come back as they finish.
+
+The lower bound is the least bound of what is still open: the batches not handed out,
+and each busy worker's own open bound. Ties between checklists of equal objective are
+broken by the same order as with one worker (``bounds.candidate_wins``), so the
+answer does not depend on how the work was split.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from riskexplore.checklist.search import kernel
+from riskexplore.checklist.search.data import build_search
+from riskexplore.checklist.search.driver import ExactSearch
+
+__all__ = ["Batch", "run_dask", "run_parallel", "run_threads", "search_batch"]
+
+#: Most nodes of one slice (a slice that ends early must not grow it without end).
+_MAX_BUDGET = 1 << 30
+#: Most frontier nodes in one batch of a thread, and of a Dask task (a task costs
+#: milliseconds of scheduling, so it gets more).
+_BATCH_MAX = 64
+_DASK_BATCH_MAX = 2048
+
+
+@dataclass
+class Batch:
+    """Frontier nodes (positions, bound, alive thresholds), least bound first."""
+
+    paths: np.ndarray
+    lengths: np.ndarray
+    bounds: np.ndarray
+    alive: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bounds)
+
+
+def _batch_size(remaining: int, workers: int, most: int) -> int:
+    """Small batches while many nodes are left keep the bound moving and the load even."""
+    return int(min(most, max(1, remaining // (8 * workers))))
+
+
+def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
+    """The next batch of the driver's sorted frontier, or None when none is left."""
+    c = search.counters
+    start, end = int(c[kernel.NEXT_FRONTIER]), int(c[kernel.N_FRONTIER])
+    if start >= end:
+        return None
+    stop = min(end, start + _batch_size(end - start, workers, most))
+    c[kernel.NEXT_FRONTIER] = stop
+    return Batch(
+        search.f_path[start:stop].copy(),
+        search.f_len[start:stop].copy(),
+        search.f_bound[start:stop].copy(),
+        search.f_alive[start:stop].copy(),
+    )
+
+
+class _Worker:
+    """A search of its own over batches of frontier nodes."""
+
+    def __init__(self, driver) -> None:
+        self.search = driver.spawn()
+        self.busy = False
+        self.budget = 2_000
+        self.open = math.inf
+
+    def load(self, batch: Batch) -> None:
+        s = self.search
+        s.load_frontier(batch)
+        self.busy = True
+        self.open = float(batch.bounds[0])
+
+    def run(self, seconds: float) -> None:
+        """One slice of about ``seconds``; updates :attr:`open` and :attr:`busy`."""
+        t0 = time.perf_counter()
+        open_bound = self.search._run_slice(self.budget)
+        spent = time.perf_counter() - t0
+        rate = self.budget / max(spent, 1e-4)
+        self.budget = int(min(max(rate * seconds, 200), 4 * self.budget + 1000, _MAX_BUDGET))
+        done = bool(self.search.counters[kernel.DONE])
+        self.busy = not done
+        self.open = math.inf if done else min(open_bound, self.search._frontier_bound())
+
+
+def _share(driver, workers: list[_Worker]) -> None:
+    """Offer every worker's new incumbent to the driver, then give all the best one."""
+    for w in workers:
+        candidate = w.search.kernel_incumbent()
+        if candidate is not None:
+            driver.offer_found(*candidate)
+    key, path, M = driver.incumbent_state()
+    for w in workers:
+        w.search.set_incumbent(key, path, M)
+
+
+def run_threads(driver) -> tuple[bool, str | None]:
+    """Search the driver's sorted frontier with ``n_jobs`` threads (see the module).
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+        Whether every subtree was searched.
+    stop_reason : str or None
+        Why it ended early (a limit, a stop request, the gap tolerance).
+    """
+    n = driver.settings.n_jobs
+    workers = [_Worker(driver) for _ in range(n)]
+    key, path, M = driver.incumbent_state()
+    for w in workers:
+        w.search.set_incumbent(key, path, M)
+    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="checklist-search") as pool:
+        while True:
+            for w in workers:
+                if not w.busy:
+                    batch = _take_batch(driver, n)
+                    if batch is not None:
+                        w.load(batch)
+            busy = [w for w in workers if w.busy]
+            driver.other_nodes = sum(w.search.nodes_visited for w in workers)
+            driver.other_cell_bounds = sum(w.search.cell_bounds for w in workers)
+            driver.set_open_bound(min([w.open for w in busy] + [driver._frontier_bound()]))
+            if not busy:
+                return True, None
+            verdict = driver.verdict()
+            if verdict is not None:
+                return verdict
+            list(pool.map(_Worker.run, busy, [driver.settings.slice_seconds] * len(busy)))
+            _share(driver, workers)
+            driver.maybe_progress()
+
+
+def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
+    """Search the driver's sorted frontier on its Dask client, else in threads.
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+    stop_reason : str or None
+        As :func:`run_threads`.
+    """
+    if driver.settings.client is not None:
+        return run_dask(driver)
+    return run_threads(driver)
+
+
+# ---------------------------------------------------------------------------------- Dask
+_DATA_CACHE: dict[str, object] = {}
+
+
+def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds, stop_name):
+    """A Dask task: search a batch's subtrees to the end, the time limit or a stop.
+
+    Parameters
+    ----------
+    problem : ChecklistProblem
+    token : str
+        Names the search: a worker builds its arrays once per token.
+    settings : ExactSearchSettings
+        The driver's settings for one worker.
+    batch : Batch
+        The frontier nodes to search below.
+    incumbent : tuple
+        The best checklist known when the task was sent, ``(key, positions, M)``.
+    seconds : float
+        Time left before the time limit.
+    stop_name : str or None
+        Name of the Dask ``Event`` that asks every task to stop.
+
+    Returns
+    -------
+    tuple
+        ``(done, open_bound, nodes, found)``, where ``found`` is the best checklist seen
+        as ``(key, positions, M)`` or None.
+    """
+    data = _DATA_CACHE.get(token)
+    if data is None:
+        data = build_search(problem, group_order=settings.group_order)
+        _DATA_CACHE.clear()  # one search at a time per worker process
+        _DATA_CACHE[token] = data
+    search = ExactSearch(problem, settings=settings, data=data).spawn()
+    search.set_incumbent(*incumbent)
+    search.load_frontier(batch)
+    stop = _stop_event(stop_name)
+    deadline = time.monotonic() + seconds
+    budget = 20_000
+    open_bound = math.inf
+    while True:
+        open_bound = search._run_slice(budget)
+        if search.counters[kernel.DONE]:
+            return True, math.inf, search.nodes_visited, search.kernel_incumbent()
+        open_bound = min(open_bound, search._frontier_bound())
+        if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
+            return False, open_bound, search.nodes_visited, search.kernel_incumbent()
+
+
+def _stop_event(name: str | None):
+    if name is None:
+        return None
+    from distributed import Event
+
+    return Event(name)
+
+
+def _first_done(futures: list, timeout: float) -> list:
+    """The futures done within ``timeout`` seconds (at least one, or none on timeout)."""
+    from distributed import wait
+
+    try:
+        done, _ = wait(futures, timeout=timeout, return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        return []
+    return list(done)
+
+
+def run_dask(driver) -> tuple[bool, str | None]:
+    """Search the driver's sorted frontier as Dask tasks on ``settings.client``.
+
+    Parameters
+    ----------
+    driver : ExactSearch
+        A search whose frontier is built and sorted (phase DESCEND).
+
+    Returns
+    -------
+    complete : bool
+    stop_reason : str or None
+        As :func:`run_threads`.
+    """
+    from distributed import Event
+
+    client = driver.settings.client
+    n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
+    token = uuid.uuid4().hex
+    stop = Event(f"checklist-stop-{token}", client=client)
+    problem = client.scatter(driver.problem, broadcast=True)
+    settings = driver.worker_settings()
+    pending: dict = {}  # future -> the batch's least bound
+    spare_nodes = 0
+    slots = 2 * n_workers
+    try:
+        while True:
+            while len(pending) < slots:
+                batch = _take_batch(driver, n_workers, _DASK_BATCH_MAX)
+                if batch is None:
+                    break
+                seconds = driver.seconds_left()
+                future = client.submit(
+                    search_batch, problem, token, settings, batch, driver.incumbent_state(),
+                    seconds, stop.name, pure=False,
+                )  # fmt: skip
+                pending[future] = float(batch.bounds[0])
+            driver.set_open_bound(min([*pending.values(), driver._frontier_bound()]))
+            if not pending:
+                return True, None
+            verdict = driver.verdict()
+            if verdict is not None:
+                return verdict
+            for future in _first_done(list(pending), driver.settings.progress_interval):
+                bound = pending.pop(future)
+                finished, open_bound, nodes, found = future.result()
+                spare_nodes += nodes
+                if found is not None:
+                    driver.offer_found(*found)
+                if not finished:  # out of time or stopped: its subtrees stay open
+                    driver.hold_bound(open_bound if open_bound < math.inf else bound)
+            driver.other_nodes = spare_nodes
+            driver.maybe_progress()
+    finally:
+        stop.set()
+        client.cancel(list(pending))
