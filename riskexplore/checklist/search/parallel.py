@@ -5,9 +5,10 @@ its nodes are independent subtrees, sorted by bound. Workers take them in small 
 least bound first, and share the incumbent:
 
 * **threads** (``n_jobs``): every worker is a search of its own (its own arrays, the
-  problem's arrays shared) whose compiled loop releases the GIL. The driver runs rounds:
-  each busy worker searches for about ``slice_seconds``, then the best incumbent of all is
-  given to every worker, idle workers get the next batch, and events go out;
+  problem's arrays shared) whose compiled loop releases the GIL. Each thread searches its
+  batch in slices of about ``slice_seconds`` and takes the next batch as soon as it is
+  done; between slices it publishes its new incumbent and takes a better one found
+  elsewhere, and the driver's thread reports the bound and the events;
 * **Dask** (``client``): a batch is a task that searches its subtrees to the end (or to
   the time limit, or a stop request) starting from the best incumbent known when it was
   submitted; results come back as they finish.
@@ -21,6 +22,7 @@ answer does not depend on how the work was split.
 from __future__ import annotations
 
 import math
+import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -77,13 +79,15 @@ def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
 
 
 class _Worker:
-    """A search of its own over batches of frontier nodes."""
+    """A search of its own over batches of frontier nodes, run by one thread."""
 
     def __init__(self, driver) -> None:
         self.search = driver.spawn()
         self.busy = False
         self.budget = 2_000
         self.open = math.inf
+        self.inbox: tuple | None = None  # a better incumbent from another worker
+        self.found: tuple | None = None  # this worker's new incumbent, for the driver
 
     def load(self, batch: Batch) -> None:
         s = self.search
@@ -91,31 +95,117 @@ class _Worker:
         self.busy = True
         self.open = float(batch.bounds[0])
 
-    def run(self, seconds: float) -> None:
-        """One slice of about ``seconds``; updates :attr:`open` and :attr:`busy`."""
+    def run(self, seconds: float) -> tuple[bool, float]:
+        """One slice of about ``seconds`` (the compiled loop releases the GIL).
+
+        Returns ``(done, open bound)``; the caller publishes them under the lock.
+        """
         t0 = time.perf_counter()
         open_bound = self.search._run_slice(self.budget)
         spent = time.perf_counter() - t0
         rate = self.budget / max(spent, 1e-4)
         self.budget = int(min(max(rate * seconds, 200), 4 * self.budget + 1000, _MAX_BUDGET))
-        done = bool(self.search.counters[kernel.DONE])
-        self.busy = not done
-        self.open = math.inf if done else min(open_bound, self.search._frontier_bound())
+        if self.search.counters[kernel.DONE]:
+            return True, math.inf
+        return False, min(open_bound, self.search._frontier_bound())
+
+    def take_incumbent(self) -> None:
+        """Prune against another worker's incumbent when it beats this one's."""
+        if self.inbox is not None:
+            key, path, M = self.inbox
+            self.inbox = None
+            if self.search._wins(key, path):
+                self.search.set_incumbent(key, path, M)
 
 
-def _share(driver, workers: list[_Worker]) -> None:
-    """Offer every worker's new incumbent to the driver, then give all the best one."""
-    for w in workers:
-        candidate = w.search.kernel_incumbent()
-        if candidate is not None:
-            driver.offer_found(*candidate)
-    key, path, M = driver.incumbent_state()
-    for w in workers:
-        w.search.set_incumbent(key, path, M)
+class _Team:
+    """Threads that each take a batch, search it to the end, then take the next.
+
+    No thread waits for another: the lock guards only the shared frontier, the workers'
+    published state (busy, open bound, new incumbents) and the incumbents handed out, so a
+    worker that finishes early takes new work at once (rounds in step would leave it idle
+    until the slowest slice of the round ends). The driver's thread collects incumbents,
+    reports the bound and decides when to stop.
+    """
+
+    def __init__(self, driver) -> None:
+        self.driver = driver
+        self.n = driver.settings.n_jobs
+        self.workers = [_Worker(driver) for _ in range(self.n)]
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.wake = threading.Event()  # a worker has news: an incumbent, or it is idle
+        key, path, M = driver.incumbent_state()
+        for w in self.workers:
+            w.search.set_incumbent(key, path, M)
+
+    def work(self, w: _Worker) -> None:
+        """One thread: slices of its batch, new batches while the frontier lasts."""
+        seconds = self.driver.settings.slice_seconds
+        while not self.stop.is_set():
+            with self.lock:
+                w.take_incumbent()
+                if not w.busy:
+                    batch = _take_batch(self.driver, self.n)
+                    if batch is None:
+                        break
+                    w.load(batch)
+            done, open_bound = w.run(seconds)
+            with self.lock:
+                w.busy, w.open = not done, open_bound
+                found = w.search.kernel_incumbent()
+                if found is not None:
+                    w.found = found
+                    self.wake.set()
+        self.wake.set()
+
+    def gather(self) -> bool:
+        """Give the driver the workers' incumbents, hand out the best and report the
+        least open bound; whether no work is left (under the lock)."""
+        driver = self.driver
+        for w in self.workers:
+            if w.found is not None:
+                driver.offer_found(*w.found)
+                w.found = None
+        best = driver.incumbent_state()
+        for w in self.workers:
+            w.inbox = best
+        driver.other_nodes = sum(w.search.nodes_visited for w in self.workers)
+        driver.other_cell_bounds = sum(w.search.cell_bounds for w in self.workers)
+        busy = [w.open for w in self.workers if w.busy]
+        driver.set_open_bound(min([*busy, driver._frontier_bound()]))
+        return not busy and driver._frontier_bound() == math.inf
+
+    def run(self) -> tuple[bool, str | None]:
+        driver = self.driver
+        wait = max(min(driver.settings.progress_interval, 0.05), 0.005)
+        outcome: tuple[bool, str | None] = (True, None)
+        with ThreadPoolExecutor(max_workers=self.n, thread_name_prefix="checklist-search") as pool:
+            futures = [pool.submit(self.work, w) for w in self.workers]
+            try:
+                while True:
+                    self.wake.wait(wait)
+                    self.wake.clear()
+                    with self.lock:
+                        finished = self.gather()
+                    if finished and all(f.done() for f in futures):
+                        break
+                    verdict = driver.verdict()
+                    if verdict is not None:
+                        outcome = verdict
+                        break
+                    driver.maybe_progress()
+            finally:
+                self.stop.set()
+                for f in futures:
+                    f.result()  # a worker's error surfaces here
+        with self.lock:  # what the last slices found is kept, whatever ended the search
+            self.gather()
+        return outcome
 
 
 def run_threads(driver) -> tuple[bool, str | None]:
-    """Search the driver's sorted frontier with ``n_jobs`` threads (see the module).
+    """Search the driver's sorted frontier with ``n_jobs`` threads (see :class:`_Team`).
 
     Parameters
     ----------
@@ -129,30 +219,7 @@ def run_threads(driver) -> tuple[bool, str | None]:
     stop_reason : str or None
         Why it ended early (a limit, a stop request, the gap tolerance).
     """
-    n = driver.settings.n_jobs
-    workers = [_Worker(driver) for _ in range(n)]
-    key, path, M = driver.incumbent_state()
-    for w in workers:
-        w.search.set_incumbent(key, path, M)
-    with ThreadPoolExecutor(max_workers=n, thread_name_prefix="checklist-search") as pool:
-        while True:
-            for w in workers:
-                if not w.busy:
-                    batch = _take_batch(driver, n)
-                    if batch is not None:
-                        w.load(batch)
-            busy = [w for w in workers if w.busy]
-            driver.other_nodes = sum(w.search.nodes_visited for w in workers)
-            driver.other_cell_bounds = sum(w.search.cell_bounds for w in workers)
-            driver.set_open_bound(min([w.open for w in busy] + [driver._frontier_bound()]))
-            if not busy:
-                return True, None
-            verdict = driver.verdict()
-            if verdict is not None:
-                return verdict
-            list(pool.map(_Worker.run, busy, [driver.settings.slice_seconds] * len(busy)))
-            _share(driver, workers)
-            driver.maybe_progress()
+    return _Team(driver).run()
 
 
 def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
