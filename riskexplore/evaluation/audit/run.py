@@ -22,7 +22,7 @@ from riskexplore.evaluation.audit.findings import GAP_METRICS, Finding, find, ga
 from riskexplore.evaluation.audit.groups import make_groups
 from riskexplore.evaluation.audit.intervals import z_value
 from riskexplore.evaluation.audit.metrics import group_metrics, model_predictions
-from riskexplore.evaluation.metrics import as_binary_outcome
+from riskexplore.evaluation.metrics import as_binary_outcome, reliability_table
 
 __all__ = ["TOO_FEW", "AuditResult", "audit"]
 
@@ -80,12 +80,17 @@ class AuditResult:
         ``by``, ``min_size``, ``bins``, ``confidence``, ``n_boot``, ``seed``,
         ``subject``, ``kind`` (the model's kind) and ``cuts`` (the cut points of each
         binned column).
+    reliability : dict
+        For a risk model, the reliability table
+        (:func:`~riskexplore.evaluation.metrics.reliability_table`) of each group with
+        enough rows, by group label; empty for a model without risks.
     """
 
     table: pd.DataFrame
     findings: list[Finding]
     overall: dict[str, Any]
     settings: dict[str, Any] = field(default_factory=dict)
+    reliability: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -98,8 +103,9 @@ class AuditResult:
         Returns
         -------
         dict
-            ``settings``, ``overall``, ``groups`` (one dict per table row) and
-            ``findings`` (one dict per finding).
+            ``settings``, ``overall``, ``groups`` (one dict per table row),
+            ``findings`` (one dict per finding) and ``reliability`` (group label -> the
+            rows of its reliability table).
         """
         return _json_safe(
             {
@@ -107,6 +113,9 @@ class AuditResult:
                 "overall": self.overall,
                 "groups": self.table.to_dict(orient="records"),
                 "findings": [asdict(f) for f in self.findings],
+                "reliability": {
+                    g: t.to_dict(orient="records") for g, t in self.reliability.items()
+                },
             }
         )
 
@@ -274,7 +283,18 @@ def audit(
         "cuts": grouping.binned,
     }
     findings = find(table, kind=predictions.kind, confidence=confidence, subject=subject)
-    return AuditResult(table, findings, _public(overall), settings)
+    reliability = _reliability(predictions, grouping, table, float(confidence))
+    return AuditResult(table, findings, _public(overall), settings, reliability)
+
+
+def _reliability(p, grouping, table: pd.DataFrame, confidence: float) -> dict[str, pd.DataFrame]:
+    if p.risk is None:
+        return {}
+    out = {}
+    for label in table.loc[~table["too_few"], "group"]:
+        mask = grouping.labels == label
+        out[str(label)] = reliability_table(p.y[mask], p.risk[mask], p.scores[mask], confidence)
+    return out
 
 
 def _rng(*key: int) -> np.random.Generator:
