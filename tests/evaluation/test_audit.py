@@ -298,6 +298,7 @@ def test_estimators_with_extra_group_columns(heart_fit):
     clf = ChecklistClassifier(max_items=2, time_limit=2).fit(X, y)
     Xg = X.assign(band=np.where(X["age"] >= 55, "55 and older", "under 55"))
     result = audit(clf, Xg, 2 * y - 1, "band")  # any binary coding of the outcome
+    assert result.kind == "checklist"
     np.testing.assert_array_equal(result.table["n_pred_pos"].sum(), (clf.predict(X) == 1).sum())
 
 
