@@ -339,3 +339,17 @@ def test_bad_data_is_a_clear_error():
         audit(Toy(), X.to_numpy(), y, "sex")
     with pytest.raises(InputError, match="no predict"):
         audit(object(), X, y, "sex")
+
+
+def test_risk_score_estimator(mammo_fits):
+    from riskexplore import RiskSlimClassifier
+
+    X, y = mammo_fits["X"], mammo_fits["y"]
+    clf = RiskSlimClassifier(max_size=2, time_limit=10).fit(X, y)
+    Xg = X.assign(old=np.where(X["Age_geq_60"] == 1, "yes", "no"))
+    result = audit(clf, Xg, y, "old")
+    assert result.kind == "risk_score"
+    assert set(result.reliability) == {"old = no", "old = yes"}
+    row = result.table.set_index("group").loc["old = yes"]
+    mask = (X["Age_geq_60"] == 1).to_numpy()
+    assert row["auc"] == pytest.approx(roc_auc_score(y[mask], clf.decision_function(X[mask])))
