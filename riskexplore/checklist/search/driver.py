@@ -442,9 +442,7 @@ class ExactSearch:
                 settings = self.settings
                 spent = self.build_time + self.clock.elapsed()
                 seconds = min(settings.refine_seconds, settings.refine_share * spent)
-                refine_frontier(
-                    self, settings.frontier_limit, seconds, self._refine_should_stop
-                )
+                refine_frontier(self, settings.frontier_limit, seconds, self._refine_should_stop)
                 self._from_kernel()  # checklists met while refining
             self._descend()
         open_bound = min(open_bound, self._frontier_bound())
