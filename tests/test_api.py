@@ -27,8 +27,15 @@ PUBLIC = (
     "list_datasets load_dataset read_csv_table"
 ).split()
 
-#: Names added since: near-optimal sets and feature prices (issue 13).
-ADDED = ("feature_prices", "near_optimal_checklists", "near_optimal_risk_scores")
+#: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
+#: (issue 22).
+ADDED = (
+    "feature_prices",
+    "near_optimal_checklists",
+    "near_optimal_risk_scores",
+    "AuditResult",
+    "audit",
+)
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are
 #: completed with that work; none at the moment.
@@ -37,7 +44,13 @@ IN_FLIGHT: tuple[str, ...] = ()
 
 @pytest.mark.parametrize(
     "package",
-    ["riskexplore", "riskexplore.evaluation", "riskexplore.figures", "riskexplore.widgets"],
+    [
+        "riskexplore",
+        "riskexplore.evaluation",
+        "riskexplore.evaluation.audit",
+        "riskexplore.figures",
+        "riskexplore.widgets",
+    ],
 )
 def test_one_list_of_names_resolves_lazily(package):
     module = importlib.import_module(package)
