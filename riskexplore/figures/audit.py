@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from riskexplore.evaluation.audit.findings import FINDING_METRICS
-from riskexplore.figures.layout import XAXIS_PX, bottom_legend, fmt
+from riskexplore.figures.layout import TITLE_LINE_PX, XAXIS_PX, bottom_legend, fmt, wrap_words
 from riskexplore.figures.reliability import fill_reliability_trace
 
 __all__ = ["FOREST_METRICS", "forest_figure", "group_reliability_figure"]
@@ -132,10 +132,11 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
     fig.add_trace(
         go.Scatter(
             name="too few",
-            x=[reference if math.isfinite(reference) else 0.0] * len(few),
+            x=[_left(judged, low, reference)] * len(few),
             y=[str(g) for g in few["group"]],
             mode="text",
             text=[f"too few to judge (n = {n})" for n in few["n"]],
+            textposition="middle right",
             textfont={"color": _REST},
             hoverinfo="skip",
             showlegend=False,
@@ -156,9 +157,17 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
     return fig
 
 
+def _left(judged, low: str, reference: float) -> float:
+    """Where the text of the groups too small to judge starts: the left of the plot."""
+    values = [v for v in judged[low].to_numpy(float) if math.isfinite(v)]
+    if math.isfinite(reference):
+        values.append(reference)
+    return min(values) if values else 0.0
+
+
 def _panel_title(result, group: str) -> str:
     row = result.table.set_index("group").loc[group]
-    return f"{group} (n = {int(row['n'])})"
+    return "<br>".join([*wrap_words(group, 34, ", "), f"n = {int(row['n'])}"])
 
 
 def group_reliability_figure(result, *, columns: int = 3, title: str | None = None):
@@ -185,13 +194,12 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
 
     groups = list(result.reliability)
     by = " x ".join(result.settings.get("by", ()))
-    few = [
-        f"{g} (n = {n})"
-        for g, n in result.table.loc[result.table["too_few"], ["group", "n"]].to_numpy()
-    ]
+    table = result.table
+    few = [f"{g} (n = {n})" for g, n in table.loc[table["too_few"], ["group", "n"]].to_numpy()]
     text = title or f"Reliability by {by}"
-    if few:
-        text += f"<br><sup>too few to judge: {'; '.join(few)}</sup>"
+    lines = wrap_words("too few to judge: " + "; ".join(few), 110) if few else []
+    for line in lines:
+        text += f"<br><sup>{line}</sup>"
     if not groups:
         fig = go.Figure()
         fig.add_annotation(
@@ -211,8 +219,11 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
         cols=columns,
         subplot_titles=[_panel_title(result, g) for g in groups],
         horizontal_spacing=0.08,
-        vertical_spacing=0.3 / rows,
+        vertical_spacing=0.35 / rows,
     )
+    fig.update_annotations(font_size=12)
+    panel_lines = max(t.count("<br>") + 1 for t in (a.text for a in fig.layout.annotations))
+    top = 70 + TITLE_LINE_PX * len(lines) + 16 * panel_lines
     for k, group in enumerate(groups):
         r, c = k // columns + 1, k % columns + 1
         fig.add_trace(_diagonal(go, k == 0), row=r, col=c)
@@ -232,9 +243,9 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
     for r in range(1, rows + 1):
         fig.update_yaxes(title_text="observed risk", row=r, col=1)
     fig.update_layout(
-        height=120 + 300 * rows,
-        title={"text": text},
-        margin={"l": 60, "r": 20, "t": 100 if few else 80, "b": XAXIS_PX},
+        height=top + 90 + 330 * rows,
+        title={"text": text, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 20}},
+        margin={"l": 60, "r": 20, "t": top, "b": XAXIS_PX},
         legend=bottom_legend(),
     )
     return fig

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.registry import family_of
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.intervals import (
     bootstrap_aucs,
@@ -65,7 +66,8 @@ class Predictions:
     risk : ndarray of float or None
         Predicted risks (None for a classifier without risks, e.g. a checklist).
     kind : str
-        ``"risk_score"``, ``"checklist"`` or ``"model"`` (for the plain-words sentences).
+        The model's family (``"risk_score"``, ``"checklist"``, ...) or ``"model"`` for a
+        model of no registered family (for the plain-words sentences).
     """
 
     y: np.ndarray
@@ -76,13 +78,11 @@ class Predictions:
 
 
 def _model_kind(model) -> str:
-    inner = getattr(model, "model_", model)
-    name = type(inner).__name__
-    if name == "RiskScore":
-        return "risk_score"
-    if name == "Checklist":
-        return "checklist"
-    return "model"
+    """The family's name of a model (or of an estimator's fitted model), else ``"model"``."""
+    try:
+        return family_of(getattr(model, "model_", model)).name
+    except InputError:
+        return "model"
 
 
 def _model_view(model, X: pd.DataFrame) -> pd.DataFrame:

@@ -254,7 +254,8 @@ def audit(
         How numeric columns with more than 10 values are grouped: that many
         equal-frequency bins (cut at quantiles), or the cut points given (e.g.
         ``[40, 60]`` gives ``"age under 40"``, ``"age 40 to 59"``, ``"age 60 and
-        older"``); a dict gives each column its own.
+        older"``); a dict gives each column its own (and its cut points bin a column
+        with few values too).
     confidence : float
         The level of every interval, in (0, 1).
     n_boot : int
