@@ -52,7 +52,7 @@ class SupportData:
         Distinct values of each feature.
     vals : array (d, max K)
         Those values.
-    VT : int array (d + 1, n)
+    VT : int32 array (d + 1, n)
         Each row's value index per feature, then its label bit.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
@@ -70,7 +70,7 @@ class SupportData:
         self.K = np.array([len(v) for v in values], dtype=np.int64)
         width = int(self.K.max()) if d else 1
         self.vals = np.zeros((d, width))
-        self.VT = np.zeros((d + 1, n), dtype=np.int64)  # value indices, then the label bit
+        self.VT = np.zeros((d + 1, n), dtype=np.int32)  # value indices, then the label bit
         for j, v in enumerate(values):
             self.vals[j, : len(v)] = v
             self.VT[j] = np.searchsorted(v, self.X[:, j])
