@@ -483,6 +483,7 @@ class _ScaledLCPA(_LCPA):
             alpha_rows=self._alpha_rows,
             cutoff=self.ub,
             should_stop=self._should_stop,
+            n_jobs=self.settings.n_jobs,
         )
         self.screen_time += self.clock.elapsed() - t0
         self.screened += len(result)

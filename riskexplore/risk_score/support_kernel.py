@@ -288,7 +288,7 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
     return f, best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def screen_batch(
     supports, sizes, VT, K, vals, X, y, w, lo_w, hi_w, c0, prior, cutoff, bounds, fits, thetas
 ):

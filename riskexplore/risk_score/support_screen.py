@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -217,6 +219,7 @@ def screen_supports(
     alpha_rows: RowMatrix | None = None,
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
+    n_jobs: int = 1,
 ) -> ScreenResult:
     """Bound the objective of every model on every support of a region.
 
@@ -239,6 +242,10 @@ def screen_supports(
     should_stop : callable, optional
         Polled between batches; when true the screen returns what it has, marked
         incomplete.
+    n_jobs : int
+        Threads that fit batches of supports at once (the compiled kernel releases the
+        GIL). Every batch is fitted the same way whatever the thread, so the result is
+        the serial one.
 
     Returns
     -------
@@ -248,17 +255,34 @@ def screen_supports(
     """
     forced = tuple(int(j) for j in forced)
     free = tuple(int(j) for j in free if j not in forced)
-    parts = []
-    complete = True
-    for batch in _chunks(forced, free, k_min, k_max):
-        if should_stop is not None and should_stop():
-            complete = False
-            break
-        sup, sizes = _as_array(batch, k_max)
-        keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-        sup, sizes = sup[keep], sizes[keep]
-        parts.append(_fit(data, sup, sizes, w_lower, w_upper, c0, cutoff))
-    return _merge(parts, k_max, complete)
+
+    stopped = []
+
+    def prepared():
+        for batch in _chunks(forced, free, k_min, k_max):
+            if should_stop is not None and should_stop():
+                stopped.append(True)
+                return
+            sup, sizes = _as_array(batch, k_max)
+            keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
+            yield sup[keep], sizes[keep]
+
+    def fit(arrays):
+        return _fit(data, *arrays, w_lower, w_upper, c0, cutoff)
+
+    total = count_supports(len(forced), len(free), k_min, k_max)
+    if n_jobs <= 1 or total <= _BATCH:
+        parts = [fit(arrays) for arrays in prepared()]
+    else:
+        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+            pending: deque = deque()
+            parts = []
+            for arrays in prepared():
+                pending.append(pool.submit(fit, arrays))
+                while len(pending) > 2 * n_jobs:
+                    parts.append(pending.popleft().result())
+            parts.extend(future.result() for future in pending)
+    return _merge(parts, k_max, not stopped)
 
 
 def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:

@@ -54,3 +54,38 @@ def test_screen_bounds_are_valid_and_tight_on_small_boxes(seed):
         assert result.bounds[s] <= best + 1e-9
         assert result.bounds[s] >= best - 1e-6
         assert result.fits[s] >= best - 1e-9
+
+
+def test_threads_give_the_serial_screen_and_solve():
+    from riskexplore.core.limits import Limits
+    from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
+
+    rng = np.random.default_rng(7)
+    n, d = 600, 16
+    X = rng.integers(0, 2, (n, d)).astype(float)
+    beta = np.zeros(d)
+    beta[:4] = [1.5, -1.0, 1.0, 0.7]
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X @ beta - 0.5)))).astype(int)
+    problem = RiskScoreProblem(X, y, max_size=5, coef_min=-3, coef_max=3)
+    lo = np.concatenate([[-5.0], np.full(d, -3.0)])
+    hi = np.concatenate([[5.0], np.full(d, 3.0)])
+    data = SupportData(problem.loss)
+    kwargs = dict(forced=(), free=range(d), k_min=0, k_max=5, w_lower=lo, w_upper=hi)
+    one = screen_supports(data, **kwargs, c0=problem.c0)
+    two = screen_supports(data, **kwargs, c0=problem.c0, n_jobs=2)
+    assert len(one) == len(two) > 4096  # more than one batch
+    np.testing.assert_array_equal(one.supports, two.supports)
+    np.testing.assert_array_equal(one.bounds, two.bounds)
+    np.testing.assert_array_equal(one.thetas, two.thetas)
+    results = [
+        solve_scaled_lcpa(
+            problem,
+            (0.5, 2.0),
+            limits=Limits(gap_tolerance=0.0),
+            settings=ScaledLCPASettings(n_jobs=jobs),
+        )  # fmt: skip
+        for jobs in (1, 2)
+    ]
+    assert results[0].status == results[1].status == "optimal"
+    assert results[0].upper_bound == results[1].upper_bound
+    np.testing.assert_array_equal(results[0].solution, results[1].solution)
