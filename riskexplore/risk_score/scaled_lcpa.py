@@ -379,13 +379,41 @@ class _ScaledLCPA(_LCPA):
 
     # --- nodes ---------------------------------------------------------------------------
     def _process(self, node: _Node) -> list[_Node]:
-        """Screen the node's supports when they are few; else solve its LP."""
+        """Screen the node's supports when they are few; else solve its LP (first
+        bounding a one-support node by the kernel on its box, which is cheaper and at
+        least as strong as its LP)."""
         if self.settings.support_screen:
             screen = self._screenable(node.lower, node.upper)
             if screen is not None:
                 self.nodes += 1
                 return self._screen(node, *screen)
+            if self._kernel_prunes(node):
+                self.nodes += 1
+                return []
         return self._process_lp(node)
+
+    def _kernel_prunes(self, node: _Node) -> bool:
+        """Raise a one-support node's bound to the least loss over its box on that
+        support (every model of the node lies there); True if it cannot beat the
+        incumbent."""
+        d = self.d
+        lo, hi = node.lower, node.upper
+        if not math.isfinite(self.ub) or np.any(lo[d + 1 :] != hi[d + 1 :]):
+            return False
+        support = np.flatnonzero(lo[d + 1 :] > 0)
+        t0 = self.clock.elapsed()
+        w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
+        result = screen_supports(
+            self._support_data(), forced=support, free=(), k_min=support.size,
+            k_max=support.size, w_lower=w_lo, w_upper=w_hi, c0=self.problem.c0,
+            cutoff=self.ub,
+        )  # fmt: skip
+        self.screen_time += self.clock.elapsed() - t0
+        if len(result) == 0:
+            return False
+        bound = float(result.bounds[0])
+        node.bound = max(node.bound, bound - 1e-9 * (1 + abs(bound)))
+        return self._prunable(node.bound)
 
     def _process_lp(self, node: _Node) -> list[_Node]:
         self.nodes += 1
