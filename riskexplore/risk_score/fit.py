@@ -29,7 +29,7 @@ from riskexplore.risk_score.problem import (
 )
 from riskexplore.risk_score.scaled_class import ScaledClass
 from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
-from riskexplore.risk_score.support_screen import count_supports
+from riskexplore.risk_score.support_screen import SupportData, count_supports
 
 __all__ = [
     "build_problem",
@@ -108,7 +108,8 @@ def solve_problem(
     (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
     learned class) is solved by the same engine with the multiplier fixed to 1 when the
     support screen can take the root (at most ``screen_max_supports`` supports, 2 million
-    by default) or ``settings`` is a :class:`ScaledLCPASettings`, and by
+    by default, on features with few values; see :func:`fixed_scale_engine`) or
+    ``settings`` is a :class:`ScaledLCPASettings`, and by
     :func:`~riskexplore.risk_score.lcpa.solve_lcpa` otherwise or when ``settings`` is a
     plain :class:`LCPASettings`. Both certify their bounds the same way and find a model
     of the same objective.
@@ -158,7 +159,9 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     str
         ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at the
         root) when ``settings`` asks for it or, without settings, when the root has at
-        most ``ScaledLCPASettings().screen_max_supports`` supports; else ``"lcpa"``.
+        most ``ScaledLCPASettings().screen_max_supports`` supports and the kernel merges
+        the rows on every support (few values per feature, as binary features have);
+        else ``"lcpa"``.
     """
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
@@ -168,7 +171,12 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     lo, hi = problem.lam_bounds()
     free = int(np.count_nonzero((np.asarray(lo[1:]) < 0) | (np.asarray(hi[1:]) > 0)))
     count = count_supports(0, free, problem.min_size, problem.max_size)
-    return "screen" if 0 < d and count <= ScaledLCPASettings().screen_max_supports else "lcpa"
+    if d == 0 or count > ScaledLCPASettings().screen_max_supports:
+        return "lcpa"
+    # the screen pays where the kernel merges rows (binary or few-valued features); on
+    # features with many values LCPA's LP nodes are as cheap and the screen's bound at
+    # m = 1 leaves many supports
+    return "screen" if SupportData(problem.loss).merges_all(problem.max_size) else "lcpa"
 
 
 def points_feasible(problem: RiskScoreProblem, points) -> bool:

@@ -380,8 +380,8 @@ class _ScaledLCPA(_LCPA):
     # --- nodes ---------------------------------------------------------------------------
     def _process(self, node: _Node) -> list[_Node]:
         """Screen the node's supports when they are few; else solve its LP (first
-        bounding a one-support node by the kernel on its box, which is cheaper and at
-        least as strong as its LP)."""
+        bounding a one-support node by the kernel on its box: the least continuous loss
+        there, often above the LP's bound, at a fraction of its cost)."""
         if self.settings.support_screen:
             screen = self._screenable(node.lower, node.upper)
             if screen is not None:
@@ -401,10 +401,13 @@ class _ScaledLCPA(_LCPA):
         if not math.isfinite(self.ub) or np.any(lo[d + 1 :] != hi[d + 1 :]):
             return False
         support = np.flatnonzero(lo[d + 1 :] > 0)
+        data = self._support_data()
+        if not data.merges(support):  # Newton on every row: about as costly as the LP
+            return False
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
         result = screen_supports(
-            self._support_data(), forced=support, free=(), k_min=support.size,
+            data, forced=support, free=(), k_min=support.size,
             k_max=support.size, w_lower=w_lo, w_upper=w_hi, c0=self.problem.c0,
             cutoff=self.ub,
         )  # fmt: skip

@@ -30,7 +30,7 @@ import numpy as np
 
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support_kernel import screen_batch
+from riskexplore.risk_score.support_kernel import PATTERN_CAP, screen_batch
 
 __all__ = ["ScreenResult", "SupportData", "beam_supports", "count_supports", "screen_supports"]
 
@@ -80,6 +80,39 @@ class SupportData:
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
+
+    def merges(self, support) -> bool:
+        """Whether the kernel merges the rows by their values on ``support`` (then a fit
+        costs one pass over the rows and a Newton method on a few patterns).
+
+        Parameters
+        ----------
+        support : sequence of int
+            0-based features.
+
+        Returns
+        -------
+        bool
+            ``prod K_j`` over the support is at most :data:`PATTERN_CAP` and the number of
+            rows.
+        """
+        patterns = math.prod(int(self.K[j]) for j in support)
+        return patterns <= min(PATTERN_CAP, self.X.shape[0])
+
+    def merges_all(self, k_max: int) -> bool:
+        """Whether the rows merge on every support of at most ``k_max`` features.
+
+        Parameters
+        ----------
+        k_max : int
+            Largest support.
+
+        Returns
+        -------
+        bool
+            :meth:`merges` for the ``k_max`` features with the most values.
+        """
+        return self.merges(np.argsort(self.K)[::-1][: max(k_max, 0)])
 
 
 @dataclass

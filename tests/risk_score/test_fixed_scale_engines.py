@@ -52,11 +52,15 @@ def test_both_engines_match_brute_force_with_noise_features(seed):
 
 
 def test_engine_choice():
-    problem = random_problem(1, with_constraints=False)
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (500, 6)).astype(float)
+    y = rng.integers(0, 2, 500)
+    problem = RiskScoreProblem(X, y, max_size=3)
     assert fixed_scale_engine(problem) == "screen"
     assert fixed_scale_engine(problem, LCPASettings()) == "lcpa"
     assert fixed_scale_engine(problem, ScaledLCPASettings()) == "screen"
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (50, 40)).astype(float)
-    wide = RiskScoreProblem(X, rng.integers(0, 2, 50), max_size=10)
+    many = X.copy()
+    many[:, :3] = rng.integers(0, 30, (500, 3))  # rows do not merge on these
+    assert fixed_scale_engine(RiskScoreProblem(many, y, max_size=3)) == "lcpa"
+    wide = RiskScoreProblem(rng.integers(0, 2, (500, 40)).astype(float), y, max_size=10)
     assert fixed_scale_engine(wide) == "lcpa"  # 1.3e9 supports: too many for the screen
