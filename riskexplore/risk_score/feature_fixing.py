@@ -94,6 +94,7 @@ def root_feature_floors(
     alpha_rows: RowMatrix | None = None,
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
+    n_jobs: int = 1,
 ) -> np.ndarray | None:
     """The floors of the root region ``[lower, upper]`` (over ``[lambda, alpha]``).
 
@@ -117,6 +118,8 @@ def root_feature_floors(
         The incumbent's objective (the screen may stop fitting a support above it).
     should_stop : callable, optional
         A stop request; an interrupted screen gives None.
+    n_jobs : int
+        Threads of the screen (the same floors as one).
 
     Returns
     -------
@@ -140,6 +143,7 @@ def root_feature_floors(
         alpha_rows=alpha_rows,
         cutoff=cutoff,
         should_stop=should_stop,
+        n_jobs=n_jobs,
     )
     if not result.complete:
         return None

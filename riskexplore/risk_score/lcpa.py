@@ -85,6 +85,9 @@ class LCPASettings:
         (the least bound of a model using it) reaches the incumbent; more are fixed as the
         incumbent improves (:mod:`riskexplore.risk_score.feature_fixing`).
     fixing_max_supports : int
+    n_jobs : int
+        Threads of the support screen (at the root fixing, and at the nodes of the
+        learned-scale search); the answer is the same as with one.
     """
 
     initialization: bool = True
@@ -105,6 +108,7 @@ class LCPASettings:
     report_interval: float = 0.1
     root_fixing: bool = True
     fixing_max_supports: int = 2_000_000
+    n_jobs: int = 1
 
 
 class _Node:
@@ -393,6 +397,7 @@ class _LCPA:
             alpha_rows=alpha_rows(self.problem),
             cutoff=self.ub,
             should_stop=self._should_stop,
+            n_jobs=self.settings.n_jobs,
         )
         self.fixing_time += self.clock.elapsed() - t0
         if floors is not None:
