@@ -4,14 +4,24 @@ Prints one JSON object per line on stdout (solver banners go to stderr). See
 ``benchmarks/README.md`` for the targets. Run from the repository root::
 
     python benchmarks/riskslim.py --quick
+
+Each dataset is solved by the package as it is (``engine: "new"``: the engine
+``fit_risk_score`` picks, and LCPA with the root fixing, ``"new lcpa"``) and, side by side,
+by the package of commit :data:`OLD_REF` (``"old (REF)"``, in a subprocess from
+``git archive``; ``--skip-old`` leaves it out).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from _common import banners_to_stderr, emit
@@ -20,6 +30,9 @@ from riskexplore.core.limits import Limits
 from riskexplore.risk_score.lcpa import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
+ROOT = Path(__file__).resolve().parent.parent
+#: The package before issue 18 (root fixing, the fixed scale by the screen, the faster kernel).
+OLD_REF = "cd087f5"
 DATASETS = ("mammo", "breastcancer", "income")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
 MAX_SIZE = 5
@@ -32,15 +45,23 @@ def make_problem(name: str) -> RiskScoreProblem:
     return RiskScoreProblem(data.X, data.y, max_size=MAX_SIZE, **SETTINGS)
 
 
-def run_lcpa(name: str, time_limit: float) -> dict:
+def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "new") -> dict:
+    """Solve ``name`` by LCPA (``engine="lcpa"``) or by the support screen with ``m = 1``
+    (``"screen"``) and describe the solve."""
     problem = make_problem(name)
     events = []
+    limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
+    cpu = time.process_time()
     with banners_to_stderr():
-        result = solve_lcpa(
-            problem,
-            limits=Limits(time_limit=time_limit, gap_tolerance=1e-6),
-            listeners=[events.append],
-        )
+        if engine == "screen":
+            from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+
+            result = solve_scaled_lcpa(
+                problem, (1.0, 1.0), limits=limits, listeners=[events.append]
+            )
+        else:
+            result = solve_lcpa(problem, limits=limits, listeners=[events.append])
+    cpu = time.process_time() - cpu
     final = result.objective
     within = None
     for e in events:
@@ -50,6 +71,8 @@ def run_lcpa(name: str, time_limit: float) -> dict:
     first = next((e.time for e in events if math.isfinite(e.upper_bound)), None)
     return {
         "kind": "lcpa",
+        "engine": label,
+        "solver": engine,
         "dataset": name,
         "n": int(problem.X.shape[0]),
         "d": int(problem.n_features),
@@ -61,6 +84,7 @@ def run_lcpa(name: str, time_limit: float) -> dict:
         "lower_bound": result.lower_bound,
         "gap": result.gap,
         "time": result.time,
+        "cpu": cpu,
         "time_to_certificate": result.time if result.status == "optimal" else None,
         "time_to_first_solution": first,
         "time_to_within_1pct": within,
@@ -68,8 +92,46 @@ def run_lcpa(name: str, time_limit: float) -> dict:
         "nodes_per_s": result.nodes / max(result.time, 1e-9),
         "cuts": result.cuts,
         "lp_solves": result.stats.get("lp_solves"),
+        "fixed_features": result.stats.get("fixed_features"),
+        "fixing_time": result.stats.get("fixing_time"),
+        "supports_screened": result.stats.get("supports_screened"),
+        "screen_survivors": result.stats.get("screen_survivors"),
+        "screen_time": result.stats.get("screen_time"),
         "model": problem.as_dict(result.solution) if result.has_model else None,
     }
+
+
+def run_new(name: str, time_limit: float) -> list[dict]:
+    """The engine ``fit_risk_score`` picks, then LCPA (with the root fixing) if that was
+    not it."""
+    from riskexplore.risk_score.fit import fixed_scale_engine
+
+    engine = fixed_scale_engine(make_problem(name))
+    records = [run_lcpa(name, time_limit, engine, "new")]
+    if engine != "lcpa":
+        records.append(run_lcpa(name, time_limit, "lcpa", "new lcpa"))
+    return records
+
+
+def old_tree(tmp: str) -> Path:
+    """The package as it was at :data:`OLD_REF`, unpacked into ``tmp``."""
+    archive = subprocess.run(
+        ["git", "archive", OLD_REF, "riskexplore"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    return Path(tmp)
+
+
+def run_old(tree: Path, names: list[str], args) -> list[dict]:
+    """This script's LCPA records with the old package (a subprocess); the first call
+    fills the old tree's numba cache on a small problem, untimed."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT / "benchmarks")])}
+    script = str(Path(__file__).resolve())
+    command = [sys.executable, script, "--as-old", "--no-scaling", "--datasets", *names]
+    command += ["--time-limit", str(args.time_limit)]
+    command += ["--income-time-limit", str(args.income_time_limit)]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
 def run_cpa(name: str, time_limit: float) -> dict:
@@ -131,6 +193,24 @@ def time_per_cut(n: int, d: int, kind: str, rng: np.random.Generator, reps: int 
     }
 
 
+def old_and_new(old: dict, new: dict) -> dict:
+    """The two solves of one dataset side by side."""
+    return {
+        "kind": "old_and_new",
+        "dataset": new["dataset"],
+        "old": old["engine"],
+        "new_solver": new["solver"],
+        "old_status": old["status"],
+        "new_status": new["status"],
+        "old_time": old["time"],
+        "new_time": new["time"],
+        "old_cpu": old.get("cpu"),
+        "new_cpu": new["cpu"],
+        "speedup": old["time"] / max(new["time"], 1e-9),
+        "same_objective": abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"],
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
@@ -144,14 +224,33 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--compare-cpa", action="store_true", help="also run plain CPA on mammo (stalling)"
     )
+    parser.add_argument("--skip-old", action="store_true", help=f"no run of {OLD_REF}")
+    parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = args.datasets
     if names is None:
         names = ["mammo", "breastcancer"] if args.quick else list(DATASETS)
 
-    for name in names:
-        limit = args.income_time_limit if name == "income" else args.time_limit
-        emit(run_lcpa(name, limit))
+    if args.as_old:  # inside the old package: warm up its kernels, then plain LCPA
+        with banners_to_stderr():
+            solve_lcpa(make_problem("breastcancer"), limits=Limits(time_limit=5.0))
+        for name in names:
+            limit = args.income_time_limit if name == "income" else args.time_limit
+            emit(run_lcpa(name, limit, "lcpa", f"old ({OLD_REF})"))
+        return 0
+
+    run_lcpa("breastcancer", 5.0, "screen")  # compile or load the kernels, untimed
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = None if args.skip_old else old_tree(tmp)
+        for name in names:
+            limit = args.income_time_limit if name == "income" else args.time_limit
+            news = run_new(name, limit)
+            for record in news:
+                emit(record)
+            if tree is not None:
+                for record in run_old(tree, [name], args):
+                    emit(record)
+                    emit(old_and_new(record, news[0]))
 
     if args.compare_cpa:
         emit(run_cpa("mammo", args.time_limit))

@@ -6,6 +6,10 @@ virtual environment (created on first use with ``pip install fasterrisk``, or gi
 ``--fasterrisk-python``), on the same binarized data. Run from the repository root::
 
     python benchmarks/scaled.py --datasets mammo breastcancer
+
+Each of our solves runs with the package as it is (``engine: "new"``) and, side by side,
+with the package of commit ``OLD_REF`` of ``riskslim.py`` (``"old (REF)"``, a subprocess
+from ``git archive``; ``--skip-old`` leaves it out).
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
 from _common import banners_to_stderr, emit
+from riskslim import OLD_REF, ROOT, old_tree
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.problem import RiskScoreProblem
@@ -70,8 +76,9 @@ def _time_to_within(events, final: float, share: float) -> float | None:
     return None
 
 
-def run_ours(name: str, problem: RiskScoreProblem, time_limit: float) -> dict:
+def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str = "new") -> dict:
     events = []
+    cpu = time.process_time()
     with banners_to_stderr():
         result = solve_scaled_lcpa(
             problem,
@@ -79,10 +86,12 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float) -> dict:
             limits=Limits(time_limit=time_limit, gap_tolerance=1e-6),
             listeners=[events.append],
         )
+    cpu = time.process_time() - cpu
     stats = result.stats
     model = problem.as_dict(result.solution) if result.has_model else None
     return {
         "kind": "scaled",
+        "engine": label,
         "dataset": name,
         "n": int(problem.X.shape[0]),
         "d": int(problem.n_features),
@@ -95,6 +104,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float) -> dict:
         "lower_bound": result.lower_bound,
         "gap": result.gap,
         "time": result.time,
+        "cpu": cpu,
         "time_to_certificate": result.time if result.status == "optimal" else None,
         "time_to_first_solution": next(
             (e.time for e in events if math.isfinite(e.upper_bound)), None
@@ -106,6 +116,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float) -> dict:
         "screen_survivors": stats.get("screen_survivors"),
         "screen_time": stats.get("screen_time"),
         "heuristic_time": stats.get("heuristic_time"),
+        "fixed_features": stats.get("fixed_features"),
         "model": model,
     }
 
@@ -181,18 +192,63 @@ def main(argv=None) -> int:
     parser.add_argument("--no-fasterrisk", action="store_true")
     parser.add_argument("--fasterrisk-python", default=None)
     parser.add_argument("--fasterrisk-venv", default=str(DEFAULT_VENV))
+    parser.add_argument("--skip-old", action="store_true", help="no run of the old package")
+    parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.as_old:  # inside the old package: compile its kernels untimed, then solve
+        run_ours("breastcancer", make_problem("breastcancer", args.max_size), 5.0)
+        for name in args.datasets:
+            limit = args.adult_time_limit if name == "adult" else args.time_limit
+            emit(run_ours(name, make_problem(name, args.max_size), limit, f"old ({OLD_REF})"))
+        return 0
     python = None if args.no_fasterrisk else fasterrisk_python(args)
-    for name in args.datasets:
-        problem = make_problem(name, args.max_size)
-        limit = args.adult_time_limit if name == "adult" else args.time_limit
-        ours = run_ours(name, problem, limit)
-        emit(ours)
-        if python is not None:
-            theirs = run_fasterrisk(name, problem, python)
-            emit(theirs)
-            emit(compare(ours, theirs))
+    run_ours("breastcancer", make_problem("breastcancer", args.max_size), 5.0)  # warm up
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = None if args.skip_old else old_tree(tmp)
+        for name in args.datasets:
+            problem = make_problem(name, args.max_size)
+            limit = args.adult_time_limit if name == "adult" else args.time_limit
+            ours = run_ours(name, problem, limit)
+            emit(ours)
+            if tree is not None:
+                for record in run_old(tree, name, args):
+                    emit(record)
+                    emit(old_and_new(record, ours))
+            if python is not None:
+                theirs = run_fasterrisk(name, problem, python)
+                emit(theirs)
+                emit(compare(ours, theirs))
     return 0
+
+
+def run_old(tree: Path, name: str, args) -> list[dict]:
+    """Our record for ``name`` with the old package (a subprocess)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT / "benchmarks")])}
+    command = [sys.executable, str(Path(__file__).resolve()), "--as-old", "--no-fasterrisk"]
+    command += ["--datasets", name, "--max-size", str(args.max_size)]
+    command += ["--time-limit", str(args.time_limit)]
+    command += ["--adult-time-limit", str(args.adult_time_limit)]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def old_and_new(old: dict, new: dict) -> dict:
+    """The two solves of one dataset side by side."""
+    return {
+        "kind": "old_and_new",
+        "dataset": new["dataset"],
+        "old": old["engine"],
+        "old_status": old["status"],
+        "new_status": new["status"],
+        "old_time": old["time"],
+        "new_time": new["time"],
+        "old_cpu": old.get("cpu"),
+        "new_cpu": new["cpu"],
+        "old_gap": old["gap"],
+        "new_gap": new["gap"],
+        "speedup": old["time"] / max(new["time"], 1e-9),
+        "same_objective": abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"],
+    }
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
     C0,
@@ -28,10 +28,12 @@ from riskexplore.risk_score.problem import (
     RiskScoreProblem,
 )
 from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support_screen import SupportData, count_supports
 
 __all__ = [
     "build_problem",
+    "fixed_scale_engine",
     "fit_risk_score",
     "iter_fit_risk_score",
     "points_feasible",
@@ -102,9 +104,15 @@ def solve_problem(
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
 
-    The fixed scale is solved by :func:`~riskexplore.risk_score.lcpa.solve_lcpa`, the
-    learned scale by :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa` (over
-    ``problem.multiplier_range``); both certify their bounds the same way.
+    The learned scale is solved by :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`
+    (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
+    learned class) is solved by the same engine with the multiplier fixed to 1 when the
+    support screen can take the root (at most ``screen_max_supports`` supports, 2 million
+    by default, on features with few values; see :func:`fixed_scale_engine`) or
+    ``settings`` is a :class:`ScaledLCPASettings`, and by
+    :func:`~riskexplore.risk_score.lcpa.solve_lcpa` otherwise or when ``settings`` is a
+    plain :class:`LCPASettings`. Both certify their bounds the same way and find a model
+    of the same objective.
 
     Parameters
     ----------
@@ -128,9 +136,47 @@ def solve_problem(
     }
     if problem.scale == "learned":
         result = solve_scaled_lcpa(problem, problem.multiplier_range, **arguments)
+    elif fixed_scale_engine(problem, settings) == "screen":
+        result = solve_scaled_lcpa(problem, (1.0, 1.0), **arguments)
     else:
         result = solve_lcpa(problem, **arguments)
     return RiskScore.from_result(problem, result)
+
+
+def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
+    """Which engine solves a fixed-scale problem: ``"screen"`` or ``"lcpa"``.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        A problem with the fixed scale.
+    settings : LCPASettings or ScaledLCPASettings, optional
+        A :class:`ScaledLCPASettings` asks for the support screen (with its
+        ``support_screen`` switch), a plain :class:`LCPASettings` for LCPA.
+
+    Returns
+    -------
+    str
+        ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at the
+        root) when ``settings`` asks for it or, without settings, when the root has at
+        most ``ScaledLCPASettings().screen_max_supports`` supports and the kernel merges
+        the rows on every support (few values per feature, as binary features have);
+        else ``"lcpa"``.
+    """
+    if isinstance(settings, ScaledLCPASettings):
+        return "screen"
+    if isinstance(settings, LCPASettings):
+        return "lcpa"
+    d = problem.n_features
+    lo, hi = problem.lam_bounds()
+    free = int(np.count_nonzero((np.asarray(lo[1:]) < 0) | (np.asarray(hi[1:]) > 0)))
+    count = count_supports(0, free, problem.min_size, problem.max_size)
+    if d == 0 or count > ScaledLCPASettings().screen_max_supports:
+        return "lcpa"
+    # the screen pays where the kernel merges rows (binary or few-valued features); on
+    # features with many values LCPA's LP nodes are as cheap and the screen's bound at
+    # m = 1 leaves many supports
+    return "screen" if SupportData(problem.loss).merges_all(problem.max_size) else "lcpa"
 
 
 def points_feasible(problem: RiskScoreProblem, points) -> bool:
@@ -231,8 +277,10 @@ def fit_risk_score(
     warm_start : RiskScore or integer vector ``[intercept, points_1..d]``, optional
         A feasible model to start from (with the learned scale, its points at their
         best multiplier).
-    settings : LCPASettings, optional
-        Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa`.
+    settings : LCPASettings or ScaledLCPASettings, optional
+        Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa` or
+        :func:`riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`; with the fixed
+        scale their type also picks the engine (see :func:`fixed_scale_engine`).
     cut_pool : CutPool, optional
         Share loss cuts and models with other solves on the same data (see
         :class:`riskexplore.risk_score.cut_pool.CutPool`); re-solves start much warmer.

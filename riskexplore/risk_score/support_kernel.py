@@ -32,12 +32,14 @@ _MAX_ITER = 40
 
 @njit(cache=True)
 def _codes(feats, k, VT, K, levels, cached):
-    """Pattern codes of the rows on ``feats[:k]`` (with the label as lowest bit), or -1.
+    """Pattern codes of the rows on ``feats[:k - 1]`` (with the label as lowest bit).
 
     ``levels[q]`` keeps the codes on ``feats[:q + 1]`` and ``cached[:k_max]`` the features
     they were built for, so consecutive supports with a common prefix (as lexicographic
-    enumeration gives) only add their last features. Returns the number of patterns
-    (``2 * prod K``), or -1 when they exceed :data:`PATTERN_CAP` or the number of rows.
+    enumeration gives) only add their changed features; the last feature is added while
+    the rows are merged (:func:`_gather`). Returns the number of patterns on all ``k``
+    features (``2 * prod K``), or -1 when they exceed :data:`PATTERN_CAP` or the number
+    of rows.
     """
     n = VT.shape[1]
     prod = 1
@@ -46,13 +48,13 @@ def _codes(feats, k, VT, K, levels, cached):
         if prod > PATTERN_CAP or prod > n:
             return -1
     same = 0
-    while same < k and cached[same] == feats[same]:
+    while same < k - 1 and cached[same] == feats[same]:
         same += 1
     label = VT[VT.shape[0] - 1]
     r = 2
     for q in range(same):
         r *= K[feats[q]]
-    for q in range(same, k):
+    for q in range(same, k - 1):
         col = VT[feats[q]]
         out = levels[q]
         if q == 0:
@@ -64,7 +66,7 @@ def _codes(feats, k, VT, K, levels, cached):
                 out[i] = prev[i] + col[i] * r
         r *= K[feats[q]]
         cached[q] = feats[q]
-    for q in range(k, cached.shape[0]):
+    for q in range(max(k - 1, 0), cached.shape[0]):
         cached[q] = -1
     return 2 * prod
 
@@ -74,7 +76,8 @@ def _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb):
     """Rows of the regression on ``feats[:k]`` (merged by pattern when few); their count.
 
     ``VT[j, i]`` is row ``i``'s value index for feature ``j``; its last row is 1 for
-    positive rows.
+    positive rows. The codes of the last feature are added in the merging pass itself
+    (one pass over the rows per support when only the last feature changed).
     """
     n = X.shape[0]
     patterns = _codes(feats, k, VT, K, levels, cached)
@@ -85,10 +88,23 @@ def _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb):
             yb[i] = y[i]
             wb[i] = w[i]
         return n
-    codes = levels[k - 1] if k > 0 else VT[VT.shape[0] - 1]
-    acc[:patterns] = 0.0
-    for i in range(n):
-        acc[codes[i]] += w[i]
+    # four interleaved sums per pattern: consecutive rows often share a pattern, and one
+    # sum would make every addition wait for the one before
+    acc[: 4 * patterns] = 0.0
+    if k == 0:
+        label = VT[VT.shape[0] - 1]
+        for i in range(n):
+            acc[4 * label[i] + (i & 3)] += w[i]
+    else:
+        r = 8
+        for q in range(k - 1):
+            r *= K[feats[q]]
+        col = VT[feats[k - 1]]
+        prev = levels[k - 2] if k > 1 else VT[VT.shape[0] - 1]
+        for i in range(n):
+            acc[4 * prev[i] + col[i] * r + (i & 3)] += w[i]
+    for c in range(patterns):
+        acc[c] = acc[4 * c] + acc[4 * c + 1] + acc[4 * c + 2] + acc[4 * c + 3]
     m = 0
     for c in range(patterns):
         if acc[c] <= 0.0:
@@ -145,15 +161,27 @@ def _evaluate(Xb, yb, wb, m, k, theta, g, H, with_hessian):
 
 
 @njit(cache=True)
-def _newton_direction(H, g, p, step):
-    """Solve ``(H + ridge) step = -g`` by Cholesky; False if H is not positive."""
+def _newton_direction(H, g, p, step, lo, hi, theta):
+    """Solve ``(H + ridge) step = -g`` by Cholesky on the free coordinates; False if H is
+    not positive there.
+
+    A coordinate at a bound of the box whose gradient pushes it further out is held
+    (projected Newton with an active set), so that a start on the box's surface (a warm
+    start) still gives a descent step.
+    """
     ridge = 1e-12
     for a in range(p):
         ridge = max(ridge, 1e-10 * H[a, a])
+    held = np.zeros(p, dtype=np.bool_)
+    for a in range(p):
+        held[a] = (theta[a] <= lo[a] and g[a] > 0.0) or (theta[a] >= hi[a] and g[a] < 0.0)
     L = np.zeros((p, p))
     for a in range(p):
         for b in range(a + 1):
-            s = H[a, b] + (ridge if a == b else 0.0)
+            if held[a] or held[b]:
+                s = 1.0 if a == b else 0.0
+            else:
+                s = H[a, b] + (ridge if a == b else 0.0)
             for c in range(b):
                 s -= L[a, c] * L[b, c]
             if a == b:
@@ -164,7 +192,7 @@ def _newton_direction(H, g, p, step):
                 L[a, b] = s / L[b, b]
     z = np.zeros(p)
     for a in range(p):
-        s = -g[a]
+        s = 0.0 if held[a] else -g[a]
         for c in range(a):
             s -= L[a, c] * z[c]
         z[a] = s / L[a, a]
@@ -221,13 +249,15 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
     H = np.zeros((p, p))
     step = np.zeros(p)
     trial = np.zeros(p)
+    gt = np.zeros(p)
+    Ht = np.zeros((p, p))
     f = _evaluate(Xb, yb, wb, m, k, theta, g, H, True)
     best = -np.inf
     for _ in range(_MAX_ITER):
         best = max(best, _box_bound(f, g, theta, lo, hi, p))
         if best >= cutoff or f - best <= 1e-11 * (1.0 + f):
             break
-        if not _newton_direction(H, g, p, step):
+        if not _newton_direction(H, g, p, step, lo, hi, theta):
             break
         decrement = 0.0
         for a in range(p):
@@ -239,7 +269,8 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
         for _ls in range(30):
             for a in range(p):
                 trial[a] = min(max(theta[a] + size * step[a], lo[a]), hi[a])
-            ft = _evaluate(Xb, yb, wb, m, k, trial, g, H, False)
+            # the full step is taken almost always: evaluate it with its derivatives
+            ft = _evaluate(Xb, yb, wb, m, k, trial, gt, Ht, size == 1.0)
             if ft < f:
                 moved = True
                 break
@@ -247,12 +278,17 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
         if not moved:
             break
         theta[:p] = trial[:p]
-        f = _evaluate(Xb, yb, wb, m, k, theta, g, H, True)
+        if size == 1.0:
+            f = ft
+            g[:p] = gt[:p]
+            H[:p, :p] = Ht[:p, :p]
+        else:
+            f = _evaluate(Xb, yb, wb, m, k, theta, g, H, True)
     best = max(best, _box_bound(f, g, theta, lo, hi, p))
     return f, best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def screen_batch(
     supports, sizes, VT, K, vals, X, y, w, lo_w, hi_w, c0, prior, cutoff, bounds, fits, thetas
 ):
@@ -287,23 +323,36 @@ def screen_batch(
     Xb = np.zeros((rows, max(kmax, 1)))
     yb = np.zeros(rows)
     wb = np.zeros(rows)
-    levels = np.zeros((max(kmax, 1), n), dtype=np.int64)
+    levels = np.zeros((max(kmax, 1), n), dtype=np.int32)
     cached = np.full(max(kmax, 1), -1, dtype=np.int64)
-    acc = np.zeros(2 * PATTERN_CAP)
+    acc = np.zeros(8 * PATTERN_CAP)
     lo = np.zeros(kmax + 1)
     hi = np.zeros(kmax + 1)
     theta = np.zeros(kmax + 1)
+    prev = np.full(max(kmax, 1), -1, dtype=np.int64)
+    prev_k = -1
     for s in range(supports.shape[0]):
         k = sizes[s]
         feats = supports[s]
+        # warm start: a support that shares all but its last feature with the one before
+        # starts from that one's iterate (the bound holds from any start)
+        warm = k == prev_k and k > 0
+        for q in range(k - 1):
+            if feats[q] != prev[q]:
+                warm = False
         pen = 0.0
         lo[0], hi[0] = lo_w[0], hi_w[0]
-        theta[0] = min(max(prior, lo[0]), hi[0])
+        if not warm:
+            theta[0] = min(max(prior, lo[0]), hi[0])
         for q in range(k):
             j = feats[q]
             pen += c0[j]
             lo[q + 1], hi[q + 1] = lo_w[j + 1], hi_w[j + 1]
-            theta[q + 1] = min(max(0.0, lo[q + 1]), hi[q + 1])
+            if not warm or q == k - 1:
+                theta[q + 1] = min(max(0.0, lo[q + 1]), hi[q + 1])
+        for q in range(k):
+            prev[q] = feats[q]
+        prev_k = k
         m = _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb)
         f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
         bounds[s] = b + pen

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support_kernel import screen_batch
+from riskexplore.risk_score.support_kernel import PATTERN_CAP, screen_batch
 
 __all__ = ["ScreenResult", "SupportData", "beam_supports", "count_supports", "screen_supports"]
 
@@ -52,7 +54,7 @@ class SupportData:
         Distinct values of each feature.
     vals : array (d, max K)
         Those values.
-    VT : int array (d + 1, n)
+    VT : int32 array (d + 1, n)
         Each row's value index per feature, then its label bit.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
@@ -70,7 +72,7 @@ class SupportData:
         self.K = np.array([len(v) for v in values], dtype=np.int64)
         width = int(self.K.max()) if d else 1
         self.vals = np.zeros((d, width))
-        self.VT = np.zeros((d + 1, n), dtype=np.int64)  # value indices, then the label bit
+        self.VT = np.zeros((d + 1, n), dtype=np.int32)  # value indices, then the label bit
         for j, v in enumerate(values):
             self.vals[j, : len(v)] = v
             self.VT[j] = np.searchsorted(v, self.X[:, j])
@@ -78,6 +80,39 @@ class SupportData:
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
+
+    def merges(self, support) -> bool:
+        """Whether the kernel merges the rows by their values on ``support`` (then a fit
+        costs one pass over the rows and a Newton method on a few patterns).
+
+        Parameters
+        ----------
+        support : sequence of int
+            0-based features.
+
+        Returns
+        -------
+        bool
+            ``prod K_j`` over the support is at most :data:`PATTERN_CAP` and the number of
+            rows.
+        """
+        patterns = math.prod(int(self.K[j]) for j in support)
+        return patterns <= min(PATTERN_CAP, self.X.shape[0])
+
+    def merges_all(self, k_max: int) -> bool:
+        """Whether the rows merge on every support of at most ``k_max`` features.
+
+        Parameters
+        ----------
+        k_max : int
+            Largest support.
+
+        Returns
+        -------
+        bool
+            :meth:`merges` for the ``k_max`` features with the most values.
+        """
+        return self.merges(np.argsort(self.K)[::-1][: max(k_max, 0)])
 
 
 @dataclass
@@ -217,6 +252,7 @@ def screen_supports(
     alpha_rows: RowMatrix | None = None,
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
+    n_jobs: int = 1,
 ) -> ScreenResult:
     """Bound the objective of every model on every support of a region.
 
@@ -239,6 +275,10 @@ def screen_supports(
     should_stop : callable, optional
         Polled between batches; when true the screen returns what it has, marked
         incomplete.
+    n_jobs : int
+        Threads that fit batches of supports at once (the compiled kernel releases the
+        GIL). Every batch is fitted the same way whatever the thread, so the result is
+        the serial one.
 
     Returns
     -------
@@ -248,17 +288,34 @@ def screen_supports(
     """
     forced = tuple(int(j) for j in forced)
     free = tuple(int(j) for j in free if j not in forced)
-    parts = []
-    complete = True
-    for batch in _chunks(forced, free, k_min, k_max):
-        if should_stop is not None and should_stop():
-            complete = False
-            break
-        sup, sizes = _as_array(batch, k_max)
-        keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-        sup, sizes = sup[keep], sizes[keep]
-        parts.append(_fit(data, sup, sizes, w_lower, w_upper, c0, cutoff))
-    return _merge(parts, k_max, complete)
+
+    stopped = []
+
+    def prepared():
+        for batch in _chunks(forced, free, k_min, k_max):
+            if should_stop is not None and should_stop():
+                stopped.append(True)
+                return
+            sup, sizes = _as_array(batch, k_max)
+            keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
+            yield sup[keep], sizes[keep]
+
+    def fit(arrays):
+        return _fit(data, *arrays, w_lower, w_upper, c0, cutoff)
+
+    total = count_supports(len(forced), len(free), k_min, k_max)
+    if n_jobs <= 1 or total <= _BATCH:
+        parts = [fit(arrays) for arrays in prepared()]
+    else:
+        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+            pending: deque = deque()
+            parts = []
+            for arrays in prepared():
+                pending.append(pool.submit(fit, arrays))
+                while len(pending) > 2 * n_jobs:
+                    parts.append(pending.popleft().result())
+            parts.extend(future.result() for future in pending)
+    return _merge(parts, k_max, not stopped)
 
 
 def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:
