@@ -91,6 +91,7 @@ def root_feature_floors(
     k_min: int,
     k_max: int,
     max_supports: int,
+    max_work: float = math.inf,
     alpha_rows: RowMatrix | None = None,
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
@@ -112,6 +113,9 @@ def root_feature_floors(
         Size range of the models.
     max_supports : int
         Give up (return None) when the root has more supports than this.
+    max_work : float
+        Give up when the screen would read more rows than this (supports times distinct
+        rows, times 20 where the rows do not merge).
     alpha_rows : RowMatrix, optional
         Rows on indicators only.
     cutoff : float
@@ -129,7 +133,13 @@ def root_feature_floors(
     d = data.d
     forced = np.flatnonzero(lower[d + 1 :] > 0)
     free = np.flatnonzero((lower[d + 1 :] == 0) & (upper[d + 1 :] > 0))
-    if k_max < forced.size or count_supports(forced.size, free.size, k_min, k_max) > max_supports:
+    count = count_supports(forced.size, free.size, k_min, k_max)
+    if k_max < forced.size or count > max_supports:
+        return None
+    # rows read per support: one pass where the kernel merges them, else a Newton method
+    # on all of them (about 20 passes)
+    passes = 1 if data.merges_all(k_max) else 20
+    if count * data.X.shape[0] * passes > max_work:
         return None
     result = screen_supports(
         data,

@@ -183,6 +183,8 @@ class _ScaledLCPA(_LCPA):
         return super()._root_fixing_wanted(lo, hi)
 
     def _incumbent_dict(self) -> dict:
+        if self.problem.scale == "fixed" and self.sclass.t_lo == self.sclass.t_hi == 1.0:
+            return self.problem.as_dict(self.best)  # the fixed scale: no multiplier shown
         return self.sclass.as_dict(self.best, 1.0 / self.best_t)
 
     def _stats(self) -> dict:

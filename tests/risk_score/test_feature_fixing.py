@@ -226,7 +226,16 @@ def test_learned_scale_with_root_fixing_matches_brute_force(seed):
 
 
 def test_root_fixing_off_fixes_nothing():
-    problem = noisy_problem(3, with_constraints=False)
+    problem = noisy_problem(6, with_constraints=False)
     result = solve_lcpa(problem, settings=LCPASettings(root_fixing=False))
+    assert result.stats["fixed_features"] == 0
+    assert result.upper_bound == pytest.approx(enumerate_optimum(problem), rel=1e-9)
+
+
+def test_no_fixing_when_the_screen_would_cost_too_much():
+    problem = noisy_problem(6, with_constraints=False)  # 3 features fixed by default
+    assert solve_lcpa(problem).stats["fixed_features"] == 3
+    settings = LCPASettings(fixing_max_work=10.0)
+    result = solve_lcpa(problem, limits=Limits(gap_tolerance=0.0), settings=settings)
     assert result.stats["fixed_features"] == 0
     assert result.upper_bound == pytest.approx(enumerate_optimum(problem), rel=1e-9)

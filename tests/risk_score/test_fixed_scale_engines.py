@@ -64,3 +64,15 @@ def test_engine_choice():
     assert fixed_scale_engine(RiskScoreProblem(many, y, max_size=3)) == "lcpa"
     wide = RiskScoreProblem(rng.integers(0, 2, (500, 40)).astype(float), y, max_size=10)
     assert fixed_scale_engine(wide) == "lcpa"  # 1.3e9 supports: too many for the screen
+
+
+def test_screen_engine_events_look_like_lcpa_ones():
+    """Incumbents of the fixed scale carry no multiplier, whichever engine found them."""
+    from riskexplore.core.events import Trace
+
+    problem = random_problem(3, with_constraints=False)
+    trace = Trace()
+    solve_problem(problem, settings=ScaledLCPASettings(), callbacks=[trace])
+    incumbents = [e.incumbent for e in trace.events if e.incumbent is not None]
+    assert incumbents and all("multiplier" not in inc for inc in incumbents)
+    assert all(set(inc) == {"intercept", "points"} for inc in incumbents)
