@@ -29,6 +29,8 @@ PUBLIC = (
 
 #: Names added since: near-optimal sets and feature prices (issue 13).
 ADDED = ("feature_prices", "near_optimal_checklists", "near_optimal_risk_scores")
+#: ... and the group calibration of risk scores (issue 22).
+ADDED += ("GroupCalibration",)
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are
 #: completed with that work; none at the moment.
