@@ -59,6 +59,10 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.errors import InfeasibleError as InfeasibleError
     from riskexplore.errors import InputError as InputError
     from riskexplore.errors import RiskExploreError as RiskExploreError
+
+    # does the model work for every group? the subgroup audit
+    from riskexplore.evaluation.audit.run import AuditResult as AuditResult
+    from riskexplore.evaluation.audit.run import audit as audit
     from riskexplore.evaluation.near_optimal import (
         near_optimal_checklists as near_optimal_checklists,
     )

@@ -27,10 +27,16 @@ PUBLIC = (
     "list_datasets load_dataset read_csv_table"
 ).split()
 
-#: Names added since: near-optimal sets and feature prices (issue 13).
-ADDED = ("feature_prices", "near_optimal_checklists", "near_optimal_risk_scores")
-#: ... and the group calibration of risk scores (issue 22).
-ADDED += ("GroupCalibration",)
+#: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
+#: and the group calibration of risk scores (issue 22).
+ADDED = (
+    "feature_prices",
+    "near_optimal_checklists",
+    "near_optimal_risk_scores",
+    "AuditResult",
+    "audit",
+    "GroupCalibration",
+)
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are
 #: completed with that work; none at the moment.
@@ -39,7 +45,13 @@ IN_FLIGHT: tuple[str, ...] = ()
 
 @pytest.mark.parametrize(
     "package",
-    ["riskexplore", "riskexplore.evaluation", "riskexplore.figures", "riskexplore.widgets"],
+    [
+        "riskexplore",
+        "riskexplore.evaluation",
+        "riskexplore.evaluation.audit",
+        "riskexplore.figures",
+        "riskexplore.widgets",
+    ],
 )
 def test_one_list_of_names_resolves_lazily(package):
     module = importlib.import_module(package)

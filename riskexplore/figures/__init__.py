@@ -11,6 +11,8 @@
   set, and its models grouped by the features they use;
 * :func:`feature_price_figure` -- the certified price of leaving out or forcing in each
   feature;
+* :func:`forest_figure`, :func:`group_reliability_figure` -- a subgroup audit: one
+  metric per group with its interval, and a reliability diagram per group;
 * :func:`save_figure` -- HTML (always) or PNG/SVG/PDF (with ``kaleido``).
 
 The widgets of :mod:`riskexplore.widgets` show the same figures live. plotly is imported
@@ -28,6 +30,8 @@ if TYPE_CHECKING:  # the public names (imported on first use)
         feature_frequency_figure as feature_frequency_figure,
     )
     from riskexplore.figures.alternatives import feature_price_figure as feature_price_figure
+    from riskexplore.figures.audit import forest_figure as forest_figure
+    from riskexplore.figures.audit import group_reliability_figure as group_reliability_figure
     from riskexplore.figures.cards import card_figure as card_figure
     from riskexplore.figures.compare import compare_figure as compare_figure
     from riskexplore.figures.export import (

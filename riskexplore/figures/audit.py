@@ -1,0 +1,252 @@
+"""Figures of a subgroup audit: a forest plot of one metric, and per-group reliability
+diagrams.
+
+Both take an :class:`~riskexplore.evaluation.audit.run.AuditResult`. Groups with too few
+rows are named, with their size, where their point would be.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from riskexplore.evaluation.audit.findings import FINDING_METRICS
+from riskexplore.figures.layout import XAXIS_PX, bottom_legend, fmt
+from riskexplore.figures.reliability import fill_reliability_trace
+
+__all__ = ["FOREST_METRICS", "forest_figure", "group_reliability_figure"]
+
+#: The metrics of :func:`forest_figure`: ``name -> (axis title, value format)``.
+FOREST_METRICS = {
+    "auc": ("AUC", "num"),
+    "fnr": ("false negative rate", "pct"),
+    "fpr": ("false positive rate", "pct"),
+    "ppv": ("positive predictive value", "pct"),
+    "prevalence": ("prevalence (observed risk)", "pct"),
+    "calibration": ("observed minus predicted risk", "pct"),
+}
+
+_FLAG = "#d62728"
+_POINT = "#1f77b4"
+_REST = "#7f7f7f"
+
+
+def _forest_columns(metric: str) -> tuple[str, str, str, str | None]:
+    """Columns of the value, its interval, and of the rest's value."""
+    if metric == "calibration":
+        return "calibration_gap", "calibration_gap_low", "calibration_gap_high", None
+    return metric, f"{metric}_low", f"{metric}_high", f"{metric}_rest"
+
+
+def _reference(result, metric: str) -> float:
+    if metric == "calibration":
+        return 0.0
+    value = result.overall.get(metric, math.nan)
+    return float(value) if value is not None else math.nan
+
+
+def _flagged(result, metric: str) -> set[str]:
+    return {f.group for f in result.findings if f.metric == metric}
+
+
+def forest_figure(result, metric: str = "auc", *, title: str | None = None, height=None):
+    """A forest plot of one metric: each group's value and interval, the rest for reference.
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    metric : str
+        One of :data:`FOREST_METRICS` (``"calibration"``: observed minus predicted risk,
+        around zero; risk models only).
+    title : str, optional
+        The title (default: the metric and the grouping).
+    height : int, optional
+        Pixels (default: grows with the number of groups).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces ``"group"`` (points with interval bars; red where a finding flags the
+        group), ``"rest"`` (the value of all other rows, per group), ``"too few"`` (text
+        of the groups too small to judge), and a dashed line at the value over all rows
+        (zero for calibration).
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric.
+    """
+    import plotly.graph_objects as go
+
+    if metric not in FOREST_METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(FOREST_METRICS)}")
+    name, kind = FOREST_METRICS[metric]
+    value, low, high, rest = _forest_columns(metric)
+    table = result.table
+    judged = table[~table["too_few"].astype(bool)]
+    few = table[table["too_few"].astype(bool)]
+    flagged = _flagged(result, metric) if metric in FINDING_METRICS else set()
+    reference = _reference(result, metric)
+    x = judged[value].to_numpy(float)
+    groups = [str(g) for g in judged["group"]]
+    hover = [
+        f"{g}<br>n = {n}<br>{name}: {fmt(v, kind)} [{fmt(lo, kind)}, {fmt(hi, kind)}]"
+        for g, n, v, lo, hi in zip(groups, judged["n"], x, judged[low], judged[high], strict=True)
+    ]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            name="group",
+            x=x,
+            y=groups,
+            mode="markers",
+            marker={
+                "size": 10,
+                "color": [_FLAG if g in flagged else _POINT for g in groups],
+                "symbol": "square",
+            },
+            error_x={
+                "type": "data",
+                "array": np.clip(judged[high].to_numpy(float) - x, 0, None),
+                "arrayminus": np.clip(x - judged[low].to_numpy(float), 0, None),
+                "visible": True,
+            },
+            hovertext=hover,
+            hovertemplate="%{hovertext}<extra></extra>",
+        )
+    )
+    if rest is not None:
+        fig.add_trace(
+            go.Scatter(
+                name="rest",
+                x=judged[rest].to_numpy(float),
+                y=groups,
+                mode="markers",
+                marker={"symbol": "line-ns-open", "size": 16, "color": _REST, "line": {"width": 2}},
+                hovertemplate="the rest: %{x}<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            name="too few",
+            x=[reference if math.isfinite(reference) else 0.0] * len(few),
+            y=[str(g) for g in few["group"]],
+            mode="text",
+            text=[f"too few to judge (n = {n})" for n in few["n"]],
+            textfont={"color": _REST},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    if math.isfinite(reference):
+        fig.add_vline(x=reference, line={"dash": "dash", "color": _REST, "width": 1})
+    order = [str(g) for g in table["group"]]
+    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1], automargin=True)
+    fig.update_xaxes(title_text=name, tickformat=".0%" if kind == "pct" else None)
+    by = " x ".join(result.settings.get("by", ()))
+    fig.update_layout(
+        height=height or 140 + 34 * len(table),
+        title={"text": title or f"{name} by {by}"},
+        margin={"l": 20, "r": 20, "t": 60, "b": XAXIS_PX},
+        legend=bottom_legend(),
+    )
+    return fig
+
+
+def _panel_title(result, group: str) -> str:
+    row = result.table.set_index("group").loc[group]
+    return f"{group} (n = {int(row['n'])})"
+
+
+def group_reliability_figure(result, *, columns: int = 3, title: str | None = None):
+    """One reliability diagram per group: observed against predicted risk per score.
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit of a risk model (a checklist predicts no risk: the figure then says so).
+    columns : int
+        Diagrams per row.
+    title : str, optional
+        The title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Per group with enough rows, a diagonal and a marker trace named after the group
+        (marker area grows with the score's count; bars are exact intervals of the
+        observed risk). Groups too small to judge are listed under the title.
+    """
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    groups = list(result.reliability)
+    by = " x ".join(result.settings.get("by", ()))
+    few = [
+        f"{g} (n = {n})"
+        for g, n in result.table.loc[result.table["too_few"], ["group", "n"]].to_numpy()
+    ]
+    text = title or f"Reliability by {by}"
+    if few:
+        text += f"<br><sup>too few to judge: {'; '.join(few)}</sup>"
+    if not groups:
+        fig = go.Figure()
+        fig.add_annotation(
+            text="This model predicts no risk (a checklist): no reliability diagram.",
+            showarrow=False,
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+        )
+        fig.update_layout(height=240, title={"text": text})
+        return fig
+    columns = max(1, min(columns, len(groups)))
+    rows = math.ceil(len(groups) / columns)
+    fig = make_subplots(
+        rows=rows,
+        cols=columns,
+        subplot_titles=[_panel_title(result, g) for g in groups],
+        horizontal_spacing=0.08,
+        vertical_spacing=0.3 / rows,
+    )
+    for k, group in enumerate(groups):
+        r, c = k // columns + 1, k % columns + 1
+        fig.add_trace(_diagonal(go, k == 0), row=r, col=c)
+        trace = go.Scatter(
+            name=group,
+            mode="markers",
+            marker={"color": _POINT, "opacity": 0.75, "line": {"width": 1}},
+            hovertemplate="%{hovertext}<extra>" + group + "</extra>",
+            showlegend=False,
+        )
+        fill_reliability_trace(trace, result.reliability[group])
+        fig.add_trace(trace, row=r, col=c)
+    fig.update_xaxes(range=[-0.02, 1.02], tickformat=".0%")
+    fig.update_yaxes(range=[-0.02, 1.02], tickformat=".0%")
+    for c in range(1, columns + 1):
+        fig.update_xaxes(title_text="predicted risk", row=rows, col=c)
+    for r in range(1, rows + 1):
+        fig.update_yaxes(title_text="observed risk", row=r, col=1)
+    fig.update_layout(
+        height=120 + 300 * rows,
+        title={"text": text},
+        margin={"l": 60, "r": 20, "t": 100 if few else 80, "b": XAXIS_PX},
+        legend=bottom_legend(),
+    )
+    return fig
+
+
+def _diagonal(go, legend: bool) -> Any:
+    return go.Scatter(
+        name="perfect calibration",
+        x=np.array([0.0, 1.0]),
+        y=np.array([0.0, 1.0]),
+        mode="lines",
+        line={"dash": "dash", "color": "#999999"},
+        hoverinfo="skip",
+        showlegend=legend,
+    )
