@@ -456,6 +456,14 @@ class GroupCalibration(RiskScoreConstraint):
     label : str, optional
         The group's name in plain words (``"age 60 and older"``); by default the
         conditions.
+    target : float, optional
+        The log-odds the group's average score should be near, instead of the log-odds
+        of its observed rate. An average of log-odds is not the log-odds of an average
+        risk: a group whose scores spread widely can have an average risk above its
+        observed rate while its average score is below the observed log-odds. The rule
+        of an audit finding (:func:`~riskexplore.evaluation.audit.rules.rule_for_finding`)
+        therefore aims at the average score that would make the group's average risk
+        match its observed rate, found from the audited model's scores.
 
     Raises
     ------
@@ -475,6 +483,7 @@ class GroupCalibration(RiskScoreConstraint):
     max_gap: float = 0.25
     limit: str = "both"
     label: str | None = None
+    target: float | None = None
 
     def __post_init__(self) -> None:
         where = self.where
@@ -515,6 +524,11 @@ class GroupCalibration(RiskScoreConstraint):
             )
         if self.label is not None and not isinstance(self.label, str):
             raise ConstraintError(f"GroupCalibration: label must be text, got {self.label!r}")
+        if self.target is not None:
+            target = real_number(self.target, "GroupCalibration: target")
+            if math.isinf(target):
+                raise ConstraintError("GroupCalibration: target must be a finite log-odds")
+            object.__setattr__(self, "target", target)
 
     @property
     def group(self) -> str:
@@ -524,6 +538,14 @@ class GroupCalibration(RiskScoreConstraint):
         return " and ".join(_condition_words(c, v) for c, v in self.where)
 
     def describe(self) -> str:
+        if self.target is not None:
+            low, high = self._band(self.target)
+            allowed = {
+                "both": f"between {_pct(_expit(low))} and {_pct(_expit(high))}",
+                "under": f"at least {_pct(_expit(low))}",
+                "over": f"at most {_pct(_expit(high))}",
+            }[self.limit]
+            return f"Group {self.group}: risk at the group's average score {allowed}"
         gap = format_number(round(self.max_gap, 6))
         side = {
             "both": f"within {gap} log-odds of",
@@ -618,6 +640,44 @@ class GroupCalibration(RiskScoreConstraint):
         positive = np.asarray(problem.y)[mask] > 0
         return float(w[positive].sum() / w.sum()), float(w.sum())
 
+    def _band(self, center: float) -> tuple[float, float]:
+        """The bounds on the group's average score around ``center`` (log-odds)."""
+        lower = center - self.max_gap if self.limit in ("both", "under") else -math.inf
+        upper = center + self.max_gap if self.limit in ("both", "over") else math.inf
+        return lower, upper
+
+    def center(self, problem: Any) -> float:
+        """The log-odds the group's average score is held near: ``target``, else the
+        log-odds of the group's observed rate.
+
+        Parameters
+        ----------
+        problem : RiskScoreProblem
+            The problem.
+
+        Returns
+        -------
+        float
+            The log-odds.
+
+        Raises
+        ------
+        ConstraintError
+            Without rows in the group, or (without ``target``) when all its rows have
+            the same outcome.
+        """
+        rate, _ = self.observed(problem)
+        if self.target is not None:
+            return self.target
+        if not 0.0 < rate < 1.0:
+            which = "positive" if rate == 1.0 else "negative"
+            raise ConstraintError(
+                f"constraint {self.describe()!r}: every training row of the group is "
+                f"{which}, so its observed risk ({_pct(rate)}) has no log-odds to match; "
+                "choose a larger group"
+            )
+        return _logit(rate)
+
     def risk_bounds(self, problem: Any) -> tuple[float, float, float]:
         """The group's observed rate and the risks allowed at its average score.
 
@@ -631,17 +691,10 @@ class GroupCalibration(RiskScoreConstraint):
         (float, float, float)
             ``(observed, lowest, highest)``; an open side is 0 or 1.
         """
+        lower, upper = self._band(self.center(problem))
         rate, _ = self.observed(problem)
-        if not 0.0 < rate < 1.0:
-            which = "positive" if rate == 1.0 else "negative"
-            raise ConstraintError(
-                f"constraint {self.describe()!r}: every training row of the group is "
-                f"{which}, so its observed risk ({_pct(rate)}) has no log-odds to match; "
-                "choose a larger group"
-            )
-        t = _logit(rate)
-        low = _expit(t - self.max_gap) if self.limit in ("both", "under") else 0.0
-        high = _expit(t + self.max_gap) if self.limit in ("both", "over") else 1.0
+        low = _expit(lower) if math.isfinite(lower) else 0.0
+        high = _expit(upper) if math.isfinite(upper) else 1.0
         return rate, low, high
 
     def to_rows(self, feature_names, problem=None):
@@ -658,19 +711,20 @@ class GroupCalibration(RiskScoreConstraint):
         for name, mean in zip(feature_names, means, strict=True):
             if mean != 0.0:
                 points[str(name)] = float(mean)
-        t = _logit(rate)
-        lower = t - self.max_gap if self.limit in ("both", "under") else -math.inf
-        upper = t + self.max_gap if self.limit in ("both", "over") else math.inf
+        lower, upper = self._band(self.center(problem))
         if self.limit == "both":
             allowed = f"between {_pct(low)} and {_pct(high)}"
         elif self.limit == "under":
             allowed = f"at least {_pct(low)}"
         else:
             allowed = f"at most {_pct(high)}"
-        name = (
-            f"{self.describe()} (observed {_pct(rate)}; risk at the group's average score "
-            f"{allowed})"
-        )
+        if self.target is None:
+            name = (
+                f"{self.describe()} (observed {_pct(rate)}; risk at the group's average "
+                f"score {allowed})"
+            )
+        else:
+            name = f"{self.describe()} (observed {_pct(rate)})"
         return [LinearRow(name, points, lower=lower, upper=upper, logit_bounds=(lower, upper))]
 
 

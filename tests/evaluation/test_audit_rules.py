@@ -13,6 +13,7 @@ from riskexplore.errors import ConstraintError
 from riskexplore.evaluation.audit import audit
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.rules import (
+    calibrating_shift,
     group_conditions,
     rule_available,
     rule_for_finding,
@@ -59,16 +60,21 @@ def test_a_risk_scores_calibration_finding_gives_a_group_calibration(fitted):
     assert finding.value > finding.rest_value  # underestimated
     assert rule_available(finding, result) is None
     rule = rule_for_finding(finding, result)
-    assert rule.constraint == GroupCalibration(
-        {"site": 2.0}, max_gap=rule.constraint.max_gap, limit="under", label="site = 2"
+    c = rule.constraint
+    assert c == GroupCalibration(
+        {"site": 2.0}, max_gap=c.max_gap, limit="under", label="site = 2", target=c.target
     )
     assert rule.group_columns == ("site",)
     assert "underestimates the risk of site = 2" in rule.sentence
-    gap = abs(
-        np.log(finding.value / (1 - finding.value))
-        - np.log(finding.rest_value / (1 - finding.rest_value))
-    )
-    assert rule.constraint.max_gap == pytest.approx(max(0.05, round(gap / 2, 2)))
+    # the target: shifting every score of the group by c makes its average risk the
+    # observed rate; the rule asks for at least half of that shift
+    mask = X["site"].to_numpy() == 2
+    logits = model.decision_function(features)[mask]
+    mean = logits.mean()
+    shift = c.target - mean
+    assert np.mean(1 / (1 + np.exp(-(logits + shift)))) == pytest.approx(y[mask].mean(), abs=1e-3)
+    assert shift > 0 and c.max_gap == pytest.approx(round(shift / 2, 2))
+    assert mean < c.target - c.max_gap  # the model breaks it: the rule binds
     # the rule picks exactly the audited rows of the group
     problem = RiskScoreProblem(features, y)
     assert np.array_equal(rule.constraint.rows_of(problem), X["site"].to_numpy() == 2)
@@ -185,3 +191,18 @@ def test_checklist_rule_end_to_end():
     )
     rates = audit(ruled, X, y, "b").table.set_index("group")["fpr"]
     assert abs(rates["b = 1"] - rates["b = 0"]) <= 0.1 + 1e-9
+
+
+def test_calibrating_shift_by_hand():
+    table = pd.DataFrame({"predicted_risk": [0.5, 0.5], "count": [1, 3]})
+    mean, c = calibrating_shift(table, 0.5)
+    assert mean == pytest.approx(0.0) and c == pytest.approx(0.0, abs=1e-9)
+    # two scores, log-odds -2 and 2, one patient each: the average risk is 0.5 already
+    table = pd.DataFrame(
+        {"predicted_risk": [1 / (1 + np.exp(2)), 1 / (1 + np.exp(-2))], "count": [1, 1]}
+    )
+    mean, c = calibrating_shift(table, 0.5)
+    assert mean == pytest.approx(0.0) and c == pytest.approx(0.0, abs=1e-9)
+    mean, c = calibrating_shift(table, 0.7)
+    expect = np.mean(1 / (1 + np.exp(-(np.array([-2.0, 2.0]) + c))))
+    assert expect == pytest.approx(0.7, abs=1e-9) and c > 0

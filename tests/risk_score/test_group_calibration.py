@@ -51,19 +51,19 @@ def small_data(seed: int):
     return pd.DataFrame(X, columns=names), y, pd.DataFrame({"site": site}), w
 
 
-def group_ok(lam, X, y, w, mask, gap, limit, m=1.0):
+def group_ok(lam, X, y, w, mask, gap, limit, m=1.0, target=None):
     """Whether the group's average of ``score / m`` is in the band (from the raw data)."""
     w = np.ones(len(y)) if w is None else w
     score = (lam[0] + X @ lam[1:]) / m
     mean = float(w[mask] @ score[mask] / w[mask].sum())
     rate = float(w[mask] @ (y[mask] == 1) / w[mask].sum())
-    t = _logit(rate)
+    t = _logit(rate) if target is None else target
     lower = t - gap if limit in ("both", "under") else -math.inf
     upper = t + gap if limit in ("both", "over") else math.inf
     return lower - 1e-9 <= mean <= upper + 1e-9
 
 
-def fixed_brute_force(problem, base, X, y, w, masks, gaps, limits_):
+def fixed_brute_force(problem, base, X, y, w, masks, gaps, limits_, target=None):
     """Least objective over every model in the box meeting ``base`` (the problem without
     the group rows) and each group's band."""
     lo, hi = base.lam_bounds()
@@ -73,7 +73,7 @@ def fixed_brute_force(problem, base, X, y, w, masks, gaps, limits_):
         if base.violations(lam):
             continue
         if not all(
-            group_ok(lam, X, y, w, mk, g, li)
+            group_ok(lam, X, y, w, mk, g, li, target=target)
             for mk, g, li in zip(masks, gaps, limits_, strict=True)
         ):
             continue
@@ -97,7 +97,7 @@ CASES = [
 ]
 
 
-def build(seed, where, gap, limit, **kw):
+def build(seed, where, gap, limit, target=None, **kw):
     X, y, groups, w = small_data(seed)
     common = dict(
         sample_weight=w,
@@ -109,7 +109,7 @@ def build(seed, where, gap, limit, **kw):
         groups=groups,
         **kw,
     )
-    rule = GroupCalibration(where, max_gap=gap, limit=limit)
+    rule = GroupCalibration(where, max_gap=gap, limit=limit, target=target)
     problem = RiskScoreProblem(X, y, constraints=[rule], **common)
     base = RiskScoreProblem(X, y, **common)
     mask = np.ones(len(y), dtype=bool)
@@ -294,3 +294,47 @@ def test_other_constraints_still_compile_without_the_problem():
     X, y, _, _ = small_data(2)
     problem = RiskScoreProblem(X, y, constraints=[PredictedRisk(when={"f0": 1}, at_least=0.2)])
     assert problem.rows[0].lower == math.ceil(_logit(0.2) - 1e-9)
+
+
+TARGETS = [
+    (0, {"site": 2}, 0.1, "both", 0.5),
+    (1, {"site": 2}, 0.0, "under", 1.8),
+    (2, {"site": 0}, 0.0, "over", -3.0),
+    (5, {"f0": (None, 1)}, 0.0, "under", 0.0),
+]
+
+
+@pytest.mark.parametrize(("seed", "where", "gap", "limit", "target"), TARGETS)
+def test_a_target_of_its_own_matches_brute_force(seed, where, gap, limit, target):
+    problem, base, X, y, w, mask = build(seed, where, gap, limit, target=target)
+    optimum, _ = fixed_brute_force(problem, base, X, y, w, [mask], [gap], [limit], target)
+    free, _ = fixed_brute_force(base, base, X, y, w, [], [], [])
+    assert math.isfinite(optimum) and optimum > free + 1e-9  # it binds
+    result = solve_lcpa(problem, limits=Limits(gap_tolerance=0.0))
+    assert result.upper_bound == pytest.approx(optimum, rel=1e-9, abs=1e-12)
+    assert result.lower_bound <= optimum + 1e-12
+    assert group_ok(result.solution, X, y, w, mask, gap, limit, target=target)
+    # the learned scale: the band holds for the average of score / m
+    m_range = (0.5, 3.0)
+    scaled = solve_scaled_lcpa(problem, m_range, limits=Limits(gap_tolerance=0.0))
+    m = scaled.stats["multiplier"]
+    assert group_ok(scaled.solution, X, y, w, mask, gap, limit, m=m, target=target)
+    assert scaled.upper_bound <= result.upper_bound + 1e-9  # m = 1 is in the range
+
+
+def test_a_target_reads_as_risks():
+    rule = GroupCalibration({"site": 2}, max_gap=0.2, limit="both", target=0.0)
+    assert rule.describe() == (
+        "Group site = 2: risk at the group's average score between 45% and 55%"
+    )
+    over = GroupCalibration({"site": 2}, max_gap=0.0, limit="over", target=-2.0, label="site B")
+    assert over.describe() == "Group site B: risk at the group's average score at most 12%"
+    with pytest.raises(ConstraintError, match="target must be a finite log-odds"):
+        GroupCalibration({"site": 2}, target=float("inf"))
+    X, y, groups, _ = small_data(1)
+    yy = y.copy()
+    yy[groups["site"].to_numpy() == 1] = 0  # a target needs no log-odds of the rate
+    problem = RiskScoreProblem(
+        X, yy, groups=groups, constraints=[GroupCalibration({"site": 1}, target=-3.0)]
+    )
+    assert problem.rows[0].lower == pytest.approx(-3.25)

@@ -7,9 +7,14 @@ comparison without and with the rule (:func:`riskexplore.evaluation.compare.comp
 shows its certified price:
 
 * a risk score's **calibration** finding (the score under- or overestimates a group's
-  risk) gives a :class:`~riskexplore.risk_score.constraints.GroupCalibration`: the
-  group's average score may not miss the log-odds of its observed rate by more than a
-  gap, on the side of the finding;
+  risk) gives a :class:`~riskexplore.risk_score.constraints.GroupCalibration` on the
+  side of the finding. Its target is the average score (log-odds) at which the group's
+  average risk would match its observed rate if every score of the group moved by the
+  same amount ``c`` (found from the audited scores, :func:`calibrating_shift`); the rule
+  lets the average score miss that target by at most ``shrink * |c|``, so it asks for at
+  least half (by default) of the move. (An average of log-odds is not the log-odds of an
+  average risk: aiming at the log-odds of the observed rate may not bind at all when
+  the scores spread.)
 * a checklist's **FNR** or **FPR** finding gives the existing group-rate limit
   :class:`~riskexplore.checklist.constraints.GroupRateGap` (the rate of any group minus
   that of any other, over the groups of the audited column(s)), or with ``cap=True``
@@ -27,16 +32,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.errors import ConstraintError
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
 from riskexplore.risk_score.constraints import GroupCalibration
 
-__all__ = ["SuggestedRule", "group_conditions", "rule_available", "rule_for_finding"]
+__all__ = [
+    "SuggestedRule",
+    "calibrating_shift",
+    "group_conditions",
+    "rule_available",
+    "rule_for_finding",
+]
 
 #: The least gap a suggested risk-score rule allows, in log-odds.
-MIN_LOGIT_GAP = 0.05
+MIN_LOGIT_GAP = 0.01
 #: The least gap (or margin) a suggested checklist rule allows, as a rate.
 MIN_RATE_GAP = 0.01
 
@@ -142,9 +155,10 @@ def rule_for_finding(
     result : AuditResult
         The audit it comes from (its model's kind, group columns and bins).
     max_gap : float, optional
-        The gap the rule allows: log-odds for a risk score's calibration, a rate for a
-        checklist's gap (or, with ``cap``, the cap on every group's rate). By default the
-        finding's gap times ``shrink``.
+        The gap the rule allows: log-odds for a risk score's calibration (around the
+        target), a rate for a checklist's gap (or, with ``cap``, the cap on every
+        group's rate). By default the finding's gap times ``shrink`` (for a risk score:
+        the calibrating shift times ``shrink``).
     shrink : float, default 0.5
         The share of the finding's gap the default ``max_gap`` keeps, in ``[0, 1)``
         (0.5 halves it).
@@ -179,17 +193,65 @@ def _logit(p: float) -> float:
     return math.log(p) - math.log1p(-p)
 
 
+def calibrating_shift(table, observed: float) -> tuple[float, float]:
+    """The group's average score and the shift of every score that calibrates it.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The group's reliability table (``predicted_risk`` and ``count`` per score, as in
+        :attr:`AuditResult.reliability`).
+    observed : float
+        The group's observed rate, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        ``(mean, c)``: the group's average log-odds, and the ``c`` for which the average
+        of ``sigma(logit_i + c)`` equals ``observed`` (found by bisection; the average is
+        increasing in ``c``).
+    """
+    risk = np.clip(table["predicted_risk"].to_numpy(dtype=float), 1e-9, 1 - 1e-9)
+    counts = table["count"].to_numpy(dtype=float)
+    logits = np.log(risk) - np.log1p(-risk)
+    weights = counts / counts.sum()
+    mean = float(weights @ logits)
+
+    def average(c: float) -> float:
+        return float(weights @ (1.0 / (1.0 + np.exp(-(logits + c)))))
+
+    low, high = -30.0, 30.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if average(mid) < observed:
+            low = mid
+        else:
+            high = mid
+    return mean, (low + high) / 2
+
+
 def _calibration_rule(
     finding: Finding, result: Any, columns: tuple[str, ...], max_gap, shrink: float
 ) -> SuggestedRule:
     observed, predicted = float(finding.value), float(finding.rest_value)
     under = observed > predicted  # the score underestimates the group's risk
-    if max_gap is None:
+    table = (getattr(result, "reliability", None) or {}).get(finding.group)
+    target = None
+    if table is not None and len(table) and 0.0 < observed < 1.0:
+        mean, shift = calibrating_shift(table, observed)
+        target = round(mean + shift, 4)
+        gap = abs(shift) * shrink
+    else:  # no scores to aim with: the log-odds of the observed rate
         gap = abs(_logit(observed) - _logit(predicted)) * shrink
+    if max_gap is None:
         max_gap = max(MIN_LOGIT_GAP, round(gap, 2))
     where = group_conditions(finding.group, result)
     rule = GroupCalibration(
-        where, max_gap=max_gap, limit="under" if under else "over", label=finding.group
+        where,
+        max_gap=max_gap,
+        limit="under" if under else "over",
+        label=finding.group,
+        target=target,
     )
     side = "underestimates" if under else "overestimates"
     sentence = (
