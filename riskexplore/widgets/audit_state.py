@@ -27,7 +27,7 @@ AUDIT_DEFAULTS: dict[str, Any] = {
     "by": (),
     "run": "unconstrained",
     "data": "train",
-    "metric": "auc",
+    "metric": "",
     "min_size": 30,
 }
 
@@ -130,7 +130,7 @@ class AuditState:
             raise InputError(f"run must be one of {', '.join(_RUNS)}, got {new['run']!r}")
         if new["data"] not in _DATA:
             raise InputError(f"data must be 'train' or 'test', got {new['data']!r}")
-        metrics = {m for options in AUDIT_METRICS.values() for _, m in options}
+        metrics = {m for options in AUDIT_METRICS.values() for _, m in options} | {""}
         if new["metric"] not in metrics:
             raise InputError(f"metric must be one of {', '.join(sorted(metrics))}")
         size = new["min_size"]
@@ -230,6 +230,21 @@ class AuditState:
                     reason = str(exc)
             out.append(FindingRule(finding, rule, reason))
         return out
+
+    def metric(self) -> str:
+        """The forest plot's metric: the one chosen, else that of the first finding, else
+        the first of :meth:`metric_options`.
+
+        Returns
+        -------
+        str
+            The metric.
+        """
+        values = [v for _label, v in self.metric_options()]
+        if self.settings["metric"] in values:
+            return self.settings["metric"]
+        flagged = [f.metric for f in self.result.findings] if self.result is not None else []
+        return next((m for m in flagged if m in values), values[0])
 
     def metric_options(self) -> list[tuple[str, str]]:
         """The forest plot's metrics for the audited model (plain words, name).

@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import logging
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,7 @@ from riskexplore.widgets.audit_state import AuditState, FindingRule
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
 
-__all__ = ["AuditView", "audit_table_html", "explorer_audit_source"]
+__all__ = ["AuditView", "audit_table_html", "explorer_audit_source", "plain_sentence"]
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +235,7 @@ class AuditView:
         )
         self.metric = w.Dropdown(
             options=self.state.metric_options(),
-            value=self._metric_value(self.state.metric_options()),
+            value=self.state.metric(),
             description="compare the groups on",
             style={"description_width": "170px"},
             layout=w.Layout(width="560px"),
@@ -452,14 +453,12 @@ class AuditView:
         self.results.layout.display = None
         self._draw_findings()
         self.table.value = audit_table_html(result)
-        options = self.state.metric_options()
         self._syncing = True
         try:
-            self.metric.options = options
-            self.metric.value = self._metric_value(options)
+            self.metric.options = self.state.metric_options()
+            self.metric.value = self.state.metric()
         finally:
             self._syncing = False
-        self.state.update(metric=self.metric.value)
         self._draw_forest()
         if result.reliability:
             from riskexplore.widgets.plot_view import replace_figure
@@ -471,21 +470,13 @@ class AuditView:
         else:
             self.reliability_box.layout.display = "none"
 
-    def _metric_value(self, options) -> str:
-        values = [v for _label, v in options]
-        chosen = self.state.settings["metric"]
-        if chosen in values:
-            return chosen
-        flagged = [f.metric for f in self.state.result.findings] if self.state.result else []
-        return next((m for m in flagged if m in values), values[0])
-
     def _draw_forest(self) -> None:
         from riskexplore.widgets.plot_view import replace_figure
 
         result = self.state.result
         if result is None:
             return
-        metric = self.state.settings["metric"]
+        metric = self.state.metric()
         label = dict((v, k) for k, v in self.state.metric_options()).get(metric, metric)
         by = " and ".join(result.settings["by"])
         replace_figure(self.forest, forest_figure(result, metric, title=f"{label}, by {by}"))
@@ -514,23 +505,28 @@ class AuditView:
         self.findings.children = rows
 
     def _finding_row(self, w, item: FindingRule):
-        sentence = html.escape(_capital(item.finding.sentence))
+        sentence = html.escape(plain_sentence(item.finding.sentence))
+        if item.rule is None:
+            note = html.escape(_capital(item.reason or "no rule"))
+            return w.HTML(
+                f'<div style="{_FONT};max-width:760px;margin:2px 0">• {sentence}<br>'
+                f'<span style="color:#777;font-size:12px">No rule can limit this: '
+                f"{note}.</span></div>"
+            )
+        rule = html.escape(item.rule.constraint.describe())
         text = w.HTML(
-            f'<div style="{_FONT};max-width:640px">• {sentence}</div>',
+            f'<div style="{_FONT};max-width:640px;margin:2px 0">• {sentence}<br>'
+            f'<span style="color:#555;font-size:12px">The rule: {rule}.</span></div>',
             layout=w.Layout(flex="1 1 400px"),
         )
         button = w.Button(
             description="Add the rule that limits this",
             icon="plus",
-            layout=w.Layout(width="260px"),
-            disabled=item.rule is None,
+            layout=w.Layout(width="260px", flex="0 0 auto"),
+            tooltip=item.rule.sentence,
         )
         button.add_class("rx-audit-rule")
-        if item.rule is None:
-            button.tooltip = _capital(item.reason or "no rule")
-        else:
-            button.tooltip = item.rule.sentence
-            button.on_click(lambda _b, rule=item.rule: self.add_rule(rule))
+        button.on_click(lambda _b, rule=item.rule: self.add_rule(rule))
         self.rule_buttons.append(button)
         return w.HBox([text, button], layout=w.Layout(flex_flow="row wrap", width="100%"))
 
@@ -572,6 +568,22 @@ class AuditView:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
+
+
+def plain_sentence(sentence: str) -> str:
+    """A finding's sentence for a page: capitalised, "CI" in words.
+
+    Parameters
+    ----------
+    sentence : str
+        The finding's sentence.
+
+    Returns
+    -------
+    str
+        ``"... (difference +9.2 points, 95% confidence range +2.6 to +16.7)"``.
+    """
+    return _capital(re.sub(r"(\d+(?:\.\d+)?%) CI ", r"\1 confidence range ", sentence))
 
 
 def forest_figure_placeholder(title: str = "By group"):

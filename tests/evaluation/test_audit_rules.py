@@ -152,9 +152,14 @@ def test_a_checklists_rate_finding_gives_the_group_rate_limits():
 
 
 def test_findings_without_a_rule_say_why():
-    assert "no linear rule" in rule_available(finding("auc"), _Result("risk_score"))
-    assert "no linear rule" in rule_available(finding("fnr"), _Result("risk_score"))
-    assert "no linear rule" in rule_available(finding("ppv"), _Result("checklist"))
+    assert rule_available(finding("auc"), _Result("risk_score")) == (
+        "the rules of a score can bring a group's predicted risk closer to what happened, "
+        "not its ranking of patients (AUC)"
+    )
+    assert "not its missed cases (FNR)" in rule_available(finding("fnr"), _Result("risk_score"))
+    assert "not its share of flagged patients with the outcome (PPV)" in rule_available(
+        finding("ppv"), _Result("checklist")
+    )
     binned = _Result("checklist", cuts={"sex": [1.0]})
     assert "cut sex into ranges" in rule_available(finding("fnr"), binned)
     assert "risk scores and checklists only" in rule_available(finding("fnr"), _Result("model"))

@@ -94,11 +94,18 @@ def test_choosing_a_column_shows_table_findings_and_figures(fitted):
     names = {t.name for t in view.reliability.to_figure().data}
     assert {"site = 0", "site = 1", "site = 2"} <= names
     assert view.reliability_box.layout.display is None
-    # the calibration finding of site 2 has its rule; the others say why not
+    # the calibration findings have their rule; the others say why not
+    calibration = [f for f in result.findings if f.metric == "calibration"]
     buttons = view.rule_buttons
-    assert len(buttons) == len(result.findings)
+    assert calibration and len(buttons) == len(calibration)
     usable = [b for b in buttons if not b.disabled]
     assert usable and all("Rule:" in b.tooltip for b in usable)
+    words = " ".join(
+        c.value if hasattr(c, "value") else c.children[0].value for c in view.findings.children
+    )
+    if len(result.findings) > len(calibration):
+        assert "No rule can limit this" in words
+    assert " CI " not in words and "confidence range" in words
     usable[0].click()
     assert isinstance(added[0].constraint, GroupCalibration)
     assert added[0].constraint.label in {f.group for f in result.findings}

@@ -103,8 +103,8 @@ def rule_available(finding: Finding, result: Any) -> str | None:
         if metric == "calibration":
             return None
         return (
-            "a risk score's rules limit its calibration by group; a gap in "
-            f"{_metric_words(metric)} has no linear rule"
+            "the rules of a score can bring a group's predicted risk closer to what "
+            f"happened, not its {_metric_words(metric)}"
         )
     if kind == "checklist":
         if metric in ("fnr", "fpr"):
@@ -117,16 +117,16 @@ def rule_available(finding: Finding, result: Any) -> str | None:
                 )
             return None
         return (
-            "a checklist's rules limit its missed cases (FNR) and false alarms (FPR) by "
-            f"group; a gap in {_metric_words(metric)} has no linear rule"
+            "the rules of a checklist can limit a group's missed cases (FNR) and false "
+            f"alarms (FPR), not its {_metric_words(metric)}"
         )
     return "rules exist for risk scores and checklists only"
 
 
 def _metric_words(metric: str) -> str:
     return {
-        "auc": "AUC",
-        "ppv": "PPV",
+        "auc": "ranking of patients (AUC)",
+        "ppv": "share of flagged patients with the outcome (PPV)",
         "fnr": "missed cases (FNR)",
         "fpr": "false alarms (FPR)",
         "calibration": "calibration",
