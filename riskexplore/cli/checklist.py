@@ -11,14 +11,19 @@ from riskexplore.checklist.fit import iter_fit_checklist
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_audit,
     add_data,
     add_parallel,
     add_time_limit,
+    audit_json,
+    audit_report,
+    check_audit,
     dask_client,
     finite,
     load_table,
     positive_float,
     positive_int,
+    print_audits,
     print_model,
     rate,
     run_solve,
@@ -67,6 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="cost of a false positive relative to a false negative (default 1)",
     )
     add_time_limit(parser, "checklist")
+    add_audit(parser)
     parser.add_argument(
         "--method",
         choices=("exact", "mip"),
@@ -136,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.max_items is not None and args.min_m > args.max_items:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-items {args.max_items}")
     X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
+    check_audit(args, X)
     binarize = None if args.binarize == "none" else args.binarize
     progress = None if args.json else ProgressPrinter()
     options: dict[str, Any] = {}
@@ -169,8 +176,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    report = checklist_report(model, name, len(y)) if args.json else None
-    return print_model(model, report, ascii=args.ascii)
+    audits = audit_report(model, X, y, args)
+    if args.json:
+        report = checklist_report(model, name, len(y))
+        if audits:
+            report["audit"] = audit_json(audits)
+        return print_model(model, report)
+    print_model(model, None, ascii=args.ascii)
+    print_audits(audits)
+    return 0
 
 
 def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:

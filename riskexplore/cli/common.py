@@ -28,9 +28,15 @@ from riskexplore.data.tables import read_csv_table
 from riskexplore.data.validation import split_outcome
 from riskexplore.datasets import list_datasets, load_dataset
 from riskexplore.errors import InputError, RiskExploreError
+from riskexplore.evaluation.audit.run import AuditResult, audit, check_by
 
 __all__ = [
     "EXIT_USAGE",
+    "add_audit",
+    "audit_report",
+    "check_audit",
+    "audit_json",
+    "print_audits",
     "add_time_limit",
     "CLIError",
     "Parser",
@@ -541,3 +547,102 @@ def dask_client(address: str | None):
         return Client(address, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:
         raise CLIError(f"cannot reach the Dask scheduler at {address}: {one_line(exc)}") from None
+
+
+def add_audit(parser: argparse.ArgumentParser) -> None:
+    """``--audit COLUMN`` (repeatable: two make the cross) and ``--audit-min-size N``.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument(
+        "--audit",
+        action="append",
+        metavar="COLUMN",
+        help="audit the model group by group on this column of the data (give it twice "
+        "for the cross of two columns)",
+    )
+    parser.add_argument(
+        "--audit-min-size",
+        type=positive_int,
+        default=30,
+        metavar="N",
+        help="groups with fewer rows are too few to judge (default 30)",
+    )
+
+
+def check_audit(args: argparse.Namespace, X: pd.DataFrame) -> None:
+    """Check ``--audit`` against the data before the fit.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+    X : DataFrame
+        The features.
+
+    Raises
+    ------
+    CLIError
+        For more than two columns, or a column that is not in the data.
+    """
+    if not args.audit:
+        return
+    if len(args.audit) > 2:
+        raise CLIError(f"--audit is given {len(args.audit)} times; give one column or two")
+    check_by(X, args.audit)
+
+
+def audit_report(
+    model: Any, X: pd.DataFrame, y: Any, args: argparse.Namespace
+) -> dict[str, AuditResult]:
+    """The audits asked for by ``--audit``: ``{"train": result}`` (empty without it).
+
+    Parameters
+    ----------
+    model : RiskScore or Checklist
+        The fitted model.
+    X, y
+        The training data.
+    args : Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    dict
+        Split name -> :class:`~riskexplore.evaluation.audit.run.AuditResult`.
+    """
+    if not args.audit:
+        return {}
+    return {"train": audit(model, X, y, args.audit, min_size=args.audit_min_size)}
+
+
+def audit_json(audits: dict[str, AuditResult]) -> dict[str, Any]:
+    """The ``"audit"`` object of a ``--json`` report: split name -> the audit's dict.
+
+    Parameters
+    ----------
+    audits : dict
+        Split name -> audit.
+
+    Returns
+    -------
+    dict
+        JSON-safe (``nan`` as None).
+    """
+    return {split: result.to_dict() for split, result in audits.items()}
+
+
+def print_audits(audits: dict[str, AuditResult]) -> None:
+    """Print each audit as a text table, after the model.
+
+    Parameters
+    ----------
+    audits : dict
+        Split name -> audit.
+    """
+    for split, result in audits.items():
+        print()
+        print(result.to_text().replace("Audit by", f"Audit of the {split} data by", 1))

@@ -9,13 +9,18 @@ from typing import Any
 from riskexplore.cli.common import (
     CLIError,
     ProgressPrinter,
+    add_audit,
     add_data,
     add_time_limit,
+    audit_json,
+    audit_report,
+    check_audit,
     finite,
     load_table,
     nonnegative_float,
     nonnegative_int,
     positive_finite_float,
+    print_audits,
     print_model,
     run_solve,
 )
@@ -76,6 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
     )
     add_time_limit(parser, "model")
+    add_audit(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
@@ -102,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
     scale_kwargs = _scale_arguments(args)
     X, y, name = load_table(args.data, args.target)
+    check_audit(args, X)
     progress = None if args.json else ProgressPrinter()
 
     def start(stop: threading.Event):
@@ -120,7 +127,15 @@ def run(args: argparse.Namespace) -> int:
         )
 
     model = run_solve(start, progress)
-    return print_model(model, fit_report(model, name, len(y)) if args.json else None)
+    audits = audit_report(model, X, y, args)
+    if args.json:
+        report = fit_report(model, name, len(y))
+        if audits:
+            report["audit"] = audit_json(audits)
+        return print_model(model, report)
+    print_model(model, None)
+    print_audits(audits)
+    return 0
 
 
 def _scale_arguments(args: argparse.Namespace) -> dict[str, Any]:

@@ -21,6 +21,8 @@ comparisons and grids of solves.
   (every model within a tolerance of the optimum, with each model's metrics).
 * :mod:`~riskexplore.evaluation.prices` -- the certified price of leaving out,
   or forcing in, each feature.
+* :mod:`~riskexplore.evaluation.audit` -- subgroup audits of any fitted model: metrics
+  with intervals per group, gaps to the rest, findings in plain words.
 
 Names are imported on first use. (``compare(model_a, model_b, X, y)`` lives in
 :mod:`riskexplore.evaluation.compare`; it is not re-exported here, where ``compare`` is

@@ -60,8 +60,11 @@ def test_exported_from_the_package():
 
 # --- groups ----------------------------------------------------------------------------
 def test_numeric_bins_at_cut_points_in_plain_words():
-    X = pd.DataFrame({"age": [25, 39, 40, 59, 60, 75, 80]})
-    g = make_groups(X, ["age"], bins=[40, 60])
+    X = pd.DataFrame({"age": [25, 39, 40, 59, 60, 75, 80], "sex": [0, 1, 0, 1, 0, 1, 1]})
+    # a list of cut points bins the columns with many values only; a dict forces it
+    assert make_groups(X, ["age"], bins=[40, 60]).order[0] == "age = 25"
+    assert make_groups(X, ["sex"], bins=[40, 60]).order == ("sex = 0", "sex = 1")
+    g = make_groups(X, ["age"], bins={"age": [40, 60]})
     assert g.order == ("age under 40", "age 40 to 59", "age 60 and older")
     assert list(g.labels) == [
         "age under 40",
@@ -209,7 +212,7 @@ def test_calibration_finding_in_plain_words():
     old = np.arange(n) % 2 == 0
     y = np.where(old, rng.uniform(size=n) < 0.6, rng.uniform(size=n) < 0.1).astype(int)
     X = pd.DataFrame({"risk": 0.3, "age": np.where(old, 70, 30), "noise": rng.normal(size=n)})
-    result = audit(Toy(), X, y, "age", bins=[60], subject="women")
+    result = audit(Toy(), X, y, "age", bins={"age": [60]}, subject="women")
     cal = {f.group: f for f in result.findings if f.metric == "calibration"}
     assert set(cal) == {"age under 60", "age 60 and older"}
     old_f = cal["age 60 and older"]

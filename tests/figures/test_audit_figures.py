@@ -48,7 +48,7 @@ def test_forest_figure_colours_flagged_groups_and_centres_calibration_on_zero():
         def predict(self, X):
             return np.zeros(len(X), int)
 
-    result = audit(Flat(), X, y, "age", bins=[60])
+    result = audit(Flat(), X, y, "age", bins={"age": [60]})
     fig = forest_figure(result, "calibration")
     assert fig.layout.shapes[0].x0 == 0.0
     assert set(fig.data[0].marker.color) == {"#d62728"}

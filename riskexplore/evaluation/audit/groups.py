@@ -117,7 +117,7 @@ def _numeric(col: pd.Series) -> np.ndarray | None:
 
 
 def column_groups(
-    X: pd.DataFrame, column: str, bins: Bins | None = 4
+    X: pd.DataFrame, column: str, bins: Bins | None = 4, *, force: bool = False
 ) -> tuple[np.ndarray, list[str], list[float] | None]:
     """The label of each row for one column, the labels in order, and the cut points.
 
@@ -129,8 +129,9 @@ def column_groups(
         The group column.
     bins : int, sequence of float or None
         Equal-frequency bins of a numeric column with more than :data:`MAX_CATEGORIES`
-        values, or its cut points (then the column is binned whatever its number of
-        values); None never bins.
+        values, or its cut points; None never bins.
+    force : bool
+        Bin a numeric column at the cut points given whatever its number of values.
 
     Returns
     -------
@@ -142,7 +143,8 @@ def column_groups(
     missing = col.isna().to_numpy()
     explicit = bins is not None and not isinstance(bins, (int, np.integer))
     distinct = col.dropna().unique()
-    if values is not None and bins is not None and (explicit or len(distinct) > MAX_CATEGORIES):
+    many = len(distinct) > MAX_CATEGORIES or (force and explicit)
+    if values is not None and bins is not None and many:
         integer = _is_integer(values)
         checked = _check_bins(column, bins)
         cuts = checked if explicit else _quantile_cuts(values, checked, integer)
@@ -200,8 +202,10 @@ def make_groups(X: pd.DataFrame, by: Sequence[str], bins: Any = 4) -> Grouping:
     by : sequence of str
         One or two column names (checked by the caller).
     bins : int, sequence of float, or mapping
-        As in :func:`column_groups`; a mapping gives each column its own (columns not
-        named get 4 equal-frequency bins).
+        As in :func:`column_groups`, for every numeric column with more than
+        :data:`MAX_CATEGORIES` values; a mapping gives each column its own (columns not
+        named get 4 equal-frequency bins), and its cut points bin a numeric column
+        whatever its number of values.
 
     Returns
     -------
@@ -216,7 +220,8 @@ def make_groups(X: pd.DataFrame, by: Sequence[str], bins: Any = 4) -> Grouping:
     parts = []
     binned: dict[str, list[float]] = {}
     for column in by:
-        labels, order, cuts = column_groups(X, column, _bins_of(bins, column))
+        force = isinstance(bins, Mapping) and column in bins
+        labels, order, cuts = column_groups(X, column, _bins_of(bins, column), force=force)
         if len(order) < 2:
             only = order[0] if order else "no group"
             raise InputError(

@@ -24,7 +24,7 @@ from riskexplore.evaluation.audit.intervals import z_value
 from riskexplore.evaluation.audit.metrics import group_metrics, model_predictions
 from riskexplore.evaluation.metrics import as_binary_outcome, reliability_table
 
-__all__ = ["TOO_FEW", "AuditResult", "audit"]
+__all__ = ["TOO_FEW", "AuditResult", "audit", "check_by"]
 
 #: The note of a group with fewer rows than ``min_size``.
 TOO_FEW = "too few to judge"
@@ -153,7 +153,27 @@ def _json_safe(value: Any) -> Any:
 
 
 # --- checks ----------------------------------------------------------------------------
-def _check_by(X: pd.DataFrame, by: Any) -> tuple[str, ...]:
+def check_by(X: pd.DataFrame, by: Any) -> tuple[str, ...]:
+    """The group columns of ``by``, checked against ``X`` (before a long fit, say).
+
+    Parameters
+    ----------
+    X : DataFrame
+        The data.
+    by : str or sequence of str
+        One column name or two.
+
+    Returns
+    -------
+    tuple of str
+        The column names.
+
+    Raises
+    ------
+    InputError
+        For anything but one or two different names of columns of ``X``.
+    """
+    _check_frame(X)
     columns = (by,) if isinstance(by, str) else tuple(by) if isinstance(by, Sequence) else None
     if columns is None or not all(isinstance(c, str) for c in columns):
         raise InputError(f"by must be a column name or a list of one or two, got {by!r}")
@@ -166,8 +186,8 @@ def _check_by(X: pd.DataFrame, by: Any) -> tuple[str, ...]:
         if column not in known:
             shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
             raise InputError(
-                f"unknown group column {column!r}; X has the columns {shown} "
-                "(add the group column to X to audit by it)"
+                f"unknown group column {column!r}; the data has the columns {shown} "
+                "(a group column must be a column of the data)"
             )
     return columns
 
@@ -234,7 +254,8 @@ def audit(
         How numeric columns with more than 10 values are grouped: that many
         equal-frequency bins (cut at quantiles), or the cut points given (e.g.
         ``[40, 60]`` gives ``"age under 40"``, ``"age 40 to 59"``, ``"age 60 and
-        older"``); a dict gives each column its own.
+        older"``); a dict gives each column its own (and its cut points bin a column
+        with few values too).
     confidence : float
         The level of every interval, in (0, 1).
     n_boot : int
@@ -256,7 +277,7 @@ def audit(
         settings out of range.
     """
     _check_frame(X)
-    columns = _check_by(X, by)
+    columns = check_by(X, by)
     yb = _check_data(X, y)
     min_size = _check_whole(min_size, "min_size", 1)
     n_boot = _check_whole(n_boot, "n_boot", 0)
