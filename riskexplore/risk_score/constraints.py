@@ -475,8 +475,9 @@ class GroupCalibration(RiskScoreConstraint):
 
     Examples
     --------
-    >>> GroupCalibration({"age": (60, None)}, max_gap=0.2, limit="under")
-    ... # doctest: +SKIP
+    >>> rule = GroupCalibration({"age": (60, None)}, max_gap=0.2, limit="under")
+    >>> rule.describe()
+    'Group age at least 60: average score at most 0.2 log-odds below its observed risk'
     """
 
     where: tuple[tuple[str, Any], ...]
