@@ -31,8 +31,10 @@ from riskexplore.errors import InputError
 from riskexplore.risk_score.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
 from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.feasibility import check_feasible
+from riskexplore.risk_score.feature_fixing import FeatureFixing, alpha_rows, root_feature_floors
 from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
 from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.support_screen import SupportData
 from riskexplore.risk_score.surrogate_lp import BasisSnapshot, SurrogateLP
 
 _INT_TOL = 1e-6
@@ -77,6 +79,12 @@ class LCPASettings:
         Upper limit on the share of time spent in rounding and polishing.
     report_interval : float
         Seconds between progress events (when someone listens).
+    root_fixing : bool
+        After the initialization, screen every support of the root (when there are at
+        most ``fixing_max_supports``) and fix to zero each feature whose certified floor
+        (the least bound of a model using it) reaches the incumbent; more are fixed as the
+        incumbent improves (:mod:`riskexplore.risk_score.feature_fixing`).
+    fixing_max_supports : int
     """
 
     initialization: bool = True
@@ -95,6 +103,8 @@ class LCPASettings:
     fractional_cut_threshold: float = 1e-3
     heuristic_time_fraction: float = 0.1
     report_interval: float = 0.1
+    root_fixing: bool = True
+    fixing_max_supports: int = 2_000_000
 
 
 class _Node:
@@ -213,6 +223,9 @@ class _LCPA:
         self.root_bound = 0.0
         self.stop_reason: str | None = None
         self._dive: _Node | None = None
+        self._data: SupportData | None = None
+        self.fixing: FeatureFixing | None = None
+        self.fixing_time = 0.0
 
     # --- driver ------------------------------------------------------------------------
     def run(self) -> SolveResult:
@@ -236,6 +249,8 @@ class _LCPA:
         if self.settings.initialization and not self._should_stop():
             self.phase = "initialization"
             self._initialize(lo, hi)
+        if self.settings.root_fixing and self._root_fixing_wanted(lo, hi):
+            self._fix_at_root(lo, hi)
         self._push(_Node(lo, hi, self.root_bound, 0))
         self.phase = "search"
         self._emit()
@@ -263,7 +278,16 @@ class _LCPA:
             "root_bound": self.root_bound,
             "cuts_in_lp": self.lp.n_cuts,
             "distinct_rows": self.problem.loss.n_rows,
+            "fixed_features": 0 if self.fixing is None else self.fixing.count,
+            "fixing_time": self.fixing_time,
         }
+
+    def _fixing_box(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The box of ``w`` in which the screen fits the root's supports."""
+        return lo[: self.d + 1], hi[: self.d + 1]
+
+    def _root_fixing_wanted(self, lo: np.ndarray, hi: np.ndarray) -> bool:
+        return self.d > 0 and not self._should_stop()
 
     def _check_feasible(self) -> None:
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
@@ -337,6 +361,52 @@ class _LCPA:
         for loss, grad, point in self.pool.cuts(limit=self.settings.max_cuts_in_lp // 2):
             self.lp.add_cut(loss, grad, point)
 
+    # --- root fixing ----------------------------------------------------------------------
+    def _support_data(self) -> SupportData:
+        if self._data is None:
+            self._data = SupportData(self.problem.loss)
+        return self._data
+
+    def _size_range(self, lo: np.ndarray | None = None, hi: np.ndarray | None = None):
+        """Size range of an optimal model (the chained bound may lower ``max_size``)."""
+        k_max = self.problem.max_size
+        if hasattr(self, "bounds"):
+            k_max = min(k_max, int(self.bounds.R_max))
+        return self.problem.min_size, k_max
+
+    def _fix_at_root(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Screen the root's supports once; fix the features whose floor reaches the
+        incumbent (and later ones as it improves, see :meth:`_restrict`)."""
+        t0 = self.clock.elapsed()
+        k_min, k_max = self._size_range(lo, hi)
+        w_lo, w_hi = self._fixing_box(lo, hi)
+        floors = root_feature_floors(
+            self._support_data(),
+            lo,
+            hi,
+            w_lower=w_lo,
+            w_upper=w_hi,
+            c0=self.problem.c0,
+            k_min=k_min,
+            k_max=k_max,
+            max_supports=self.settings.fixing_max_supports,
+            alpha_rows=alpha_rows(self.problem),
+            cutoff=self.ub,
+            should_stop=self._should_stop,
+        )
+        self.fixing_time += self.clock.elapsed() - t0
+        if floors is not None:
+            self.fixing = FeatureFixing(floors)
+            self.fixing.update(self.ub)
+
+    def _restrict(self, node: _Node) -> bool:
+        """Fix the fixed-out features in a node; False if it needs one (then drop it:
+        its every model has an objective at least the incumbent's)."""
+        if self.fixing is None:
+            return True
+        self.fixing.update(self.ub)
+        return self.fixing.restrict(node.lower, node.upper)
+
     # --- initialization (Appendix E): cutting planes on the LP relaxation -----------------
     def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
         p = self.problem
@@ -400,6 +470,9 @@ class _LCPA:
                 if node is None:
                     return True
             self.current = node
+            if not self._restrict(node):
+                self.current = None
+                continue
             children = self._process(node)
             self.current = None
             if children:

@@ -41,16 +41,15 @@ from riskexplore.core.result import SolveResult
 from riskexplore.errors import InputError
 from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.feasibility import check_feasible
+from riskexplore.risk_score.feature_fixing import alpha_rows
 from riskexplore.risk_score.heuristics import sequential_rounding
 from riskexplore.risk_score.lcpa import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.rows import RowMatrix
 from riskexplore.risk_score.scaled_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
 from riskexplore.risk_score.scaled_heuristics import improve, round_ray
 from riskexplore.risk_score.scaled_lp import ScaledLP
 from riskexplore.risk_score.support_screen import (
     ScreenResult,
-    SupportData,
     beam_supports,
     count_supports,
     screen_supports,
@@ -162,8 +161,7 @@ class _ScaledLCPA(_LCPA):
         self.screened = 0
         self.screen_survivors = 0
         self.screen_time = 0.0
-        self._data: SupportData | None = None
-        self._alpha_rows = _alpha_rows(sclass.problem)
+        self._alpha_rows = alpha_rows(sclass.problem)
 
     # --- hooks of _LCPA ------------------------------------------------------------------
     def _make_lp(self) -> ScaledLP:
@@ -174,6 +172,15 @@ class _ScaledLCPA(_LCPA):
 
     def _initial_bounds(self, intercept):
         return self.sclass.objective_bounds(intercept)
+
+    def _fixing_box(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.lp._w_range(lo[: self.d + 1], hi[: self.d + 1])
+
+    def _root_fixing_wanted(self, lo: np.ndarray, hi: np.ndarray) -> bool:
+        """Not when the root itself is screened (its children fix every indicator)."""
+        if self.settings.support_screen and self._screenable(lo, hi) is not None:
+            return False
+        return super()._root_fixing_wanted(lo, hi)
 
     def _incumbent_dict(self) -> dict:
         return self.sclass.as_dict(self.best, 1.0 / self.best_t)
@@ -445,17 +452,6 @@ class _ScaledLCPA(_LCPA):
         return None
 
     # --- the support screen --------------------------------------------------------------
-    def _support_data(self) -> SupportData:
-        if self._data is None:
-            self._data = SupportData(self.problem.loss)
-        return self._data
-
-    def _size_range(self, lo: np.ndarray, hi: np.ndarray) -> tuple[int, int]:
-        k_max = self.problem.max_size
-        if hasattr(self, "bounds"):
-            k_max = min(k_max, int(self.bounds.R_max))
-        return self.problem.min_size, k_max
-
     def _screenable(self, lo: np.ndarray, hi: np.ndarray):
         """``(forced, free, k_min, k_max)`` when the node's supports are few enough to
         screen (and its indicators are not all fixed), else ``None``."""
@@ -526,13 +522,3 @@ class _ScaledLCPA(_LCPA):
             if not _propagate(lo, hi, d, col):
                 return None
         return _Node(lo, hi, bound, node.depth + 1)
-
-
-def _alpha_rows(problem: RiskScoreProblem) -> RowMatrix | None:
-    """The problem's rows that involve indicators only (a support meets them or not)."""
-    rm = problem.row_matrix
-    d = problem.n_features
-    keep = np.flatnonzero(~np.any(rm.A[:, : d + 1] != 0, axis=1))
-    if keep.size == 0:
-        return None
-    return RowMatrix(rm.A[keep], rm.lower[keep], rm.upper[keep], tuple(rm.names[i] for i in keep))

@@ -146,10 +146,15 @@ def test_refining_the_frontier_keeps_bounds_sound_and_the_answer(seed):
     built = _frontier_after_build(problem, plain)
     assert built.depth == 2
     n_built = int(built.counters[kernel.N_FRONTIER])
-    settings = dataclasses.replace(plain, refine=True, frontier_limit=n_built + 20)
+    settings = dataclasses.replace(
+        plain, refine=True, frontier_limit=n_built + 20, refine_share=1e9
+    )
     search = _frontier_after_build(problem, settings)
     sizes = [len(node.items) for node in search.open_nodes()]
     assert max(sizes) > 2  # nodes of depth 2 were replaced by their children
+    # no time to refine: a share of zero of the time spent building leaves the frontier
+    unrefined = _frontier_after_build(problem, dataclasses.replace(settings, refine_share=0.0))
+    assert max(len(node.items) for node in unrefined.open_nodes()) == 2
     assert _check_open_nodes(problem, search) > 0
     _same_answer(
         problem,

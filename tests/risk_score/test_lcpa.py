@@ -34,6 +34,7 @@ ALL_OFF = LCPASettings(
     pseudo_costs=False,
     restore_bases=False,
     fractional_cut_rounds=0,
+    root_fixing=False,
 )
 
 

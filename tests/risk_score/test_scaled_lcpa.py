@@ -45,6 +45,7 @@ PLAIN = ScaledLCPASettings(
     fractional_cut_rounds=0,
     support_screen=False,
     beam_width=0,
+    root_fixing=False,
 )
 
 
