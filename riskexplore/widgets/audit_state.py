@@ -91,6 +91,7 @@ class AuditState:
     Examples
     --------
     >>> from riskexplore import fit_risk_score, load_dataset
+    >>> from riskexplore.widgets import AuditState
     >>> heart = load_dataset("heart")
     >>> model = fit_risk_score(heart.X, heart.y, max_size=3, time_limit=10)
     >>> state = AuditState(by=("sex",))

@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from riskexplore.errors import InputError
 from riskexplore.figures.audit import forest_figure, group_reliability_figure
 from riskexplore.widgets.audit_state import AuditState, FindingRule
 from riskexplore.widgets.cards import message_html
@@ -337,6 +338,15 @@ class AuditView:
         """
         by = (column,) if not second else (column, second)
         try:
+            offered = [v for _label, v in self.column.options if v]
+            if not set(by) <= set(offered) and self.source is not None:
+                X = self.source().get("X")  # a view not attached: its data's columns
+                if X is not None:
+                    self.set_columns(list(X.columns))
+                    offered = [v for _label, v in self.column.options if v]
+            unknown = [c for c in by if c not in offered]
+            if unknown:
+                raise InputError(f"unknown group column {unknown[0]!r}; choose one of the list")
             self.state.update(by=by, **settings)
         except Exception as exc:
             self.message.value = message_html(describe_error(exc))

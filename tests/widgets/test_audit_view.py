@@ -241,3 +241,12 @@ def test_older_studies_open_without_the_tab_settings():
     bad["checksum"] = checksum(bad)
     with pytest.raises(InputError, match="audit.colour is not a setting"):
         Study.read(bad)
+
+
+def test_a_view_not_attached_offers_its_datas_columns(fitted):
+    X, y, model = fitted
+    view = AuditView(source_of({"unconstrained": model}, X, y))
+    assert view.choose("site")  # the columns come from the source's data
+    assert "site" in [v for _l, v in view.column.options]
+    assert not view.choose("nope")
+    assert "unknown group column 'nope'" in view.message.value
