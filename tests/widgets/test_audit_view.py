@@ -249,4 +249,4 @@ def test_a_view_not_attached_offers_its_datas_columns(fitted):
     assert view.choose("site")  # the columns come from the source's data
     assert "site" in [v for _l, v in view.column.options]
     assert not view.choose("nope")
-    assert "unknown group column 'nope'" in view.message.value
+    assert "unknown group column &#x27;nope&#x27;" in view.message.value
