@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.risk_score.constraints import AtLeastKOf as AtLeastKOf
     from riskexplore.risk_score.constraints import AtMostKOf as AtMostKOf
     from riskexplore.risk_score.constraints import Exclude as Exclude
+    from riskexplore.risk_score.constraints import GroupCalibration as GroupCalibration
     from riskexplore.risk_score.constraints import Implies as Implies
     from riskexplore.risk_score.constraints import Include as Include
     from riskexplore.risk_score.constraints import LinearConstraint as LinearConstraint

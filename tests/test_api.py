@@ -28,13 +28,14 @@ PUBLIC = (
 ).split()
 
 #: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
-#: (issue 22).
+#: and the group calibration of risk scores (issue 22).
 ADDED = (
     "feature_prices",
     "near_optimal_checklists",
     "near_optimal_risk_scores",
     "AuditResult",
     "audit",
+    "GroupCalibration",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are

@@ -42,13 +42,12 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from riskexplore.checklist.constraints import checklist_constraints_to_rows
 from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import check_name, close_matches_hint
 from riskexplore.core.params import Check, Interval, validate
-from riskexplore.core.rates import group_labels
+from riskexplore.core.rates import group_frame, group_labels
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import ConstraintError, InputError
 
@@ -228,7 +227,7 @@ class ChecklistProblem:
         d = len(names)
         self._set_sizes(d, max_items, min_items, min_m, max_m)
         self._compress()
-        self.groups = _group_frame(groups, self.X.shape[0])
+        self.groups = group_frame(groups, self.X.shape[0])
         self._group_rows: dict[str, np.ndarray] = {}
         self._group_unique: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.notes: list[str] = []
@@ -564,37 +563,6 @@ def _item_groups(item_groups, names: list[str]) -> dict[str, str]:
             continue  # e.g. Binarizer groups of items dropped before fitting
         out[str(item)] = str(group)
     return out
-
-
-def _group_frame(groups, n: int) -> pd.DataFrame | None:
-    if groups is None:
-        return None
-    if isinstance(groups, pd.Series):
-        frame = groups.to_frame(name=groups.name if groups.name is not None else "group")
-    elif isinstance(groups, pd.DataFrame):
-        frame = groups
-    else:
-        array = np.asarray(groups, dtype=object)
-        if array.ndim == 1:
-            frame = pd.DataFrame({"group": array})
-        elif array.ndim == 2:
-            frame = pd.DataFrame(array, columns=[f"group{k}" for k in range(array.shape[1])])
-        else:
-            raise InputError(f"groups must be 1-D or 2-D, got shape {array.shape}")
-    if frame.shape[0] != n:
-        raise InputError(f"groups has {frame.shape[0]} rows but X has {n}; give one per row")
-    if frame.shape[1] == 0:
-        raise InputError("groups has no columns")
-    frame = frame.reset_index(drop=True)
-    frame.columns = [str(c) for c in frame.columns]
-    missing = frame.isna().any(axis=0)
-    if missing.any():
-        col = missing.index[missing.to_numpy()][0]
-        raise InputError(
-            f"group column {col!r} has {int(frame[col].isna().sum())} missing values; fill "
-            "them (e.g. with 'unknown') or drop those rows"
-        )
-    return frame
 
 
 def grid_of(coefs: np.ndarray) -> float | None:

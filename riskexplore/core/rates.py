@@ -18,7 +18,58 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 
-__all__ = ["error_rates", "group_labels", "group_rates", "worst_gap"]
+__all__ = ["error_rates", "group_frame", "group_labels", "group_rates", "worst_gap"]
+
+
+def group_frame(groups: Any, n: int) -> pd.DataFrame | None:
+    """Group columns as a DataFrame of ``n`` rows (string column names, index reset).
+
+    Parameters
+    ----------
+    groups : Series, DataFrame, array-like or None
+        Group columns, one row per example (a 1-D array is one column ``"group"``).
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    DataFrame or None
+        The columns; None for None.
+
+    Raises
+    ------
+    InputError
+        For another number of rows, no columns, more than two dimensions or missing
+        values.
+    """
+    if groups is None:
+        return None
+    if isinstance(groups, pd.Series):
+        frame = groups.to_frame(name=groups.name if groups.name is not None else "group")
+    elif isinstance(groups, pd.DataFrame):
+        frame = groups
+    else:
+        array = np.asarray(groups, dtype=object)
+        if array.ndim == 1:
+            frame = pd.DataFrame({"group": array})
+        elif array.ndim == 2:
+            frame = pd.DataFrame(array, columns=[f"group{k}" for k in range(array.shape[1])])
+        else:
+            raise InputError(f"groups must be 1-D or 2-D, got shape {array.shape}")
+    if frame.shape[0] != n:
+        raise InputError(f"groups has {frame.shape[0]} rows but X has {n}; give one per row")
+    if frame.shape[1] == 0:
+        raise InputError("groups has no columns")
+    frame = frame.reset_index(drop=True)
+    frame.columns = [str(c) for c in frame.columns]
+    missing = frame.isna().any(axis=0)
+    if missing.any():
+        col = missing.index[missing.to_numpy()][0]
+        raise InputError(
+            f"group column {col!r} has {int(frame[col].isna().sum())} missing values; fill "
+            "them (e.g. with 'unknown') or drop those rows"
+        )
+    return frame
 
 
 def group_labels(groups: Any, n: int) -> np.ndarray:

@@ -54,6 +54,7 @@ CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.Implies,
     rules.NotTogether,
     rules.PredictedRisk,
+    rules.GroupCalibration,
     rules.Sign,
     rules.Include,
     rules.Exclude,

@@ -9,6 +9,7 @@ from typing import Any, TypedDict
 import numpy as np
 
 from riskexplore.core.params import Check, Interval, Options, validate
+from riskexplore.core.rates import group_frame
 from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score.coefficients import CoefficientSet
@@ -178,6 +179,7 @@ class RiskScoreSettings(TypedDict, total=False):
     scale: str
     multiplier_min: float
     multiplier_max: float
+    groups: Any
 
 
 class RiskScoreProblem:
@@ -213,6 +215,11 @@ class RiskScoreProblem:
         ``[multiplier_min, multiplier_max]`` (see :func:`multiplier_range`).
     multiplier_min, multiplier_max : float
         Bounds on ``m`` for the learned scale (default 0.25 and 10).
+    groups : Series or DataFrame, optional
+        Columns that define groups of rows for group constraints
+        (:class:`~riskexplore.risk_score.constraints.GroupCalibration`), one row per
+        example, when they are not features (features can be used as group columns
+        directly).
 
     Attributes
     ----------
@@ -220,6 +227,8 @@ class RiskScoreProblem:
         ``"fixed"`` or ``"learned"``.
     multiplier_range : (float, float)
         The range of ``m`` (``(1.0, 1.0)`` for the fixed scale).
+    groups : DataFrame or None
+        The group columns given.
     """
 
     def __init__(
@@ -245,6 +254,7 @@ class RiskScoreProblem:
         scale: str = "fixed",
         multiplier_min: float = MULTIPLIER_MIN,
         multiplier_max: float = MULTIPLIER_MAX,
+        groups=None,
     ) -> None:
         X, y, w, names = check_training_data(X, y, sample_weight, feature_names)
         check_magnitude(X, names, MAX_FEATURE_MAGNITUDE, "a risk score")
@@ -279,7 +289,8 @@ class RiskScoreProblem:
                 f"model size bounds [{min_size}, {max_size}] are empty; need "
                 f"0 <= min_size <= max_size"
             )
-        self.rows: list[LinearRow] = constraints_to_rows(constraints, names)
+        self.groups = group_frame(groups, X.shape[0])
+        self.rows: list[LinearRow] = constraints_to_rows(constraints, names, problem=self)
         self.row_matrix: RowMatrix = compile_rows(self.rows, names)
         lo, hi = coefficient_set.full_bounds()
         self.loss = LogisticLoss.from_data(X, y, self.sample_weight, lo, hi)

@@ -5,6 +5,9 @@
 * :class:`AlternativesView` (over its plain-Python :class:`AlternativesState`) -- the
   near-optimal set as cards to click through, hand edits with their certified distance
   to the best model, and the price of each feature (the Explorer's "Alternatives" tab).
+* :class:`AuditView` (over its plain-Python :class:`AuditState`) -- the model group by
+  group: findings in plain words with the rule that limits each, the table, a forest
+  plot and a reliability diagram per group (the Explorer's "By group" tab).
 * :class:`SolveMonitor` -- a solve's live bounds, gap and work, Solve and Stop buttons, the
   incumbent's card; :class:`SolveRunner` is its Jupyter-free core (worker thread and
   event queue).
@@ -31,6 +34,8 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.widgets.alternatives_state import (
         AlternativesState as AlternativesState,
     )
+    from riskexplore.widgets.audit_state import AuditState as AuditState
+    from riskexplore.widgets.audit_view import AuditView as AuditView
     from riskexplore.widgets.cards import (
         ModelCardView as ModelCardView,
     )

@@ -6,9 +6,12 @@ plain words (each constraint's ``describe()``); select entries and press Remove 
 them. Invalid choices (unknown feature, malformed or infeasible set) are shown as a
 readable message and the active set is left unchanged.
 
-The feasibility check needs no data: constraints compile to rows over the points and
-inclusion indicators only, so a two-row placeholder problem with the same feature names
-and bounds is checked with :func:`riskexplore.risk_score.feasibility.check_feasible`.
+The feasibility check needs no data for most constraints: they compile to rows over the
+points and inclusion indicators only, so a two-row placeholder problem with the same
+feature names and bounds is checked with
+:func:`riskexplore.risk_score.feasibility.check_feasible`. A group's calibration
+(:class:`~riskexplore.risk_score.constraints.GroupCalibration`) depends on the training
+rows: the builder takes them (``data=(X, y)``) and then checks on the real problem.
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ CONSTRAINT_TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
     "Always use a feature": ("Include", ("feature",)),
     "Never use a feature": ("Exclude", ("feature",)),
     "Points of a feature within bounds": ("PointsBetween", ("feature", "bound_mode", "lo", "hi")),
+    "Calibration of a group of patients": (
+        "GroupCalibration",
+        ("feature", "group_op", "group_value", "limit", "max_gap"),
+    ),
 }
 
 #: Input captions per constraint class (defaults in ``_CAPTIONS[None]``).
@@ -52,11 +59,17 @@ _CAPTIONS: dict[str | None, dict[str, str]] = {
     "PredictedRisk": {"features": "example has"},
     "AtMostKOf": {"features": "group"},
     "AtLeastKOf": {"features": "group"},
+    "GroupCalibration": {"feature": "group column"},
 }
 
 
 def check_constraints(
-    feature_names: Sequence[str], constraints: Iterable, **problem_kwargs: Any
+    feature_names: Sequence[str],
+    constraints: Iterable,
+    *,
+    data=None,
+    feasibility: bool = True,
+    **problem_kwargs: Any,
 ) -> None:
     """Raise a readable error if the constraints are malformed, name unknown features, or
     cannot hold together (with the problem's bounds and size limits).
@@ -75,20 +88,36 @@ def check_constraints(
         The features.
     constraints : iterable
         The constraints.
+    data : (X, y), optional
+        The training data, for constraints on the data (a group's calibration; only
+        then is the real problem built). Without them a two-row placeholder is used,
+        and such constraints are refused.
+    feasibility : bool
+        Also prove that some model meets them (default True).
     **problem_kwargs
         Bounds and size limits of the problem.
     """
     names = [str(n) for n in feature_names]
-    placeholder_X = np.zeros((2, len(names)))
-    placeholder_y = np.array([0, 1])
+    constraints = list(constraints)
+    needing = [c for c in constraints if isinstance(c, C.GroupCalibration)]
+    if needing and data is None:
+        raise ConstraintError(
+            f"constraint {needing[0].describe()!r} depends on the training data; "
+            "give the builder the data (data=(X, y))"
+        )
+    if needing:
+        X, y = data
+    else:
+        X, y = np.zeros((2, len(names))), np.array([0, 1])
     problem = RiskScoreProblem(
-        placeholder_X,
-        placeholder_y,
+        X,
+        y,
         feature_names=names,
-        constraints=list(constraints),
+        constraints=constraints,
         **problem_kwargs,
     )
-    check_feasible(problem)
+    if feasibility:
+        check_feasible(problem)
 
 
 class ConstraintBuilder(ConstraintListBase):
@@ -103,6 +132,9 @@ class ConstraintBuilder(ConstraintListBase):
         and left out).
     check_feasibility : bool
         Refuse a constraint that makes the set infeasible (default True).
+    data : (X, y), optional
+        The training data: needed by a group's calibration (the builder offers it only
+        with data); the feasibility check then uses the real problem.
     **problem_kwargs
         Bounds and size limits used by the feasibility check (``max_size``,
         ``coef_min``, ``coef_max``, ...), as given to ``fit_risk_score``.
@@ -116,8 +148,8 @@ class ConstraintBuilder(ConstraintListBase):
     feature, other : ipywidgets.Dropdown
     features : ipywidgets.SelectMultiple
     k : ipywidgets.BoundedIntText
-    sign, side, bound_mode : ipywidgets.Dropdown
-    p : ipywidgets.BoundedFloatText
+    sign, side, bound_mode, group_op, limit : ipywidgets.Dropdown
+    p, group_value, max_gap : ipywidgets.BoundedFloatText
     lo, hi : ipywidgets.IntText
     add_button, remove_button, clear_button : ipywidgets.Button
     active : ipywidgets.SelectMultiple
@@ -147,6 +179,7 @@ class ConstraintBuilder(ConstraintListBase):
         constraints: Iterable = (),
         *,
         check_feasibility: bool = True,
+        data=None,
         **problem_kwargs: Any,
     ) -> None:
         import ipywidgets as w
@@ -155,6 +188,7 @@ class ConstraintBuilder(ConstraintListBase):
         if not names:
             raise ValueError("ConstraintBuilder needs at least one feature name")
         self.feature_names = names
+        self.data = data
         self.check_feasibility = bool(check_feasibility)
         self.problem_kwargs = dict(problem_kwargs)
         self._constraints: list = []
@@ -214,6 +248,32 @@ class ConstraintBuilder(ConstraintListBase):
             style=style,
             layout=wide(),
         )
+        self.group_op = w.Dropdown(
+            options=[("equal to", "eq"), ("at least", "ge"), ("below", "lt")],
+            description="group: value",
+            style=style,
+            layout=wide(),
+        )
+        self.group_value = w.FloatText(value=1.0, description="of", style=style, layout=wide())
+        self.limit = w.Dropdown(
+            options=[
+                ("neither under- nor overestimate", "both"),
+                ("do not underestimate", "under"),
+                ("do not overestimate", "over"),
+            ],
+            description="risk",
+            style=style,
+            layout=wide(),
+        )
+        self.max_gap = w.BoundedFloatText(
+            value=0.25,
+            min=0.0,
+            max=5.0,
+            step=0.05,
+            description="by more than (log-odds)",
+            style={"description_width": "170px"},
+            layout=wide(),
+        )
         self.lo = w.IntText(value=0, description="lo", style=style, layout=wide())
         self.hi = w.IntText(value=5, description="hi", style=style, layout=wide())
         self.add_button = w.Button(description="Add", button_style="success", icon="plus")
@@ -234,6 +294,10 @@ class ConstraintBuilder(ConstraintListBase):
             "side": self.side,
             "p": self.p,
             "bound_mode": self.bound_mode,
+            "group_op": self.group_op,
+            "group_value": self.group_value,
+            "limit": self.limit,
+            "max_gap": self.max_gap,
             "lo": self.lo,
             "hi": self.hi,
         }
@@ -274,6 +338,15 @@ class ConstraintBuilder(ConstraintListBase):
             return C.Sign(self.feature.value, int(self.sign.value))
         if name in ("Include", "Exclude"):
             return getattr(C, name)(self.feature.value)
+        if name == "GroupCalibration":
+            value = float(self.group_value.value)
+            op = self.group_op.value
+            condition = value if op == "eq" else (value, None) if op == "ge" else (None, value)
+            return C.GroupCalibration(
+                {self.feature.value: condition},
+                max_gap=float(self.max_gap.value),
+                limit=self.limit.value,
+            )
         if name == "PointsBetween":
             mode = self.bound_mode.value
             lo = int(self.lo.value) if mode in ("both", "lo") else None
@@ -282,10 +355,15 @@ class ConstraintBuilder(ConstraintListBase):
         raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
 
     def _validate(self, constraint) -> None:
-        constraint.to_rows(self.feature_names)  # unknown features, malformed rows
-        if self.check_feasibility:
+        if not isinstance(constraint, C.GroupCalibration):
+            constraint.to_rows(self.feature_names)  # unknown features, malformed rows
+        if self.check_feasibility or isinstance(constraint, C.GroupCalibration):
             check_constraints(
-                self.feature_names, [*self._constraints, constraint], **self.problem_kwargs
+                self.feature_names,
+                [*self._constraints, constraint] if self.check_feasibility else [constraint],
+                data=self.data,
+                feasibility=self.check_feasibility,
+                **self.problem_kwargs,
             )
 
     # --- view ------------------------------------------------------------------------
@@ -318,7 +396,9 @@ def _refresh(builder: ConstraintBuilder, state) -> None:
 #: The Explorer's risk-score builder: one per data version, its feasibility check
 #: following the size limit and points range.
 EXPLORER_BUILDER = ExplorerBuilder(
-    make=lambda state: ConstraintBuilder(state.feature_names, **_problem_kwargs(state)),
+    make=lambda state: ConstraintBuilder(
+        state.feature_names, data=(state.X, state.y), **_problem_kwargs(state)
+    ),
     key=lambda state: (),
     refresh=_refresh,
 )

@@ -15,7 +15,10 @@
    :class:`~riskexplore.widgets.monitor.SolveMonitor`, kept side by side;
 5. **Results** — reliability diagram, AUC/CAL panel, size path and the comparison with
    the certified price of the constraints (risk scores: and the certified price of a
-   fixed scale, computed in the background once both runs have finished).
+   fixed scale, computed in the background once both runs have finished); **By group**
+   (:class:`~riskexplore.widgets.audit_view.AuditView`): the audit of a run by one column
+   or two, its findings in plain words, each with the rule that limits it (one click
+   adds it to the constraints; the constrained run then shows its price).
 
 All inputs are validated in plain Python (:class:`ExplorerState`); an invalid choice
 (no outcome, a non-binary outcome, a bad CSV, a constraint on a missing feature, an
@@ -47,6 +50,7 @@ from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.widgets import checklist_builder, constraint_builder
 from riskexplore.widgets.alternatives import AlternativesView
+from riskexplore.widgets.audit_view import AuditView
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer_settings import SettingsControls
@@ -104,6 +108,9 @@ class Explorer(StudyFiles):
     reliability, metrics, pareto, compare : the result views.
     alternatives : AlternativesView
         Near-optimal models, hand edits and feature prices (the "Alternatives" tab).
+    audit : AuditView
+        The model group by group, with the rules that limit its findings (the "By
+        group" tab).
     message : ipywidgets.HTML
         The latest message (errors in red).
 
@@ -273,6 +280,8 @@ class Explorer(StudyFiles):
         )
         # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
+        # does it work for every group of patients? (a tab)
+        self.audit = AuditView.attach(self)
         self._show_family_settings()
         self._refresh_builder()
         if dataset is not None:
@@ -343,6 +352,8 @@ class Explorer(StudyFiles):
         self._refresh_builder()
         self._clear_results()
         self._configure_pareto()
+        self.audit.set_columns(self.state.feature_names)
+        self.audit.refresh()
 
     def _clear_results(self) -> None:
         """Results of earlier data must not stay on screen under the new data's name
@@ -354,6 +365,7 @@ class Explorer(StudyFiles):
         self.metrics.clear()
         self.compare.clear()
         self.pareto.clear()
+        self.audit.clear()
 
     def _sync_widgets(self) -> None:
         st = self.state
@@ -507,6 +519,35 @@ class Explorer(StudyFiles):
         self._show(f"Added: {constraint.describe()}", "info")
         return True
 
+    def add_audit_rule(self, rule) -> tuple[bool, str]:
+        """Add the rule of an audit finding to the constraints (the "By group" tab's
+        button). A checklist's group-rate rule needs its columns as protected groups:
+        they are added to the ``group_columns`` setting first.
+
+        Parameters
+        ----------
+        rule : SuggestedRule
+            The rule (:func:`~riskexplore.evaluation.audit.rules.rule_for_finding`).
+
+        Returns
+        -------
+        (bool, str)
+            Whether it was added, and what to say on the page.
+        """
+        if self.state.family == "checklist":
+            chosen = tuple(self.state.settings.get("group_columns") or ())
+            extra = tuple(c for c in rule.group_columns if c not in chosen)
+            if extra and not self.update_settings(group_columns=chosen + extra):
+                return False, self.last_message[1] if self.last_message else "refused"
+        if not self.add_constraint(rule.constraint):
+            return False, self.last_message[1] if self.last_message else "refused"
+        text = (
+            f"Added the rule: {rule.constraint.describe()}. Run the search with your rules "
+            "to see the model it gives and what the rule costs."
+        )
+        self._show(text, "info")
+        return True, text
+
     def clear_constraints(self) -> None:
         """Remove every constraint of the current builder."""
         if self.constraint_builder is not None:
@@ -639,6 +680,7 @@ class Explorer(StudyFiles):
         if run in current:
             self.reliability_run.value = run
         self._show_reliability()
+        self.audit.refresh()
         self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
         try:
             comparison = st.comparison()
@@ -690,7 +732,8 @@ class Explorer(StudyFiles):
     def figures(self) -> dict[str, Any]:
         """Static ``go.Figure`` of every view that has something to show (for papers and
         ``save_figure``): ``"unconstrained"``/``"constrained"`` (solve progress),
-        ``"reliability"``, ``"metrics"``, ``"pareto"``, ``"compare"``."""
+        ``"reliability"``, ``"metrics"``, ``"pareto"``, ``"compare"``, ``"by_group"`` (the
+        forest plot of the "By group" tab)."""
         out: dict[str, Any] = {}
         for run, monitor in self.monitors.items():
             if monitor.runner is not None:
@@ -703,6 +746,8 @@ class Explorer(StudyFiles):
             out["pareto"] = self.pareto.static_figure()
         if self.compare.comparison is not None:
             out["compare"] = self.compare.static_figure()
+        if self.audit.state.result is not None:
+            out["by_group"] = self.audit.static_figure()
         return out
 
     # --- size path -------------------------------------------------------------------

@@ -301,11 +301,13 @@ class ExplorerState:
         size_path=None,
         selected: int | None = None,
         alternatives=None,
+        audit=None,
         include_data: bool = False,
     ) -> Study:
         """The exploration as a :class:`~riskexplore.widgets.study.Study` (data's identity,
         settings, constraints, the runs on the current data with their models,
-        certificates and traces, the size path and the near-optimal set).
+        certificates and traces, the size path, the near-optimal set and the settings of
+        the "By group" view).
 
         Parameters
         ----------
@@ -318,6 +320,9 @@ class ExplorerState:
         alternatives : (NearOptimalSet, int or None), optional
             The near-optimal set of the current settings and constraints, and the index
             of the model selected in it.
+        audit : dict, optional
+            The settings of the "By group" view
+            (:meth:`~riskexplore.widgets.audit_state.AuditState.settings_dict`).
         include_data : bool
             Keep the patients' rows in the study (never by default: the study names the
             data and keeps a hash of the table).
@@ -339,6 +344,7 @@ class ExplorerState:
             size_path=size_path,
             selected=selected,
             alternatives=alternatives,
+            audit=audit,
             include_data=include_data,
         )
 

@@ -45,9 +45,10 @@ class StudyFiles:
         The study keeps the data's identity (the bundled dataset's name or the uploaded
         file's name, with a SHA-256 hash of the table), the settings, the active
         constraints, both runs on the current data (models with their certificates and
-        solve traces), the size path and the near-optimal set of the Alternatives tab
-        (with the model selected in it); the patients' rows only with
-        ``include_data=True``. :meth:`open_study` restores it.
+        solve traces), the size path, the near-optimal set of the Alternatives tab
+        (with the model selected in it) and the settings of the By group tab; the
+        patients' rows only with ``include_data=True``. :meth:`open_study` restores it
+        (the By group tab's audit is computed again).
 
         Parameters
         ----------
@@ -84,6 +85,7 @@ class StudyFiles:
             size_path=view.path if finished else None,
             selected=view.selected if finished else None,
             alternatives=self._alternatives_to_save(),
+            audit=self.audit.state.settings_dict() if self.audit.state.settings["by"] else None,
             include_data=include_data,
         )
         if path is not None:
@@ -192,6 +194,8 @@ class StudyFiles:
         self.alternatives.sync_source()  # a set found before is not the study's: cleared
         if study.alternatives is not None:
             notes += self._adopt_alternatives(study)
+        # the By group tab: its settings, and the audit computed again on these data
+        notes += self.audit.apply_settings(study.audit or {"by": ()})
         return notes
 
     def _adopt_alternatives(self, study: Study) -> list[str]:

@@ -20,7 +20,10 @@ A study holds what an :class:`~riskexplore.widgets.explorer.Explorer` shows:
   again);
 * the **near-optimal set** of the "Alternatives" step, if one was found: every model with
   its certified distance to the best one, the set's certificate of completeness and the
-  model selected (:mod:`riskexplore.widgets.study_alternatives`; hand edits are not kept).
+  model selected (:mod:`riskexplore.widgets.study_alternatives`; hand edits are not kept);
+* the settings of the **"By group"** view (the group column or two, the run, training or
+  held-out rows, the metric shown, the least group size), if a column was chosen: the
+  audit itself is not kept, it is computed again on opening.
 
 A study is data, never code: it is read with :func:`json.loads` only (no pickle, no
 ``eval``), every field is checked, constraint classes come from the whitelist alone, and a
@@ -106,8 +109,8 @@ __all__ = [
 #: The ``format`` field of every study file.
 FORMAT = "riskexplore-study"
 #: The format version this riskexplore writes (it reads every version up to it; version 2
-#: added the near-optimal set).
-VERSION = 2
+#: added the near-optimal set, version 3 the settings of the "By group" view).
+VERSION = 3
 #: Largest study file accepted (100 MB: a 20 MB upload saved with its rows fits easily).
 MAX_STUDY_BYTES = 100 * 2**20
 
@@ -125,8 +128,12 @@ _KEYS = (
     "size_path",
     "scale_price",
     "alternatives",
+    "audit",
     "checksum",
 )
+
+#: The keys of the "By group" view's settings in a study.
+_AUDIT_KEYS = ("by", "run", "data", "metric", "min_size")
 
 
 @dataclass
@@ -182,6 +189,9 @@ class Study:
         and constraints), if one was found.
     alternatives_selected : int or None
         The index of the model selected in it.
+    audit : dict or None
+        The settings of the "By group" view (``by``, ``run``, ``data``, ``metric``,
+        ``min_size``), if a column was chosen.
 
     Examples
     --------
@@ -208,6 +218,7 @@ class Study:
     saved_by: str = field(default_factory=lambda: _saved_by())
     alternatives: NearOptimalSet | None = None
     alternatives_selected: int | None = None
+    audit: dict[str, Any] | None = None
 
     # --- writing ----------------------------------------------------------------------
     @classmethod
@@ -219,6 +230,7 @@ class Study:
         size_path: SizePath | None = None,
         selected: int | None = None,
         alternatives: tuple[NearOptimalSet, int | None] | None = None,
+        audit: dict[str, Any] | None = None,
         include_data: bool = False,
     ) -> Study:
         """The study of an :class:`~riskexplore.widgets.explorer_state.ExplorerState`.
@@ -239,6 +251,8 @@ class Study:
         alternatives : (NearOptimalSet, int or None), optional
             The near-optimal set found for the current settings and constraints, and
             the index of the model selected in it.
+        audit : dict, optional
+            The settings of the "By group" view.
         include_data : bool
             Keep the patients' rows in the study (never by default).
 
@@ -277,6 +291,7 @@ class Study:
         )
         if alternatives is not None and alternatives[0].family == study.family:
             study.alternatives, study.alternatives_selected = alternatives
+        study.audit = None if audit is None else dict(audit)
         study.to_dict()  # refuses what cannot be saved (a Pyomo model, say) now
         return study
 
@@ -287,8 +302,8 @@ class Study:
         -------
         dict
             ``format``, ``version``, ``saved_by``, ``data``, ``family``, ``settings``,
-            ``constraints``, ``runs``, ``size_path``, ``scale_price``, ``alternatives``
-            and ``checksum``.
+            ``constraints``, ``runs``, ``size_path``, ``scale_price``, ``alternatives``,
+            ``audit`` and ``checksum``.
 
         Raises
         ------
@@ -326,6 +341,7 @@ class Study:
             "alternatives": None
             if self.alternatives is None
             else encode_alternatives(self.alternatives, self.alternatives_selected),
+            "audit": None if self.audit is None else encode_settings(self.audit, "audit"),
         }
         doc = canonical(doc)
         doc["checksum"] = checksum(doc)
@@ -586,7 +602,22 @@ class _Decoder:
             study.alternatives, study.alternatives_selected = decode_alternatives(
                 alt_doc, family, self.model, self.fail
             )
+        audit_doc = doc.get("audit")  # (format versions 1 and 2 have none)
+        if audit_doc is not None:
+            study.audit = self.audit(audit_doc)
         return study
+
+    def audit(self, a: Any) -> dict[str, Any]:
+        if not isinstance(a, dict):
+            raise self.fail("audit", "must be an object or null")
+        extra = [k for k in a if k not in _AUDIT_KEYS]
+        if extra:
+            raise self.fail(f"audit.{extra[0]}", "is not a setting of the By group view")
+        out = self.settings(a, "audit")
+        by = out.get("by", ())
+        if not isinstance(by, tuple) or not all(isinstance(c, str) for c in by) or len(by) > 2:
+            raise self.fail("audit.by", "must be a list of one or two column names")
+        return out
 
     def family(self, name: str, where: str) -> str:
         try:

@@ -59,7 +59,7 @@ def test_every_constraint_type_from_the_lists():
         C.PointsBetween("bmi>=30", lo=0),
     ]
     assert b.constraints == expected, b.message.value
-    assert len(CONSTRAINT_TYPES) == 11
+    assert len(CONSTRAINT_TYPES) == 12  # and a group's calibration, with data (below)
     assert len(changes) == 12 and changes[-1] == expected
     # plain words in the active list and in the numbered list
     texts = [label for label, _ in b.active.options]
@@ -162,3 +162,54 @@ def test_builder_constraints_reach_the_fit():
     assert "No model yet" in view.html.value
     view.show_incumbent({"items": ["a", "b"], "M": 1}, 3.0, 1.0, 0.5)
     assert "Best model so far" in view.html.value and "solve running" in view.html.value
+
+
+def group_data():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, (200, len(NAMES))), columns=NAMES)
+    X["age>60"] = rng.integers(40, 80, 200)
+    y = (rng.random(200) < 0.2 + 0.4 * (X["age>60"] >= 60)).astype(int)
+    return X, y
+
+
+def test_a_groups_calibration_from_the_lists():
+    X, y = group_data()
+    b = ConstraintBuilder(NAMES, data=(X, y), max_size=3)
+    choose(
+        b,
+        "Calibration of a group of patients",
+        feature="age>60",
+        group_op="ge",
+        group_value=60,
+        limit="under",
+        max_gap=0.2,
+    )
+    assert b.constraints == [C.GroupCalibration({"age>60": (60, None)}, 0.2, "under")], (
+        b.message.value
+    )
+    assert "age&gt;60 at least 60" in b.active_html.value
+    choose(b, "Calibration of a group of patients", feature="male", group_op="eq", group_value=7)
+    assert "no rows in the training data" in b.message.value
+    b.kind.value = "Calibration of a group of patients"
+    shown = [k for k, v in b._inputs.items() if v.layout.display != "none"]
+    assert shown == ["feature", "group_op", "group_value", "limit", "max_gap"]
+    assert b.feature.description == "group column"
+
+
+def test_a_groups_calibration_needs_the_data():
+    b = ConstraintBuilder(NAMES)
+    assert not b.add(C.GroupCalibration({"male": 1}))
+    assert "depends on the training data" in b.message.value
+    with pytest.raises(ConstraintError, match="depends on the training data"):
+        check_constraints(NAMES, [C.GroupCalibration({"male": 1})])
+    X, y = group_data()
+    check_constraints(NAMES, [C.GroupCalibration({"male": 1})], data=(X, y))
+    # the check is on the real problem: an impossible band is infeasible
+    with pytest.raises(InfeasibleError):
+        check_constraints(
+            NAMES,
+            [C.GroupCalibration({"male": 1}, max_gap=0.0), C.MaxFeatures(0)],
+            data=(X, y),
+            intercept_min=-1,
+            intercept_max=1,
+        )

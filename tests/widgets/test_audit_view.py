@@ -1,0 +1,252 @@
+"""The "By group" view and its state: choose columns, read findings, add their rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
+from riskexplore.checklist.model import Checklist  # noqa: E402
+from riskexplore.errors import InputError  # noqa: E402
+from riskexplore.risk_score.constraints import GroupCalibration  # noqa: E402
+from riskexplore.risk_score.fit import fit_risk_score  # noqa: E402
+from riskexplore.widgets.audit_state import AuditState  # noqa: E402
+from riskexplore.widgets.audit_view import AuditView, audit_table_html  # noqa: E402
+
+
+def site_data(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(
+        {
+            "a": rng.integers(0, 2, n),
+            "b": rng.integers(0, 2, n),
+            "site": rng.integers(0, 3, n),
+            "age": rng.integers(30, 90, n),
+        }
+    )
+    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
+    y = pd.Series((rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int))
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = site_data()
+    model = fit_risk_score(X[["a", "b"]], y, max_size=2, coef_min=-3, coef_max=3, time_limit=30)
+    return X, y, model
+
+
+def source_of(models, X, y, X_test=None, y_test=None):
+    return lambda: {"models": models, "X": X, "y": y, "X_test": X_test, "y_test": y_test}
+
+
+def test_the_state_checks_its_settings():
+    state = AuditState()
+    assert state.settings["by"] == () and state.result is None
+    with pytest.raises(InputError, match="unknown audit setting 'color'"):
+        state.update(color="red")
+    with pytest.raises(InputError, match="run must be one of"):
+        state.update(run="other")
+    with pytest.raises(InputError, match="one column or two"):
+        state.update(by=("a", "b", "c"))
+    with pytest.raises(InputError, match="min_size must be a whole number"):
+        state.update(min_size=0)
+    state.update(by="site")
+    assert state.settings_dict()["by"] == ["site"]
+
+
+def test_the_state_says_why_there_is_no_audit(fitted):
+    X, y, model = fitted
+    state = AuditState()
+    assert state.compute({"unconstrained": model}, X, y) is None
+    assert "Choose a column" in state.message
+    state.update(by=("site",), run="constrained")
+    assert state.compute({"unconstrained": model}, X, y) is None
+    assert "No model with your rules yet" in state.message
+    state.update(run="unconstrained", data="test")
+    assert state.compute({"unconstrained": model}, X, y) is None
+    assert "No patients were kept aside" in state.message
+    state.update(by=("nope",), data="train")
+    assert state.compute({"unconstrained": model}, X, y) is None
+    assert "no column 'nope'" in state.message
+
+
+def test_choosing_a_column_shows_table_findings_and_figures(fitted):
+    X, y, model = fitted
+    added = []
+    view = AuditView(
+        source_of({"unconstrained": model}, X, y),
+        on_rule=lambda rule: (added.append(rule) or True, "added"),
+    )
+    view.set_columns(list(X.columns))
+    assert [v for _l, v in view.column.options] == ["", "a", "b", "site", "age"]  # features too
+    assert view.results.layout.display == "none"
+    view.column.value = "site"  # as a person does
+    result = view.state.result
+    assert result is not None and view.results.layout.display is None
+    assert "site = 2" in view.table.value and "observed risk" in view.table.value
+    assert "e-0" not in view.table.value and "e+0" not in view.table.value
+    titles = view.forest.to_figure().layout.title.text
+    assert "by site" in titles
+    names = {t.name for t in view.reliability.to_figure().data}
+    assert {"site = 0", "site = 1", "site = 2"} <= names
+    assert view.reliability_box.layout.display is None
+    # the calibration findings have their rule; the others say why not
+    calibration = [f for f in result.findings if f.metric == "calibration"]
+    buttons = view.rule_buttons
+    assert calibration and len(buttons) == len(calibration)
+    usable = [b for b in buttons if not b.disabled]
+    assert usable and all("Rule:" in b.tooltip for b in usable)
+    words = " ".join(
+        c.value if hasattr(c, "value") else c.children[0].value for c in view.findings.children
+    )
+    if len(result.findings) > len(calibration):
+        assert "No rule can limit this" in words
+    assert " CI " not in words and "confidence range" in words
+    usable[0].click()
+    assert isinstance(added[0].constraint, GroupCalibration)
+    assert added[0].constraint.label in {f.group for f in result.findings}
+    assert "added" in view.message.value
+    # the metric of the forest plot
+    view.metric.value = "fnr"
+    assert "missed cases" in view.forest.to_figure().layout.title.text
+
+
+def test_two_columns_and_the_held_out_rows(fitted):
+    X, y, model = fitted
+    half = len(y) // 2
+    view = AuditView(source_of({"unconstrained": model}, X[:half], y[:half], X[half:], y[half:]))
+    view.set_columns(list(X.columns))
+    assert view.choose("site", "b", data="test")
+    assert view.state.result.settings["by"] == ["site", "b"]
+    assert len(view.state.result.table) == 6
+    assert int(view.state.result.table["n"].sum()) == len(y) - half
+    assert "too few to judge" not in view.table.value or "fewer than 30" in view.table.value
+
+
+def test_a_checklist_audit_and_its_rule():
+    X, y = site_data(seed=3)
+    model = Checklist(["b"], 1)
+    added = []
+    view = AuditView(
+        source_of({"unconstrained": model}, X, y), on_rule=lambda r: (added.append(r), "ok")
+    )
+    view.set_columns(list(X.columns))
+    assert view.choose("b")
+    assert [v for _l, v in view.metric.options][0] == "fnr"  # no calibration for checklists
+    assert "predicted risk" not in view.table.value
+    assert view.reliability_box.layout.display == "none"
+    usable = [b for b in view.rule_buttons if not b.disabled]
+    usable[0].click()
+    assert isinstance(added[0].constraint, GroupRateGap)
+    assert added[0].group_columns == ("b",)
+
+
+def test_the_table_in_words(fitted):
+    X, y, model = fitted
+    from riskexplore.evaluation.audit import audit
+
+    result = audit(model, X, y, "age", min_size=200)
+    text = audit_table_html(result)
+    assert "too few to judge (fewer than 200 patients)" in text
+    assert "confidence" in text
+
+
+def test_a_failing_source_is_a_message():
+    def broken():
+        raise InputError("load a dataset first")
+
+    view = AuditView(broken)
+    view.set_columns(["a"])
+    assert not view.choose("a")
+    assert "load a dataset first" in view.message.value
+
+
+# --- in the Explorer -------------------------------------------------------------------
+def test_the_explorer_tab_a_rule_and_its_price():
+    from riskexplore.widgets import Explorer
+
+    ex = Explorer("mammo", time_limit=20, max_size=3)
+    titles = [ex.results_tabs.get_title(i) for i in range(len(ex.results_tabs.children))]
+    assert titles[-1] == "By group" and ex.results_tabs.children[-1] is ex.audit.widget
+    assert "Age_geq_60" in [v for _l, v in ex.audit.column.options]
+    ex.solve(wait=True)
+    assert ex.audit.choose("Age_geq_60")
+    rules = [b for b in ex.audit.rule_buttons if not b.disabled]
+    assert rules, ex.audit.state.result.to_text()
+    rules[0].click()
+    (rule,) = ex.constraints
+    assert isinstance(rule, GroupCalibration)
+    assert "Added the rule" in ex.audit.message.value
+    ex.solve(constrained=True, wait=True)
+    low, high = ex.comparison.price_of_constraints
+    assert 0 <= low <= high  # the certified price of the rule
+    ex.audit.run.value = "constrained"
+    after = ex.audit.state.result
+    assert after is not None
+    flagged = {(f.group, f.metric) for f in after.findings}
+    assert (rule.label, "calibration") not in flagged  # the rule fixed what it limits
+    assert "by_group" in ex.figures()
+    # the study keeps the settings; opening it computes the audit again
+    study = ex.save_study()
+    assert study.audit == {
+        "by": ["Age_geq_60"],
+        "run": "constrained",
+        "data": "train",
+        "metric": ex.audit.state.settings["metric"],
+        "min_size": 30,
+    }
+    again = Explorer()
+    assert again.open_study(study.to_json())
+    assert again.audit.state.settings["by"] == ("Age_geq_60",)
+    assert again.audit.column.value == "Age_geq_60"
+    assert again.audit.state.result is not None
+    assert again.audit.state.result.table.equals(after.table)
+    assert again.constraints == [rule]
+
+
+def test_a_checklist_rule_adds_its_group_column():
+    from riskexplore.widgets import Explorer
+
+    ex = Explorer("heart", family="checklist", time_limit=20, max_items=3)
+    ex.solve(wait=True)
+    assert ex.audit.choose("cp")
+    rules = [b for b in ex.audit.rule_buttons if not b.disabled]
+    assert rules, ex.audit.state.result.to_text()
+    rules[0].click()
+    assert ex.settings["group_columns"] == ("cp",)
+    (rule,) = ex.constraints
+    assert isinstance(rule, GroupRateGap) and rule.by == ("cp",)
+    assert ex.solve(constrained=True, wait=True) is not None
+    assert ex.comparison is not None
+
+
+def test_older_studies_open_without_the_tab_settings():
+    from riskexplore.widgets import ExplorerState
+    from riskexplore.widgets.study import VERSION, Study, checksum
+
+    state = ExplorerState()
+    state.load_dataset("mammo")
+    doc = state.to_study().to_dict()
+    assert VERSION == 3 and doc["audit"] is None
+    old = {k: v for k, v in doc.items() if k not in ("audit", "checksum")}
+    old["version"] = 2
+    old["checksum"] = checksum(old)
+    assert Study.read(old).audit is None
+    bad = {k: v for k, v in doc.items() if k != "checksum"}
+    bad["audit"] = {"by": ["a"], "colour": "red"}
+    bad["checksum"] = checksum(bad)
+    with pytest.raises(InputError, match="audit.colour is not a setting"):
+        Study.read(bad)
+
+
+def test_a_view_not_attached_offers_its_datas_columns(fitted):
+    X, y, model = fitted
+    view = AuditView(source_of({"unconstrained": model}, X, y))
+    assert view.choose("site")  # the columns come from the source's data
+    assert "site" in [v for _l, v in view.column.options]
+    assert not view.choose("nope")
+    assert "unknown group column &#x27;nope&#x27;" in view.message.value
