@@ -17,6 +17,12 @@ it). :class:`PageKernelManager` ends kernels by a different rule, their **connec
 * a kernel with a connection is never ended, however long its search runs; nor is a
   pre-started kernel waiting in Voila's pool (``--preheat``) for its visitor.
 
+It also keeps the pool's refills out of the way of pages being built: a kernel started to
+refill Voila's pool (``--preheat``) waits until no page has been requested or connected for
+:attr:`~PageKernelManager.refill_quiet` seconds and no page's own kernel is still running
+the notebook (at most :attr:`~PageKernelManager.refill_max_wait` seconds), so that when many
+visitors arrive together the cores build their pages first and the pool fills up after.
+
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.page_kernels.PageKernelManager``
 (see :func:`riskexplore.cli.dashboard.voila_command`).
@@ -24,6 +30,7 @@ The server's command line names it with
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from jupyter_core.utils import ensure_async
@@ -48,18 +55,79 @@ class PageKernelManager(AsyncMappingKernelManager):
         help="Seconds a kernel that has run the notebook for a page waits for the page to connect.",
     )
     check_interval = Float(5.0, config=True, help="Seconds between two checks of the kernels.")
+    refill_quiet = Float(
+        10.0,
+        config=True,
+        help="Seconds without a page requested or connected before the pool refills.",
+    )
+    refill_max_wait = Float(
+        180.0, config=True, help="Seconds a refill of the pool waits for quiet at most."
+    )
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._alone_since: dict[str, float] = {}  # kernel -> when it was last left alone
         self._ever_connected: set[str] = set()
         self._page_checker: PeriodicCallback | None = None
+        self._last_page_activity = -float("inf")  # time.monotonic() of the last page event
+        self._page_kernels: set[str] = set()  # kernels started for a page, not the pool
+
+    # --- refills of the pool --------------------------------------------------------------
+    async def start_kernel(self, *args, **kwargs) -> str:
+        """Start a kernel; one that refills the pool first waits for the pages (module
+        docstring)."""
+        refill = str((kwargs.get("env") or {}).get("VOILA_PREHEAT", "")) == "True"
+        if refill:
+            await self._wait_for_quiet()
+        else:
+            self._last_page_activity = time.monotonic()
+        kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+        if not refill:
+            self._page_kernels.add(kernel_id)
+        return kernel_id
+
+    def pages_loading(self) -> int:
+        """Kernels started for a page that have not been connected yet (running its notebook).
+
+        Returns
+        -------
+        int
+            Their number.
+        """
+        return sum(
+            1 for k in self._page_kernels if k in self._kernels and k not in self._ever_connected
+        )
+
+    def quiet(self, now: float | None = None) -> bool:
+        """Whether the pool may refill now: no page requested or connected for
+        :attr:`refill_quiet` seconds and no page kernel running its notebook.
+
+        Parameters
+        ----------
+        now : float, optional
+            The time (``time.monotonic()``; default: now).
+
+        Returns
+        -------
+        bool
+            True when it may.
+        """
+        now = time.monotonic() if now is None else now
+        return now - self._last_page_activity >= self.refill_quiet and not self.pages_loading()
+
+    async def _wait_for_quiet(self) -> None:
+        # a refill follows a page taking a pooled kernel: that is page activity too
+        self._last_page_activity = time.monotonic()
+        deadline = time.monotonic() + self.refill_max_wait
+        while not self.quiet() and time.monotonic() < deadline:
+            await asyncio.sleep(1.0)
 
     # --- connections ------------------------------------------------------------------
     def notify_connect(self, kernel_id: str) -> None:
         """A page connected to ``kernel_id``: it lives while a connection is open."""
         super().notify_connect(kernel_id)
         self._ever_connected.add(kernel_id)
+        self._last_page_activity = time.monotonic()
         self._alone_since.pop(kernel_id, None)
 
     def notify_disconnect(self, kernel_id: str) -> None:
@@ -140,3 +208,4 @@ class PageKernelManager(AsyncMappingKernelManager):
                 self.log.warning("Could not end kernel %s: %s", kernel_id, exc)
             self._alone_since.pop(kernel_id, None)
             self._ever_connected.discard(kernel_id)
+            self._page_kernels.discard(kernel_id)

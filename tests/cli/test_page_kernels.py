@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from types import SimpleNamespace
 
 from riskexplore.cli.dashboard import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
@@ -82,3 +83,41 @@ def test_the_launcher_serves_with_this_manager():
     settings = next(a for a in cmd if a.startswith("--Voila.tornado_settings="))
     assert json.loads(settings.split("=", 1)[1]) == TORNADO_SETTINGS
     assert TORNADO_SETTINGS["ws_ping_timeout"] / 1000 + 45 + 5 < 120  # a dropped page too
+
+
+def test_the_pool_refills_when_pages_are_quiet():
+    km = _manager()
+    km.refill_quiet = 10
+    assert km.quiet(now=0.0)  # a server nobody visited yet fills its pool at once
+    km._last_page_activity = 100.0
+    km._kernels["p"] = SimpleNamespace(execution_state="busy")
+    km._page_kernels.add("p")  # a page's own kernel, still running its notebook
+    assert km.pages_loading() == 1
+    assert not km.quiet(now=105.0) and not km.quiet(now=200.0)
+    km.notify_connect("p")  # its page connected: built
+    assert km.pages_loading() == 0
+    connected = km._last_page_activity
+    assert not km.quiet(now=connected + 9) and km.quiet(now=connected + 11)
+
+
+def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 0.5, 5.0
+    started = []
+
+    async def start(self, *args, **kwargs):
+        started.append(kwargs["env"]["VOILA_PREHEAT"])
+        return f"k{len(started)}"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+    loop = asyncio.new_event_loop()
+    try:
+        t0 = time.monotonic()
+        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))
+        assert time.monotonic() - t0 < 0.3 and "k1" in km._page_kernels  # a page: at once
+        t0 = time.monotonic()
+        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+        assert time.monotonic() - t0 >= 0.5 and "k2" not in km._page_kernels  # waited
+    finally:
+        loop.close()
+    assert started == ["False", "True"]
