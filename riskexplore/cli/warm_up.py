@@ -3,8 +3,8 @@
 The risk-score search (``risk_score.support_kernel``, used by the learned scale) and the
 checklist search (``checklist.search``) are numba functions compiled with ``cache=True``:
 the first process that runs them compiles them (several seconds of a core) and writes the
-machine code to numba's cache, and every later process loads it from there. Without a warm-
-up the first searches of a freshly installed server, often several pages' at once, all
+machine code to numba's cache, and every later process loads it from there. Without a
+warm-up the first searches of a freshly installed server, often several pages' at once, all
 compile the same code at the same moment, each on its own core, while other pages are being
 built. :func:`warm_up` runs one tiny search of each family, in a child process (the launcher
 stays small), before the server starts.
