@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from _browser import CHROMIUM, CHROMIUM_ARGS, kernel_pids, rss_mb
+from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, kernel_pids, rss_mb
 
 from riskexplore.cli.dashboard import start_voila, stop_process
 from riskexplore.cli.warm_up import warm_up
@@ -156,6 +156,7 @@ def run_load(
     """
     from riskexplore.cli.dashboard import default_pool
 
+    ensure_chromium()
     pool = default_pool() if pool is None else pool
     start = time.monotonic()
     warmed = warm_up()
@@ -171,11 +172,15 @@ def run_load(
         peak = {"kernels": 0, "mb": 0.0}
         done = threading.Event()
 
+        cpu_before = _cpu_by_process()
+        cpu_seen: dict[int, tuple[str, float, int]] = {}
+
         def watch():
             while not done.is_set():
                 pids = kernel_pids(proc.pid)
                 peak["kernels"] = max(peak["kernels"], len(pids))
                 peak["mb"] = max(peak["mb"], rss_mb(pids) + rss_mb([proc.pid]))
+                cpu_seen.update(_cpu_by_process())
                 time.sleep(1)
 
         watcher = threading.Thread(target=watch, daemon=True)
@@ -185,6 +190,8 @@ def run_load(
         finally:
             done.set()
             watcher.join()
+        cpu_seen.update(_cpu_by_process())
+        cpu = _cpu_shares(cpu_seen, cpu_before, proc.pid)
         left = kernel_pids(proc.pid)
         if wait_after:
             for _ in range(36):  # the pages are gone: their kernels end within 2 minutes
@@ -221,6 +228,7 @@ def run_load(
             "idle_mb": round(idle),
             "kernels_after": len(left),
             "mb_after": round(rss_mb(left) + rss_mb([proc.pid])),
+            "cpu_s": cpu,
             "loadavg": [round(x, 2) for x in os.getloadavg()],
         }
         return results, summary
@@ -228,6 +236,39 @@ def run_load(
         stop_process(proc)
         if devnull is not None:
             devnull.close()
+
+
+def _cpu_by_process() -> dict[int, tuple[str, float, int]]:
+    """CPU seconds (user + system) of every process so far, with its command line."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        out[int(entry.name)] = (cmd, (int(fields[11]) + int(fields[12])) / tick, int(fields[1]))
+    return out
+
+
+def _cpu_shares(seen: dict, before: dict, server_pid: int) -> dict[str, float]:
+    """CPU seconds used during the run by the server, its kernels, Chromium and the rest."""
+    shares = {"server": 0.0, "kernels": 0.0, "chromium": 0.0, "other": 0.0}
+    for pid, (cmd, seconds, ppid) in seen.items():
+        used = seconds - (before[pid][1] if pid in before and before[pid][0] == cmd else 0.0)
+        if pid == server_pid:
+            key = "server"
+        elif ppid == server_pid and "ipykernel" in cmd:
+            key = "kernels"
+        elif "chrom" in cmd or "playwright" in cmd or "node" in cmd.split(" ")[0]:
+            key = "chromium"
+        else:
+            key = "other"
+        shares[key] += max(used, 0.0)
+    return {k: round(v, 1) for k, v in shares.items()}
 
 
 def _wait_pool(server_pid: int, pool: int, timeout: float) -> float | None:
