@@ -21,7 +21,9 @@ It also keeps the pool's refills out of the way of pages being built: a kernel s
 refill Voila's pool (``--preheat``) waits until no page has been requested or connected for
 :attr:`~PageKernelManager.refill_quiet` seconds and no page's own kernel is still running
 the notebook (at most :attr:`~PageKernelManager.refill_max_wait` seconds), so that when many
-visitors arrive together the cores build their pages first and the pool fills up after.
+visitors arrive together the cores build their pages first and the pool fills up after. A
+refill that a page has already taken (Voila hands a page the next kernel of the pool even
+while it is still starting) starts at once.
 
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.page_kernels.PageKernelManager``
@@ -115,12 +117,23 @@ class PageKernelManager(AsyncMappingKernelManager):
         now = time.monotonic() if now is None else now
         return now - self._last_page_activity >= self.refill_quiet and not self.pages_loading()
 
+    def _claimed(self, task: asyncio.Task | None) -> bool:
+        """Whether pool task ``task`` has been taken by a page (it left the pool's list:
+        Voila hands a page a kernel that is still starting when the pool has no ready one)."""
+        if task is None:
+            return True
+        return not any(task in pool for pool in getattr(self, "_pools", {}).values())
+
     async def _wait_for_quiet(self) -> None:
         # a refill follows a page taking a pooled kernel: that is page activity too
         self._last_page_activity = time.monotonic()
+        task = asyncio.current_task()
         deadline = time.monotonic() + self.refill_max_wait
         while not self.quiet() and time.monotonic() < deadline:
-            await asyncio.sleep(1.0)
+            if self._claimed(task):  # a page waits for this kernel: start it now
+                self._last_page_activity = time.monotonic()
+                return
+            await asyncio.sleep(0.2)
 
     # --- connections ------------------------------------------------------------------
     def notify_connect(self, kernel_id: str) -> None:

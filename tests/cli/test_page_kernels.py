@@ -115,9 +115,43 @@ def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
         t0 = time.monotonic()
         loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))
         assert time.monotonic() - t0 < 0.3 and "k1" in km._page_kernels  # a page: at once
+        km._pools = {"nb": []}
+
+        async def refill():
+            task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+            km._pools["nb"].append(task)  # in the pool, not taken by a page
+            await task
+
         t0 = time.monotonic()
-        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+        loop.run_until_complete(refill())
         assert time.monotonic() - t0 >= 0.5 and "k2" not in km._page_kernels  # waited
     finally:
         loop.close()
     assert started == ["False", "True"]
+
+
+def test_a_refill_a_page_has_taken_starts_at_once(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 30.0, 60.0
+    km._pools = {"nb": []}
+
+    async def start(self, *args, **kwargs):
+        return "k"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+
+    async def scenario():
+        task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+        km._pools["nb"].append(task)
+        await asyncio.sleep(0.5)
+        assert not task.done()  # waiting for quiet
+        km._pools["nb"].remove(task)  # a page took it
+        t0 = time.monotonic()
+        await task
+        return time.monotonic() - t0
+
+    loop = asyncio.new_event_loop()
+    try:
+        assert loop.run_until_complete(scenario()) < 1.0
+    finally:
+        loop.close()
