@@ -19,8 +19,8 @@ it). :class:`PageKernelManager` ends kernels by a different rule, their **connec
 
 It also keeps the pool's refills out of the way of pages being built: a kernel started to
 refill Voila's pool (``--preheat``) waits until no page has been requested or connected for
-:attr:`~PageKernelManager.refill_quiet` seconds and no page's own kernel is still running
-the notebook (at most :attr:`~PageKernelManager.refill_max_wait` seconds), so that when many
+:attr:`~PageKernelManager.refill_quiet` seconds and every page handed a kernel has
+connected (at most :attr:`~PageKernelManager.refill_max_wait` seconds), so that when many
 visitors arrive together the cores build their pages first and the pool fills up after. A
 refill that a page has already taken (Voila hands a page the next kernel of the pool even
 while it is still starting) starts at once.
@@ -58,7 +58,7 @@ class PageKernelManager(AsyncMappingKernelManager):
     )
     check_interval = Float(5.0, config=True, help="Seconds between two checks of the kernels.")
     refill_quiet = Float(
-        10.0,
+        15.0,
         config=True,
         help="Seconds without a page requested or connected before the pool refills.",
     )
@@ -72,7 +72,6 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._ever_connected: set[str] = set()
         self._page_checker: PeriodicCallback | None = None
         self._last_page_activity = -float("inf")  # time.monotonic() of the last page event
-        self._page_kernels: set[str] = set()  # kernels started for a page, not the pool
 
     # --- refills of the pool --------------------------------------------------------------
     async def start_kernel(self, *args, **kwargs) -> str:
@@ -83,22 +82,19 @@ class PageKernelManager(AsyncMappingKernelManager):
             await self._wait_for_quiet()
         else:
             self._last_page_activity = time.monotonic()
-        kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
-        if not refill:
-            self._page_kernels.add(kernel_id)
-        return kernel_id
+        return await ensure_async(super().start_kernel(*args, **kwargs))
 
     def pages_loading(self) -> int:
-        """Kernels started for a page that have not been connected yet (running its notebook).
+        """Kernels handed to a page whose page has not connected yet (a page being built:
+        its kernel runs the notebook, or its browser loads the page).
 
         Returns
         -------
         int
             Their number.
         """
-        return sum(
-            1 for k in self._page_kernels if k in self._kernels and k not in self._ever_connected
-        )
+        waiting, _starting = self._pooled()
+        return sum(1 for k in self._kernels if k not in self._ever_connected and k not in waiting)
 
     def quiet(self, now: float | None = None) -> bool:
         """Whether the pool may refill now: no page requested or connected for
@@ -221,4 +217,3 @@ class PageKernelManager(AsyncMappingKernelManager):
                 self.log.warning("Could not end kernel %s: %s", kernel_id, exc)
             self._alone_since.pop(kernel_id, None)
             self._ever_connected.discard(kernel_id)
-            self._page_kernels.discard(kernel_id)

@@ -91,7 +91,7 @@ def test_the_pool_refills_when_pages_are_quiet():
     assert km.quiet(now=0.0)  # a server nobody visited yet fills its pool at once
     km._last_page_activity = 100.0
     km._kernels["p"] = SimpleNamespace(execution_state="busy")
-    km._page_kernels.add("p")  # a page's own kernel, still running its notebook
+    # "p": handed to a page (not in the pool) that has not connected yet
     assert km.pages_loading() == 1
     assert not km.quiet(now=105.0) and not km.quiet(now=200.0)
     km.notify_connect("p")  # its page connected: built
@@ -114,7 +114,7 @@ def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
     try:
         t0 = time.monotonic()
         loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))
-        assert time.monotonic() - t0 < 0.3 and "k1" in km._page_kernels  # a page: at once
+        assert time.monotonic() - t0 < 0.3  # a page: at once
         km._pools = {"nb": []}
 
         async def refill():
@@ -124,7 +124,7 @@ def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
 
         t0 = time.monotonic()
         loop.run_until_complete(refill())
-        assert time.monotonic() - t0 >= 0.5 and "k2" not in km._page_kernels  # waited
+        assert time.monotonic() - t0 >= 0.5  # waited
     finally:
         loop.close()
     assert started == ["False", "True"]
