@@ -20,8 +20,11 @@ it). :class:`PageKernelManager` ends kernels by a different rule, their **connec
 It also keeps the pool's refills out of the way of pages being built: a kernel started to
 refill Voila's pool (``--preheat``) waits until no page has been requested or connected for
 :attr:`~PageKernelManager.refill_quiet` seconds and every page handed a kernel has
-connected (at most :attr:`~PageKernelManager.refill_max_wait` seconds), so that when many
-visitors arrive together the cores build their pages first and the pool fills up after. A
+connected, and no search runs or waits for a core (at most
+:attr:`~PageKernelManager.refill_max_wait` seconds); refills then start one at a time,
+:attr:`~PageKernelManager.refill_spacing` seconds apart. So when many visitors arrive
+together, the cores build their pages and run their searches first, and the pool fills up
+after. A
 refill that a page has already taken (Voila hands a page the next kernel of the pool even
 while it is still starting) starts at once.
 
@@ -39,6 +42,8 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float
+
+from riskexplore.core.core_gate import CoreGate
 
 __all__ = ["PageKernelManager"]
 
@@ -63,7 +68,10 @@ class PageKernelManager(AsyncMappingKernelManager):
         help="Seconds without a page requested or connected before the pool refills.",
     )
     refill_max_wait = Float(
-        180.0, config=True, help="Seconds a refill of the pool waits for quiet at most."
+        300.0, config=True, help="Seconds a refill of the pool waits for quiet at most."
+    )
+    refill_spacing = Float(
+        10.0, config=True, help="Seconds between the starts of two refills of the pool."
     )
 
     def __init__(self, **kwargs):
@@ -72,6 +80,8 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._ever_connected: set[str] = set()
         self._page_checker: PeriodicCallback | None = None
         self._last_page_activity = -float("inf")  # time.monotonic() of the last page event
+        self._next_refill = -float("inf")  # refills start one at a time, spaced
+        self._gate = CoreGate.from_environment()  # the searches of the server's pages
 
     # --- refills of the pool --------------------------------------------------------------
     async def start_kernel(self, *args, **kwargs) -> str:
@@ -98,7 +108,8 @@ class PageKernelManager(AsyncMappingKernelManager):
 
     def quiet(self, now: float | None = None) -> bool:
         """Whether the pool may refill now: no page requested or connected for
-        :attr:`refill_quiet` seconds and no page kernel running its notebook.
+        :attr:`refill_quiet` seconds, every page handed a kernel connected, and no search
+        running or waiting for a core.
 
         Parameters
         ----------
@@ -111,7 +122,10 @@ class PageKernelManager(AsyncMappingKernelManager):
             True when it may.
         """
         now = time.monotonic() if now is None else now
-        return now - self._last_page_activity >= self.refill_quiet and not self.pages_loading()
+        if now - self._last_page_activity < self.refill_quiet or self.pages_loading():
+            return False
+        gate = self._gate
+        return gate is None or (gate.running() == 0 and not gate.waiting())
 
     def _claimed(self, task: asyncio.Task | None) -> bool:
         """Whether pool task ``task`` has been taken by a page (it left the pool's list:
@@ -125,11 +139,15 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._last_page_activity = time.monotonic()
         task = asyncio.current_task()
         deadline = time.monotonic() + self.refill_max_wait
-        while not self.quiet() and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
             if self._claimed(task):  # a page waits for this kernel: start it now
                 self._last_page_activity = time.monotonic()
                 return
-            await asyncio.sleep(0.2)
+            now = time.monotonic()
+            if now >= self._next_refill and self.quiet(now):
+                break
+            await asyncio.sleep(0.5)
+        self._next_refill = time.monotonic() + self.refill_spacing
 
     # --- connections ------------------------------------------------------------------
     def notify_connect(self, kernel_id: str) -> None:

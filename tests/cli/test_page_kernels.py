@@ -155,3 +155,15 @@ def test_a_refill_a_page_has_taken_starts_at_once(monkeypatch):
         assert loop.run_until_complete(scenario()) < 1.0
     finally:
         loop.close()
+
+
+def test_no_refill_while_searches_run_or_wait(tmp_path):
+    from riskexplore.core.core_gate import CoreGate
+
+    km = _manager()
+    km.refill_quiet = 0
+    km._gate = CoreGate(tmp_path, cores=1)
+    assert km.quiet()
+    with km._gate.slot():  # a page's search runs
+        assert not km.quiet()
+    assert km.quiet()
