@@ -52,6 +52,8 @@ _OVERFLOW = """() => {
         const box = el.getBoundingClientRect(), t = table.getBoundingClientRect();
         if (style.overflowX === "hidden") worst = Math.max(worst, t.right - box.right);
     }
+    // nor past the window (the page would scroll sideways)
+    worst = Math.max(worst, table.getBoundingClientRect().right - window.innerWidth);
     return Math.round(worst);
 }"""
 
