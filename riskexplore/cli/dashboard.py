@@ -48,7 +48,6 @@ from riskexplore.cli.dashboard_access import (
     is_local,
 )
 from riskexplore.cli.dashboard_files import DASHBOARDS, dashboards_dir, install_command
-from riskexplore.cli.warm_up import warm_up
 from riskexplore.core.core_gate import CORES_VARIABLE, GATE_VARIABLE
 from riskexplore.core.lazy import export_map
 
@@ -67,6 +66,7 @@ __all__ = [
     "template_root",
     "voila_command",
     "wait_listening",
+    "warm_up",
 ]
 
 #: The kernel manager of the server (ends the kernels of pages that are gone).
@@ -300,6 +300,40 @@ def stop_process(proc: subprocess.Popen, timeout: float = 20.0) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(10)
+
+
+def warm_up(timeout: float = 300.0) -> dict[str, float] | None:
+    """Compile the searches' numba code before serving (:mod:`riskexplore.cli.warm_up`, in a
+    child process); None if that failed (the server still starts: its first searches
+    compile the code themselves).
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds to wait for it.
+
+    Returns
+    -------
+    dict or None
+        Seconds per family, or None.
+    """
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "riskexplore.cli.warm_up"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return None
 
 
 def gate_directory(port: int) -> Path:

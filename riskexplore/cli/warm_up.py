@@ -6,8 +6,9 @@ the first process that runs them compiles them (several seconds of a core) and w
 machine code to numba's cache, and every later process loads it from there. Without a
 warm-up the first searches of a freshly installed server, often several pages' at once, all
 compile the same code at the same moment, each on its own core, while other pages are being
-built. :func:`warm_up` runs one tiny search of each family, in a child process (the launcher
-stays small), before the server starts.
+built. :func:`warm_up_here` runs one tiny search of each family; the launcher runs it in a child
+process (:func:`riskexplore.cli.dashboard.warm_up`, so that the launcher stays small)
+before the server starts.
 
 ``python -m riskexplore.cli.warm_up`` does the same and prints the seconds it took.
 """
@@ -15,12 +16,16 @@ stays small), before the server starts.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import time
 
-__all__ = ["main", "warm_up", "warm_up_here"]
+import numpy as np
+import pandas as pd
+
+from riskexplore.checklist.search.solve import warm_up as warm_checklist
+from riskexplore.risk_score.fit import fit_risk_score
+
+__all__ = ["main", "warm_up_here"]
 
 
 def warm_up_here() -> dict[str, float]:
@@ -31,12 +36,6 @@ def warm_up_here() -> dict[str, float]:
     dict
         Seconds per family (``"risk_score"``, ``"checklist"``).
     """
-    import numpy as np
-    import pandas as pd
-
-    from riskexplore.checklist.search.solve import warm_up as warm_checklist
-    from riskexplore.risk_score.fit import fit_risk_score
-
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.integers(0, 2, size=(40, 3)), columns=["a", "b", "c"])
     y = (X["a"] + rng.random(40) > 0.8).astype(int)
@@ -49,38 +48,6 @@ def warm_up_here() -> dict[str, float]:
     warm_checklist()
     seconds["checklist"] = time.perf_counter() - start
     return seconds
-
-
-def warm_up(timeout: float = 300.0) -> dict[str, float] | None:
-    """:func:`warm_up_here` in a child process; None if it failed (the server still starts:
-    its first searches compile the kernels themselves).
-
-    Parameters
-    ----------
-    timeout : float
-        Seconds to wait for it.
-
-    Returns
-    -------
-    dict or None
-        Seconds per family, or None.
-    """
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "riskexplore.cli.warm_up"],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env={**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")},
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    try:
-        return json.loads(done.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        return None
 
 
 def main() -> int:
