@@ -487,15 +487,18 @@ class RiskScore(JsonDocument):
         return self.to_html()
 
     def _risk_table_html(self, width: int = HTML_SCORES_PER_ROW) -> str:
-        """The SCORE/RISK table in blocks of at most ``width`` scores."""
+        """The SCORE/RISK table in blocks of at most ``width`` scores, of even lengths."""
         if int(width) < 1:
             raise InputError(f"width must be a positive whole number, got {width!r}")
         table = self.score_table()
+        # as many blocks as needed, of even lengths (8 scores: 4 + 4, not 7 + 1)
+        blocks = max(1, math.ceil(len(table) / int(width)))
+        size = max(1, math.ceil(len(table) / blocks))
         cell = 'style="padding:2px 6px;border:1px solid #ddd;text-align:right"'
         gap = 'style="height:6px;border:none;padding:0"'
         rows = []
-        for start in range(0, len(table), int(width)):
-            chunk = table.iloc[start : start + int(width)]
+        for start in range(0, len(table), size):
+            chunk = table.iloc[start : start + size]
             if start:
                 rows.append(f'<tr class="rx-risk-gap"><td {gap}></td></tr>')
             rows.append(

@@ -270,5 +270,8 @@ def test_html_risk_table_wraps_in_blocks_of_seven():
     risks = [re.findall(r"<td [^>]*>([^<]*)</td>", r) for r in risk_rows]
     assert [len(r) for r in risks] == [len(c) for c in cells]
     assert wide.to_html(width=100).count(">SCORE<") == 2  # the points table's and one row
+    eight = RiskScore(["a", "b"], {"a": 4, "b": 3}, -3)  # scores 0..7: two blocks of 4
+    rows = re.findall(r"<tr><th [^>]*>SCORE</th>(.*?)</tr>", eight.to_html())
+    assert [len(re.findall(r"<td ", r)) for r in rows] == [4, 4]
     with pytest.raises(InputError, match="width"):
         wide.to_html(width=0)
