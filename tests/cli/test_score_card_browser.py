@@ -42,8 +42,8 @@ def test_wide_score_card_is_not_clipped(browser, tmp_path):
         page.locator("select", has=page.locator("option", has_text=label)).first.select_option(
             label=label
         )
-        page.get_by_text("breastcancer", exact=False).first.wait_for(timeout=60_000)
-        page.wait_for_timeout(2000)  # the kernel loads the data
+        # the kernel loaded the data: the summary names it
+        page.locator("b", has_text="breastcancer").first.wait_for(timeout=60_000)
         solve.click()
         status = page.locator(".rx-search-unconstrained .rx-status")
         status.filter(has_text="certified optimal").wait_for(timeout=LOAD_MS)
@@ -56,6 +56,7 @@ def test_wide_score_card_is_not_clipped(browser, tmp_path):
         shot = ARTIFACTS / "score_card_wide.png"
         card.screenshot(path=str(shot))
         print(f"screenshot: {shot}; blocks of scores: {blocks}; overflow: {overflow} px")
+        assert "ClumpThickness" in card.inner_text()  # the breast cancer model
         assert sum(blocks) > 7 and all(1 <= n <= 7 for n in blocks), blocks
         assert overflow == 0, overflow
         assert not errors and not outside, (errors, outside)
