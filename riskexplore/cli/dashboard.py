@@ -48,6 +48,7 @@ from riskexplore.cli.dashboard_access import (
     is_local,
 )
 from riskexplore.cli.dashboard_files import DASHBOARDS, dashboards_dir, install_command
+from riskexplore.core.core_gate import CORES_VARIABLE, GATE_VARIABLE
 from riskexplore.core.lazy import export_map
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "dashboards_dir",
     "default_pool",
     "free_port",
+    "gate_directory",
     "install_command",
     "kernel_problem",
     "main",
@@ -64,6 +66,7 @@ __all__ = [
     "template_root",
     "voila_command",
     "wait_listening",
+    "warm_up",
 ]
 
 #: The kernel manager of the server (ends the kernels of pages that are gone).
@@ -299,6 +302,58 @@ def stop_process(proc: subprocess.Popen, timeout: float = 20.0) -> None:
         proc.wait(10)
 
 
+def warm_up(timeout: float = 300.0) -> dict[str, float] | None:
+    """Compile the searches' numba code before serving (:mod:`riskexplore.cli.warm_up`, in a
+    child process); None if that failed (the server still starts: its first searches
+    compile the code themselves).
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds to wait for it.
+
+    Returns
+    -------
+    dict or None
+        Seconds per family, or None.
+    """
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "riskexplore.cli.warm_up"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return None
+
+
+def gate_directory(port: int) -> Path:
+    """The core gate's directory of the server on ``port`` (one per user and port, under the
+    temporary directory; see :mod:`riskexplore.core.core_gate`).
+
+    Parameters
+    ----------
+    port : int
+        The server's port.
+
+    Returns
+    -------
+    Path
+        The directory (not created).
+    """
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"riskexplore-cores-{user}" / str(port)
+
+
 def start_voila(
     which: str | Path = "risk",
     port: int | None = None,
@@ -312,6 +367,7 @@ def start_voila(
     timeout: float = 60.0,
     log_file=None,
     extra: list[str] | None = None,
+    cores: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start Voila for a dashboard (or a notebook or folder given as a ``Path``) and wait
     until it answers; ``(process, url)``.
@@ -331,6 +387,9 @@ def start_voila(
         Seconds to wait for the server.
     log_file : file, optional
         Where Voila's output goes.
+    cores : int, optional
+        Searches of the pages that may run at once (default: one per core of the
+        machine); the others wait in line (:mod:`riskexplore.core.core_gate`).
 
     Returns
     -------
@@ -354,6 +413,10 @@ def start_voila(
     env.setdefault("PYTHONUNBUFFERED", "1")
     extra_path = str(template_root())
     env["JUPYTER_PATH"] = os.pathsep.join(p for p in (extra_path, env.get("JUPYTER_PATH")) if p)
+    if cores is not None and (isinstance(cores, bool) or not isinstance(cores, int) or cores < 1):
+        raise ValueError(f"cores must be a whole number of at least 1, got {cores!r}")
+    env[GATE_VARIABLE] = str(gate_directory(port))
+    env[CORES_VARIABLE] = str(cores or os.cpu_count() or 1)
     if isinstance(which, Path):
         cwd = which if which.is_dir() else which.parent
     else:
@@ -653,6 +716,14 @@ def build_parser() -> argparse.ArgumentParser:
         "at most 4; about 300 MB each; 0: none)",
     )
     p.add_argument("--preheat", action="store_true", help="the same as --pool 1 (at least)")
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=None,
+        metavar="N",
+        help="searches that run at once (default: one per core of the machine); the others "
+        "wait for a free core, first come first served, and their pages say so",
+    )
     return p
 
 
@@ -691,6 +762,7 @@ def _serve(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    warm_up()  # every kernel then loads the searches' compiled code from numba's cache
     port = args.port
     if not _port_free(port, args.ip):
         port = free_port(args.ip)
@@ -704,6 +776,7 @@ def _serve(args: argparse.Namespace) -> int:
             token=token,
             base_url=base_url,
             timeout=120,
+            cores=args.cores,
         )
     except (RuntimeError, TimeoutError, FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -17,6 +17,17 @@ it). :class:`PageKernelManager` ends kernels by a different rule, their **connec
 * a kernel with a connection is never ended, however long its search runs; nor is a
   pre-started kernel waiting in Voila's pool (``--preheat``) for its visitor.
 
+It also keeps the pool's refills out of the way of pages being built: a kernel started to
+refill Voila's pool (``--preheat``) waits until no page has been requested or connected for
+:attr:`~PageKernelManager.refill_quiet` seconds and every page handed a kernel has
+connected, and no search runs or waits for a core (at most
+:attr:`~PageKernelManager.refill_max_wait` seconds); refills then start one at a time,
+:attr:`~PageKernelManager.refill_spacing` seconds apart. So when many visitors arrive
+together, the cores build their pages and run their searches first, and the pool fills up
+after. A
+refill that a page has already taken (Voila hands a page the next kernel of the pool even
+while it is still starting) starts at once.
+
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.page_kernels.PageKernelManager``
 (see :func:`riskexplore.cli.dashboard.voila_command`).
@@ -24,12 +35,15 @@ The server's command line names it with
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float
+
+from riskexplore.core.core_gate import CoreGate
 
 __all__ = ["PageKernelManager"]
 
@@ -48,18 +62,99 @@ class PageKernelManager(AsyncMappingKernelManager):
         help="Seconds a kernel that has run the notebook for a page waits for the page to connect.",
     )
     check_interval = Float(5.0, config=True, help="Seconds between two checks of the kernels.")
+    refill_quiet = Float(
+        15.0,
+        config=True,
+        help="Seconds without a page requested or connected before the pool refills.",
+    )
+    refill_max_wait = Float(
+        300.0, config=True, help="Seconds a refill of the pool waits for quiet at most."
+    )
+    refill_spacing = Float(
+        10.0, config=True, help="Seconds between the starts of two refills of the pool."
+    )
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._alone_since: dict[str, float] = {}  # kernel -> when it was last left alone
         self._ever_connected: set[str] = set()
         self._page_checker: PeriodicCallback | None = None
+        self._last_page_activity = -float("inf")  # time.monotonic() of the last page event
+        self._next_refill = -float("inf")  # refills start one at a time, spaced
+        self._gate = CoreGate.from_environment()  # the searches of the server's pages
+
+    # --- refills of the pool --------------------------------------------------------------
+    async def start_kernel(self, *args, **kwargs) -> str:
+        """Start a kernel; one that refills the pool first waits for the pages (module
+        docstring)."""
+        refill = str((kwargs.get("env") or {}).get("VOILA_PREHEAT", "")) == "True"
+        if refill:
+            await self._wait_for_quiet()
+        else:
+            self._last_page_activity = time.monotonic()
+        return await ensure_async(super().start_kernel(*args, **kwargs))
+
+    def pages_loading(self) -> int:
+        """Kernels handed to a page whose page has not connected yet (a page being built:
+        its kernel runs the notebook, or its browser loads the page).
+
+        Returns
+        -------
+        int
+            Their number.
+        """
+        waiting, _starting = self._pooled()
+        return sum(1 for k in self._kernels if k not in self._ever_connected and k not in waiting)
+
+    def quiet(self, now: float | None = None) -> bool:
+        """Whether the pool may refill now: no page requested or connected for
+        :attr:`refill_quiet` seconds, every page handed a kernel connected, and no search
+        running or waiting for a core.
+
+        Parameters
+        ----------
+        now : float, optional
+            The time (``time.monotonic()``; default: now).
+
+        Returns
+        -------
+        bool
+            True when it may.
+        """
+        now = time.monotonic() if now is None else now
+        if now - self._last_page_activity < self.refill_quiet or self.pages_loading():
+            return False
+        gate = self._gate
+        return gate is None or (gate.running() == 0 and not gate.waiting())
+
+    def _claimed(self, task: asyncio.Task | None) -> bool:
+        """Whether pool task ``task`` has been taken by a page (it left the pool's list:
+        Voila hands a page a kernel that is still starting when the pool has no ready one)."""
+        if task is None:
+            return True
+        return not any(task in pool for pool in getattr(self, "_pools", {}).values())
+
+    async def _wait_for_quiet(self) -> None:
+        # a refill follows a page taking a pooled kernel: that is page activity too
+        self._last_page_activity = time.monotonic()
+        task = asyncio.current_task()
+        deadline = time.monotonic() + self.refill_max_wait
+        while time.monotonic() < deadline:
+            if self._claimed(task):  # a page waits for this kernel: start it now
+                self._last_page_activity = time.monotonic()
+                return
+            now = time.monotonic()
+            if now >= self._next_refill and self.quiet(now):
+                break
+            await asyncio.sleep(0.5)
+        self._next_refill = time.monotonic() + self.refill_spacing
 
     # --- connections ------------------------------------------------------------------
     def notify_connect(self, kernel_id: str) -> None:
         """A page connected to ``kernel_id``: it lives while a connection is open."""
         super().notify_connect(kernel_id)
         self._ever_connected.add(kernel_id)
+        self._last_page_activity = time.monotonic()
         self._alone_since.pop(kernel_id, None)
 
     def notify_disconnect(self, kernel_id: str) -> None:

@@ -40,6 +40,8 @@ FORMAT_VERSION = 2
 #: Longest score table built from the attainable range before falling back to the
 #: range of scores observed in the training data.
 MAX_TABLE_ROWS = 61
+#: Scores per block of the SCORE/RISK table of the HTML card (a wide range wraps into blocks).
+HTML_SCORES_PER_ROW = 7
 
 
 def _sigmoid(s) -> np.ndarray:
@@ -430,8 +432,21 @@ class RiskScore(JsonDocument):
         m = "" if self.multiplier == 1.0 else f", multiplier={self.multiplier!r}"
         return f"RiskScore(intercept={self.intercept}, points={{{pts}}}{m}, status={status!r})"
 
-    def to_html(self) -> str:
-        """A self-contained HTML score card (inline CSS, no scripts)."""
+    def to_html(self, width: int = HTML_SCORES_PER_ROW) -> str:
+        """A self-contained HTML score card (inline CSS, no scripts).
+
+        Parameters
+        ----------
+        width : int
+            Scores per block of the SCORE/RISK table: a wide score range is printed as
+            blocks of SCORE and RISK rows, one under the other, so the card stays narrow
+            enough for a page or a printed sheet.
+
+        Returns
+        -------
+        str
+            HTML.
+        """
         esc = html.escape
         out = [
             '<div class="rx-card" style="font-family:system-ui,sans-serif;'
@@ -451,20 +466,7 @@ class RiskScore(JsonDocument):
             f'<td {td} align="right"><b>SCORE</b></td><td {td}>= &hellip;</td></tr>'
         )
         out.append("</table>")
-        out.append('<table class="rx-risk" style="border-collapse:collapse;margin-top:10px">')
-        table = self.score_table()
-        cell = 'style="padding:2px 6px;border:1px solid #ddd;text-align:right"'
-        out.append(
-            f"<tr><th {cell}>SCORE</th>"
-            + "".join(f"<td {cell}>{int(s)}</td>" for s in table["score"])
-            + "</tr>"
-        )
-        out.append(
-            f"<tr><th {cell}>RISK</th>"
-            + "".join(f"<td {cell}>{esc(_format_risk(r))}</td>" for r in table["risk_percent"])
-            + "</tr>"
-        )
-        out.append("</table>")
+        out.append(self._risk_table_html(width))
         if self.scale == "fixed":
             folded = f"intercept {self.intercept} included in RISK; "
         else:
@@ -483,6 +485,39 @@ class RiskScore(JsonDocument):
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    def _risk_table_html(self, width: int = HTML_SCORES_PER_ROW) -> str:
+        """The SCORE/RISK table in blocks of at most ``width`` scores, of even lengths."""
+        if int(width) < 1:
+            raise InputError(f"width must be a positive whole number, got {width!r}")
+        table = self.score_table()
+        # as many blocks as needed, of even lengths (8 scores: 4 + 4, not 7 + 1)
+        blocks = max(1, math.ceil(len(table) / int(width)))
+        size = max(1, math.ceil(len(table) / blocks))
+        cell = 'style="padding:2px 6px;border:1px solid #ddd;text-align:right"'
+        gap = 'style="height:6px;border:none;padding:0"'
+        rows = []
+        for start in range(0, len(table), size):
+            chunk = table.iloc[start : start + size]
+            if start:
+                rows.append(f'<tr class="rx-risk-gap"><td {gap}></td></tr>')
+            rows.append(
+                f"<tr><th {cell}>SCORE</th>"
+                + "".join(f"<td {cell}>{int(s)}</td>" for s in chunk["score"])
+                + "</tr>"
+            )
+            rows.append(
+                f"<tr><th {cell}>RISK</th>"
+                + "".join(
+                    f"<td {cell}>{html.escape(_format_risk(r))}</td>" for r in chunk["risk_percent"]
+                )
+                + "</tr>"
+            )
+        return (
+            '<table class="rx-risk" style="border-collapse:collapse;margin-top:10px">'
+            + "".join(rows)
+            + "</table>"
+        )
 
     # --- hand edits --------------------------------------------------------------------
     def with_points(

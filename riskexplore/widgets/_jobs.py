@@ -25,6 +25,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from riskexplore.core.core_gate import CoreGate, run_gated
+
 __all__ = ["Jobs"]
 
 #: What a job runs: ``work(stop, put) -> result``.
@@ -48,13 +50,21 @@ class Jobs:
         entry = self._jobs.get(job)
         return entry is not None and entry[0].is_alive()
 
-    def add(self, job: str, work: Work) -> threading.Thread:
-        """Register ``job`` running ``work``; its thread (not started yet) is returned."""
+    def add(self, job: str, work: Work, gate: CoreGate | None = None) -> threading.Thread:
+        """Register ``job`` running ``work``; its thread (not started yet) is returned.
+
+        With a ``gate`` (a search), the work waits for a free core and runs at the search
+        priority (:mod:`riskexplore.core.core_gate`); stopped while it waits, it ends with
+        the result None.
+        """
         stop, inbox = threading.Event(), queue.SimpleQueue()
 
         def run() -> None:
             try:
-                inbox.put(("done", work(stop, lambda item: inbox.put(("item", item)))))
+                result = run_gated(
+                    lambda: work(stop, lambda item: inbox.put(("item", item))), gate, stop=stop
+                )
+                inbox.put(("done", result))
             except BaseException as exc:  # shown on the view's thread
                 inbox.put(("error", exc))
 

@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from riskexplore.core.core_gate import CoreGate
 from riskexplore.core.registry import get_family
 from riskexplore.figures.alternatives import (
     feature_frequency_figure,
@@ -458,7 +459,7 @@ class AlternativesView:
 
     def _start(self, job: str, work: Callable, status: str) -> None:
         with self._lock:
-            thread = self._jobs.add(job, work)
+            thread = self._jobs.add(job, work, gate=CoreGate.from_environment())
             self._set_running(job, True)
             (self.status_label if job == "set" else self.prices_status).value = grey_html(status)
             thread.start()
@@ -527,6 +528,9 @@ class AlternativesView:
         if kind == "error":
             label.value = ""
             self._message(describe_error(payload))
+            return
+        if payload is None:  # stopped before a processor core was free
+            label.value = grey_html("stopped before a processor core was free")
             return
         if job == "set":
             label.value = ""

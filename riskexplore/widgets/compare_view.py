@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.figures.compare import compare_figure, price_text
 from riskexplore.widgets.cards import message_html, model_html
@@ -196,7 +197,8 @@ class CompareView:
 
         def work() -> None:
             try:
-                result, error = job(stop=stop), None
+                result = run_gated(lambda: job(stop=stop), CoreGate.from_environment(), stop=stop)
+                error = None
             except Exception as exc:  # shown on the line, never raised in the thread
                 result, error = None, exc
             if stop.is_set():  # cancelled: a new search or new data took over

@@ -647,6 +647,9 @@ class Explorer(StudyFiles):
     def _finished(self, run: str, model, error) -> None:
         with self._lock:
             if error is not None or model is None:
+                if error is None and self.monitors[run].status == "stopped":
+                    self._show(f"The {run} solve was stopped before it started.", "info")
+                    return
                 self._show(
                     f"The {run} solve failed: {describe_error(error)}"
                     if error is not None

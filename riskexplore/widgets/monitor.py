@@ -40,7 +40,7 @@ from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
 from riskexplore.widgets.runner import SolveRunner, describe_error, solve_function
 
-__all__ = ["SolveMonitor"]
+__all__ = ["SolveMonitor", "waiting_text"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,25 @@ _STATUS_TEXT = {
 
 #: Statuses while a solve is under way (the others are final).
 _LIVE = ("idle", "starting", "running", "stopping")
+
+
+def waiting_text(ahead: int) -> str:
+    """What a page says while its search waits for a core (``ahead``: searches before it).
+
+    Parameters
+    ----------
+    ahead : int
+        Searches waiting before this one.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    if ahead <= 0:
+        return "Waiting for a free processor core… (next in line)"
+    noun = "search" if ahead == 1 else "searches"
+    return f"Waiting for a free processor core… ({ahead} {noun} ahead)"
 
 
 class SolveMonitor:
@@ -354,7 +373,12 @@ class SolveMonitor:
         self._pending = None
         self.solve_button.disabled = False
         self.stop_button.disabled = True
-        if runner.error is not None:
+        if runner.stopped_waiting:  # stopped before a core was free: nothing ran
+            self._status = "stopped"
+            self._show_message(
+                "Stopped before a processor core was free: nothing was searched.", "info"
+            )
+        elif runner.error is not None:
             self.error = runner.error
             self._status = "error"
             self._show_message(describe_error(runner.error))
@@ -408,7 +432,12 @@ class SolveMonitor:
         elif self._pending is None and len(self.series):
             parts.append(html.escape(self.series.summary()))
         elif self.runner is not None and not self._finalized:
-            parts.append(f"{self.runner.elapsed:.1f} s")
+            ahead = self.runner.waiting
+            if ahead is not None and self._status in ("starting", "stopping"):
+                parts = [f"<b>{html.escape(status)}</b>"] if self._status == "stopping" else []
+                parts.append(waiting_text(ahead))
+            else:
+                parts.append(f"{self.runner.elapsed:.1f} s")
         return (
             '<span class="rx-status" style="font-family:system-ui,sans-serif;margin-left:8px">'
             + " · ".join(parts)

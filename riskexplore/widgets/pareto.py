@@ -17,6 +17,7 @@ import threading
 import time
 from typing import Any
 
+from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import size_path
@@ -225,9 +226,20 @@ class ParetoView:
 
     def _work(self, X, y, kind, path_kw, rows, stop, finished) -> None:
         try:
-            path = size_path(
-                X, y, family=kind, callback=lambda row: rows.put(("row", row)), stop=stop, **path_kw
+            path = run_gated(
+                lambda: size_path(
+                    X,
+                    y,
+                    family=kind,
+                    callback=lambda row: rows.put(("row", row)),
+                    stop=stop,
+                    **path_kw,
+                ),
+                CoreGate.from_environment(),
+                stop=stop,
             )
+            if path is None:  # stopped before a core was free
+                raise InputError("stopped before a processor core was free: nothing was computed")
             rows.put(("done", path))
         except BaseException as exc:  # shown on the kernel thread
             rows.put(("error", exc))

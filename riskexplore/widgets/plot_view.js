@@ -34,6 +34,27 @@ function clickMessage(event) {
            shift: !!e.shiftKey, meta: !!e.metaKey, button: e.button ?? 0 };
 }
 
+const hidden = (el) => getComputedStyle(el).visibility === "hidden";
+
+async function whenShown(el) {
+  // the view is put in the page after it is rendered: wait (briefly) for that
+  for (let i = 0; i < 100 && !el.isConnected; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (!el.isConnected || !hidden(el)) return;
+  await new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!hidden(el)) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      observer.observe(a, { attributes: true, attributeFilter: ["style", "class"] });
+    }
+  });
+}
+
 async function render({ model, el }) {
   const div = document.createElement("div");
   div.className = "rx-plot";
@@ -49,6 +70,10 @@ async function render({ model, el }) {
     queued = true;
     requestAnimationFrame(() => { queued = false; react(); });
   };
+  // A plot inside a folded block (a result not there yet: hidden, no height) is drawn when
+  // the block opens, not while the page loads: a page opens with most of its plots folded,
+  // and drawing them all would cost the browser seconds of a core.
+  await whenShown(el);
   await react();  // also gives the div plotly's event methods (div.on)
   model.on("change:_spec", draw);
   model.on("change:_config", draw);

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.core.registry import get_family
 from riskexplore.errors import RiskExploreError
 
@@ -53,6 +54,11 @@ class SolveRunner:
         return value becomes :attr:`result`; an exception becomes :attr:`error`.
     name : str
         Name of the worker thread.
+    gate : CoreGate, None or "environment"
+        The cores the solve shares with other searches (it waits for a free one, then
+        runs at a lower priority; see :mod:`riskexplore.core.core_gate`). By default the
+        gate the dashboard server set up (:meth:`CoreGate.from_environment`), which is
+        none outside a dashboard; ``None``: no gate.
 
     Attributes
     ----------
@@ -62,6 +68,11 @@ class SolveRunner:
         What ``solve`` returned (the fitted model).
     error : BaseException or None
         What ``solve`` raised.
+    waiting : int or None
+        While the solve waits for a free core: the number of searches ahead of it
+        (``None`` when it is not waiting).
+    stopped_waiting : bool
+        Whether it was stopped before a core was free (it ran nothing; no result).
 
     Examples
     --------
@@ -81,11 +92,20 @@ class SolveRunner:
     'optimal'
     """
 
-    def __init__(self, solve: Callable[..., Any], *, name: str = "riskexplore-solve") -> None:
+    def __init__(
+        self,
+        solve: Callable[..., Any],
+        *,
+        name: str = "riskexplore-solve",
+        gate: CoreGate | None | str = "environment",
+    ) -> None:
         if not callable(solve):
             raise TypeError(f"solve must be callable, got {solve!r}")
         self.solve = solve
         self.name = name
+        self.gate = CoreGate.from_environment() if gate == "environment" else gate
+        self.waiting: int | None = None
+        self.stopped_waiting = False
         self.stop_event = threading.Event()
         self.result: Any = None
         self.error: BaseException | None = None
@@ -119,9 +139,24 @@ class SolveRunner:
     def _listener(self, event) -> None:
         self._queue.put(event)
 
+    def _on_wait(self, ahead: int) -> None:
+        self.waiting = ahead
+
+    def _run(self) -> Any:
+        self.waiting = None  # a core is ours: the solve starts
+        self.started_at = time.perf_counter()
+        return self.solve(callbacks=[self._listener], stop=self.stop_event)
+
     def _work(self) -> None:
+        ran = []
         try:
-            self.result = self.solve(callbacks=[self._listener], stop=self.stop_event)
+            self.result = run_gated(
+                lambda: ran.append(True) or self._run(),
+                self.gate,
+                stop=self.stop_event,
+                on_wait=self._on_wait,
+            )
+            self.stopped_waiting = not ran
         except BaseException as exc:  # kept for the caller's thread; never re-raised here
             self.error = exc
         finally:

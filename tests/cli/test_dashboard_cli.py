@@ -220,3 +220,31 @@ def test_sigterm_stops_the_launcher_and_its_voila_server():
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
     finally:
         stop_process(launcher)
+
+
+def test_cores_option_and_the_gate_of_the_server(monkeypatch):
+    from riskexplore.cli import dashboard
+
+    assert dashboard.build_parser().parse_args(["risk", "--cores", "3"]).cores == 3
+    assert dashboard.build_parser().parse_args(["risk"]).cores is None
+    assert dashboard.gate_directory(8866).name == "8866"
+    assert dashboard.gate_directory(8866) != dashboard.gate_directory(8867)
+    seen = {}
+
+    class Started(Exception):
+        pass
+
+    def fake_popen(cmd, env=None, **kwargs):
+        seen.update(env)
+        raise Started
+
+    monkeypatch.setattr(dashboard.subprocess, "Popen", fake_popen)
+    with pytest.raises(Started):
+        dashboard.start_voila("risk", 8870, cores=3)
+    assert seen["RISKEXPLORE_CORES"] == "3"
+    assert seen["RISKEXPLORE_CORE_GATE"] == str(dashboard.gate_directory(8870))
+    with pytest.raises(Started):
+        dashboard.start_voila("risk", 8870)
+    assert seen["RISKEXPLORE_CORES"] == str(os.cpu_count())
+    with pytest.raises(ValueError, match="cores"):
+        dashboard.start_voila("risk", 8870, cores=0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from types import SimpleNamespace
 
 from riskexplore.cli.dashboard import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
@@ -82,3 +83,87 @@ def test_the_launcher_serves_with_this_manager():
     settings = next(a for a in cmd if a.startswith("--Voila.tornado_settings="))
     assert json.loads(settings.split("=", 1)[1]) == TORNADO_SETTINGS
     assert TORNADO_SETTINGS["ws_ping_timeout"] / 1000 + 45 + 5 < 120  # a dropped page too
+
+
+def test_the_pool_refills_when_pages_are_quiet():
+    km = _manager()
+    km.refill_quiet = 10
+    assert km.quiet(now=0.0)  # a server nobody visited yet fills its pool at once
+    km._last_page_activity = 100.0
+    km._kernels["p"] = SimpleNamespace(execution_state="busy")
+    # "p": handed to a page (not in the pool) that has not connected yet
+    assert km.pages_loading() == 1
+    assert not km.quiet(now=105.0) and not km.quiet(now=200.0)
+    km.notify_connect("p")  # its page connected: built
+    assert km.pages_loading() == 0
+    connected = km._last_page_activity
+    assert not km.quiet(now=connected + 9) and km.quiet(now=connected + 11)
+
+
+def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 0.5, 5.0
+    started = []
+
+    async def start(self, *args, **kwargs):
+        started.append(kwargs["env"]["VOILA_PREHEAT"])
+        return f"k{len(started)}"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+    loop = asyncio.new_event_loop()
+    try:
+        t0 = time.monotonic()
+        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))
+        assert time.monotonic() - t0 < 0.3  # a page: at once
+        km._pools = {"nb": []}
+
+        async def refill():
+            task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+            km._pools["nb"].append(task)  # in the pool, not taken by a page
+            await task
+
+        t0 = time.monotonic()
+        loop.run_until_complete(refill())
+        assert time.monotonic() - t0 >= 0.5  # waited
+    finally:
+        loop.close()
+    assert started == ["False", "True"]
+
+
+def test_a_refill_a_page_has_taken_starts_at_once(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 30.0, 60.0
+    km._pools = {"nb": []}
+
+    async def start(self, *args, **kwargs):
+        return "k"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+
+    async def scenario():
+        task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+        km._pools["nb"].append(task)
+        await asyncio.sleep(0.5)
+        assert not task.done()  # waiting for quiet
+        km._pools["nb"].remove(task)  # a page took it
+        t0 = time.monotonic()
+        await task
+        return time.monotonic() - t0
+
+    loop = asyncio.new_event_loop()
+    try:
+        assert loop.run_until_complete(scenario()) < 1.0
+    finally:
+        loop.close()
+
+
+def test_no_refill_while_searches_run_or_wait(tmp_path):
+    from riskexplore.core.core_gate import CoreGate
+
+    km = _manager()
+    km.refill_quiet = 0
+    km._gate = CoreGate(tmp_path, cores=1)
+    assert km.quiet()
+    with km._gate.slot():  # a page's search runs
+        assert not km.quiet()
+    assert km.quiet()

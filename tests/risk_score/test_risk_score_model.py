@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -245,3 +246,32 @@ def test_from_json_rejects_other_documents():
         RiskScore.from_dict({"format": "something.else"})
     with pytest.raises(InputError, match="JSON"):
         RiskScore.from_json("{not json")
+
+
+def test_html_risk_table_wraps_in_blocks_of_seven():
+    """A wide score range is printed as blocks of at most 7 scores (the page's card and
+    the printed sheet stay narrow), every score once, in order, each with its risk."""
+    wide = RiskScore(
+        [f"f{j}" for j in range(6)],
+        [5, 5, 5, -5, -5, 4],
+        -3,
+        Certificate.from_bounds("optimal", 0.2, 0.2),
+    )
+    page = wide.to_html()
+    risk = page[page.index('class="rx-risk"') :]
+    risk = risk[: risk.index("</table>")]
+    rows = re.findall(r"<tr>(.*?)</tr>", risk)
+    score_rows = [r for r in rows if ">SCORE<" in r]
+    risk_rows = [r for r in rows if ">RISK<" in r]
+    cells = [re.findall(r"<td [^>]*>([^<]*)</td>", r) for r in score_rows]
+    assert all(1 <= len(c) <= 7 for c in cells) and len(score_rows) == len(risk_rows) > 2
+    scores = [int(s) for c in cells for s in c]
+    assert scores == wide.score_table()["score"].tolist()
+    risks = [re.findall(r"<td [^>]*>([^<]*)</td>", r) for r in risk_rows]
+    assert [len(r) for r in risks] == [len(c) for c in cells]
+    assert wide.to_html(width=100).count(">SCORE<") == 2  # the points table's and one row
+    eight = RiskScore(["a", "b"], {"a": 4, "b": 3}, -3)  # scores 0..7: two blocks of 4
+    rows = re.findall(r"<tr><th [^>]*>SCORE</th>(.*?)</tr>", eight.to_html())
+    assert [len(re.findall(r"<td ", r)) for r in rows] == [4, 4]
+    with pytest.raises(InputError, match="width"):
+        wide.to_html(width=0)

@@ -1,0 +1,319 @@
+"""Many clinicians at once: N pages of the risk dashboard opened together in headless Chromium.
+
+Shared by the load test (``tests/cli/test_load_browser.py``) and the benchmark
+(``benchmarks/dashboard_load.py``). One server is started as the launcher starts it (the
+numba kernels warmed, a pool of ready kernels, the core gate); N pages (one browser, a
+context each) open it at the same moment; each
+
+* waits for its "Find the best score" button (``button_s``, from the moment all pages were
+  opened),
+* clicks it (the defaults: mammo, at most 5 characteristics, 60 s limit) and measures, in
+  the page, how long it takes to answer the click (``click_s``: until its status line
+  leaves "ready", i.e. the kernel received the click and the page shows "starting…",
+  "Waiting for a free processor core…" or "running"),
+* waits for "certified optimal" (``certified_s``) and then measures the SCORE/RISK table of
+  its score card (``risk_overflow``: how many pixels its container would need to scroll
+  sideways; 0 when nothing is clipped).
+
+While the pages work, a thread samples the server's kernels (count and memory) every second.
+Plain functions; needs Playwright and Debian's chromium only when :func:`run_load` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import statistics
+import threading
+import time
+from pathlib import Path
+
+from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, kernel_pids, rss_mb
+
+from riskexplore.cli.dashboard import start_voila, stop_process, warm_up
+
+#: The issue's targets on a 2-core machine (10 pages opened together).
+BUTTON_TARGET_S = 30.0
+CERTIFIED_TARGET_S = 150.0
+CLICK_TARGET_S = 5.0
+
+#: The card's SCORE/RISK table: how far it sticks out of the box that shows it (pixels).
+_OVERFLOW = """() => {
+    const table = document.querySelector(".rx-search-unconstrained .rx-risk");
+    if (!table) return null;
+    let worst = Math.max(0, table.scrollWidth - table.clientWidth);
+    for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.overflowX !== "visible" || el.classList.contains("widget-html-content")) {
+            worst = Math.max(worst, el.scrollWidth - el.clientWidth);
+        }
+        const box = el.getBoundingClientRect(), t = table.getBoundingClientRect();
+        if (style.overflowX === "hidden") worst = Math.max(worst, t.right - box.right);
+    }
+    // nor past the window (the page would scroll sideways)
+    worst = Math.max(worst, table.getBoundingClientRect().right - window.innerWidth);
+    return Math.round(worst);
+}"""
+
+
+#: Click the search button in the page and time, in the page, until its status line changes
+#: (the click went to the kernel and the kernel's answer came back); milliseconds, or null.
+_CLICK = """(timeout) => new Promise((resolve) => {
+    const selector = ".rx-search-unconstrained .rx-status";
+    const text = () => (document.querySelector(selector) || {}).innerText;
+    const before = text();
+    const button = Array.from(document.querySelectorAll("button")).find(
+        (b) => /Find the best score\\s*$/.test(b.innerText));
+    const start = performance.now();
+    const observer = new MutationObserver(() => {
+        if (text() !== before) {
+            observer.disconnect();
+            resolve(performance.now() - start);
+        }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    setTimeout(() => { observer.disconnect(); resolve(null); }, timeout * 1000);
+    button.click();
+})"""
+
+
+async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: Path | None):
+    """One clinician: open the page, search, wait for the certificate (own context)."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = await context.new_page()
+        await page.goto(url, timeout=timeout * 1000)
+        solve = page.locator("button", has_text=re.compile(r"^\W*Find the best score\s*$")).first
+        await solve.wait_for(state="visible", timeout=timeout * 1000)
+        out["button_s"] = time.monotonic() - t0
+        status = page.locator(".rx-search-unconstrained .rx-status")
+        answered = await page.evaluate(_CLICK, timeout)
+        if answered is None:
+            raise TimeoutError(f"the page did not answer its click within {timeout:.0f} s")
+        out["click_s"] = answered / 1000
+        deadline = time.monotonic() + timeout
+        text = ""
+        waited = False
+        while time.monotonic() < deadline:
+            text = await status.inner_text()
+            waited = waited or "Waiting for a free processor core" in text
+            if "optimal" in text or "limit reached" in text or "failed" in text:
+                break
+            await page.wait_for_timeout(250)
+        out["status"] = text[:80]
+        out["waited_for_core"] = waited
+        if "certified optimal" in text:
+            out["certified_s"] = time.monotonic() - t0
+            await page.wait_for_timeout(500)  # the card follows the status line
+            out["risk_overflow"] = await page.evaluate(_OVERFLOW)
+            if shot is not None:
+                card = page.locator(".rx-search-unconstrained .rx-model-card").first
+                await card.scroll_into_view_if_needed()
+                await page.screenshot(path=str(shot))
+    except Exception as exc:  # a page that did not answer: reported, not raised
+        out["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    finally:
+        await context.close()
+
+
+async def _visits(url: str, results: list[dict], timeout: float, shot: Path | None) -> None:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        t0 = time.monotonic()
+        await asyncio.gather(
+            *(
+                _visit(browser, url, t0, timeout, r, shot if i == 0 else None)
+                for i, r in enumerate(results)
+            )
+        )
+        await browser.close()
+
+
+def _summary(values: list[float]) -> tuple[float | None, float | None]:
+    if not values:
+        return None, None
+    return round(statistics.median(values), 1), round(max(values), 1)
+
+
+def run_load(
+    pages: int = 10,
+    *,
+    pool: int | None = None,
+    cores: int | None = None,
+    timeout: float = 300.0,
+    log_file=None,
+    screenshot: Path | None = None,
+    wait_after: bool = True,
+) -> tuple[list[dict], dict]:
+    """Open ``pages`` pages of the risk dashboard together; ``(per page, summary)``.
+
+    Parameters
+    ----------
+    pages : int
+        Pages opened at the same moment.
+    pool : int, optional
+        Ready kernels (default: the launcher's default, ``default_pool()``).
+    cores : int, optional
+        Searches at once (default: every core).
+    timeout : float
+        Seconds a page may take for each step.
+    log_file : file, optional
+        Voila's output.
+    screenshot : Path, optional
+        Where the first page saves a screenshot of its score card.
+    wait_after : bool
+        Wait (up to 3 minutes) for the kernels of the closed pages to end, and report them.
+
+    Returns
+    -------
+    tuple
+        ``(results, summary)``: one dict per page (``button_s``, ``click_s``,
+        ``certified_s``, ``risk_overflow``, ``status``, ``error``) and the summary.
+    """
+    from riskexplore.cli.dashboard import default_pool
+
+    ensure_chromium()
+    pool = default_pool() if pool is None else pool
+    start = time.monotonic()
+    warmed = warm_up()
+    warm_s = time.monotonic() - start
+    devnull = open(os.devnull, "w") if log_file is None else None
+    proc, url = start_voila(
+        "risk", preheat=pool, cores=cores, timeout=120, log_file=log_file or devnull
+    )
+    try:
+        filled = _wait_pool(proc.pid, pool, 300)
+        idle = rss_mb(kernel_pids(proc.pid)) + rss_mb([proc.pid])
+        results = [{"page": i} for i in range(pages)]
+        peak = {"kernels": 0, "mb": 0.0}
+        done = threading.Event()
+
+        cpu_before = _cpu_by_process()
+        cpu_seen: dict[int, tuple[str, float, int]] = {}
+
+        def watch():
+            while not done.is_set():
+                pids = kernel_pids(proc.pid)
+                peak["kernels"] = max(peak["kernels"], len(pids))
+                peak["mb"] = max(peak["mb"], rss_mb(pids) + rss_mb([proc.pid]))
+                cpu_seen.update(_cpu_by_process())
+                time.sleep(1)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            asyncio.run(_visits(url, results, timeout, screenshot))
+        finally:
+            done.set()
+            watcher.join()
+        cpu_seen.update(_cpu_by_process())
+        cpu = _cpu_shares(cpu_seen, cpu_before, proc.pid)
+        left = kernel_pids(proc.pid)
+        if wait_after:
+            for _ in range(36):  # the pages are gone: their kernels end within 2 minutes
+                left = kernel_pids(proc.pid)
+                if len(left) <= pool:
+                    break
+                time.sleep(5)
+        buttons = [r["button_s"] for r in results if "button_s" in r]
+        clicks = [r["click_s"] for r in results if "click_s" in r]
+        certified = [r["certified_s"] for r in results if "certified_s" in r]
+        summary = {
+            "pages": pages,
+            "pool": pool,
+            "cores": cores or os.cpu_count(),
+            "machine_cores": os.cpu_count(),
+            "warm_up_s": round(warm_s, 1),
+            "warm_up": warmed,
+            "pool_filled_s": filled,
+            "button_median_s": _summary(buttons)[0],
+            "button_max_s": _summary(buttons)[1],
+            "click_median_s": _summary(clicks)[0],
+            "click_max_s": _summary(clicks)[1],
+            "certified": len(certified),
+            "certified_median_s": _summary(certified)[0],
+            "certified_max_s": _summary(certified)[1],
+            "waited_for_core": sum(bool(r.get("waited_for_core")) for r in results),
+            "risk_overflow_max_px": max(
+                (r["risk_overflow"] for r in results if r.get("risk_overflow") is not None),
+                default=None,
+            ),
+            "errors": [r["error"] for r in results if "error" in r],
+            "peak_kernels": peak["kernels"],
+            "peak_mb": round(peak["mb"]),
+            "idle_mb": round(idle),
+            "kernels_after": len(left),
+            "mb_after": round(rss_mb(left) + rss_mb([proc.pid])),
+            "cpu_s": cpu,
+            "loadavg": [round(x, 2) for x in os.getloadavg()],
+        }
+        return results, summary
+    finally:
+        stop_process(proc)
+        if devnull is not None:
+            devnull.close()
+
+
+def _cpu_by_process() -> dict[int, tuple[str, float, int]]:
+    """CPU seconds (user + system) of every process so far, with its command line."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        out[int(entry.name)] = (cmd, (int(fields[11]) + int(fields[12])) / tick, int(fields[1]))
+    return out
+
+
+def _cpu_shares(seen: dict, before: dict, server_pid: int) -> dict[str, float]:
+    """CPU seconds used during the run by the server, its kernels, Chromium and the rest."""
+    shares = {"server": 0.0, "kernels": 0.0, "chromium": 0.0, "other": 0.0}
+    for pid, (cmd, seconds, ppid) in seen.items():
+        used = seconds - (before[pid][1] if pid in before and before[pid][0] == cmd else 0.0)
+        if pid == server_pid:
+            key = "server"
+        elif ppid == server_pid and "ipykernel" in cmd:
+            key = "kernels"
+        elif "chrom" in cmd or "playwright" in cmd or "node" in cmd.split(" ")[0]:
+            key = "chromium"
+        else:
+            key = "other"
+        shares[key] += max(used, 0.0)
+    return {k: round(v, 1) for k, v in shares.items()}
+
+
+def _wait_pool(server_pid: int, pool: int, timeout: float) -> float | None:
+    """Seconds until the pool's kernels have started and run the notebook (idle again)."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        pids = kernel_pids(server_pid)
+        if len(pids) >= pool and all(_cpu_idle(p) for p in pids):
+            return round(time.monotonic() - start, 1)
+        time.sleep(1)
+    return None
+
+
+def _cpu_idle(pid: int, window: float = 1.0) -> bool:
+    """Whether process ``pid`` used under 5% of a core over ``window`` seconds."""
+
+    def ticks():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return int(fields[11]) + int(fields[12])
+
+    a = ticks()
+    time.sleep(window)
+    b = ticks()
+    if a is None or b is None:
+        return True
+    return (b - a) / os.sysconf("SC_CLK_TCK") < 0.05 * window
