@@ -41,7 +41,9 @@ async function whenShown(el) {
   for (let i = 0; i < 100 && !el.isConnected; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  if (!el.isConnected || !hidden(el)) return;
+  // In a JupyterLab notebook the cells out of view are hidden by the notebook itself
+  // (windowing), not folded: there a plot draws at once, as any output does.
+  if (!el.isConnected || !hidden(el) || el.closest(".jp-WindowedPanel-outer")) return;
   await new Promise((resolve) => {
     const observer = new MutationObserver(() => {
       if (!hidden(el)) {

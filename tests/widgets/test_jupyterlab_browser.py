@@ -237,17 +237,20 @@ def test_plot_draws_while_its_cell_is_still_running(browser, lab):
 def test_explorer_views_draw_and_stay_live_in_jupyterlab(browser, lab):
     with notebook_page(browser, lab + "explorer.ipynb", "explorer_jupyterlab.png") as page:
         # six plots of the Explorer's own, four of its Alternatives tab (metrics,
-        # reliability, feature frequency, feature prices)
-        wait_for(lambda: len(plots(page)) == 10, "the Explorer's ten plots", timeout=180)
+        # reliability, feature frequency, feature prices), two of its By group tab (forest
+        # plot, reliability by group)
+        wait_for(lambda: len(plots(page)) == 12, "the Explorer's twelve plots", timeout=180)
         assert plot(page, "Unconstrained solve")["points"][0] == 0
 
         # 1. the monitor is live during the solve; reliability drawn after it
         click(page, "Solve unconstrained")
         growth = watch_solve(page, "Unconstrained solve")
         live = sorted({n for n in growth if n > 0})
-        assert len(live) >= 3, f"the bound line did not grow during the solve: {growth}"
+        # two states seen while it runs: mammo certifies in about a second since the fixed
+        # scale runs the support screen (issue 18)
+        assert len(live) >= 2, f"the bound line did not grow during the solve: {growth}"
         reliability = wait_for(
-            lambda: sum((p := plot(page, "Reliability"))["points"][1:]) >= 4 and p,
+            lambda: sum((p := plot(page, "Reliability diagram"))["points"][1:]) >= 4 and p,
             "the reliability diagram's train and test points",
         )
         assert reliability["width"] > 300
@@ -320,12 +323,15 @@ SAMPLE_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).ma
 #: The starter's live plots, as (title, occurrence on the page): what draws them.
 STARTER_LIVE = {
     ("Unconstrained solve", 0): "ex.solve(wait=True)",
-    ("Constrained solve", 0): "ex.solve(constrained=True, wait=True)",
     ("Model size path", 0): "ex.compute_path(wait=True)",
     ("My fit_risk_score: at most 5 features", 0): "a SolveMonitor around fit_risk_score",
     ("My fit_checklist: at most 7 items", 0): "a SolveMonitor around fit_checklist",
     ("mammo: the best risk score of each size", 0): "ParetoView.start",
 }
+#: The constrained solve of the starter is not among them: it certifies mammo in well under
+#: a second since the fixed scale runs the support screen (issue 18), between two samples
+#: of the page; its plot must still be drawn (below).
+STARTER_DRAWN = (("Constrained solve", 0),)
 #: The plots of the Explorer opened from the saved study: drawn, without a search.
 STARTER_RESTORED = (("Unconstrained solve", 1), ("Constrained solve", 1), ("Model size path", 1))
 STARTER_END = "the same study: True"  # the last cell's output
@@ -355,6 +361,8 @@ def test_starter_notebook_runs_and_its_live_plots_grow(browser, lab):
         for key, what in STARTER_LIVE.items():
             drawn = [n for n in history.get(key, []) if n > 0]
             assert len(drawn) >= 2, f"{what}: plot {key} did not grow: {history.get(key)}"
+        for key in STARTER_DRAWN:
+            assert history.get(key, [0])[-1] > 0, f"{key} not drawn after its solve: {history}"
         for key in STARTER_RESTORED:
             assert history.get(key, [0])[-1] > 0, f"{key} not drawn from the study: {history}"
         for title, name in (
