@@ -77,7 +77,6 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.risk_score.constraints import AtLeastKOf as AtLeastKOf
     from riskexplore.risk_score.constraints import AtMostKOf as AtMostKOf
     from riskexplore.risk_score.constraints import Exclude as Exclude
-    from riskexplore.risk_score.constraints import GroupCalibration as GroupCalibration
     from riskexplore.risk_score.constraints import Implies as Implies
     from riskexplore.risk_score.constraints import Include as Include
     from riskexplore.risk_score.constraints import LinearConstraint as LinearConstraint
@@ -90,6 +89,7 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.risk_score.estimator import RiskSlimClassifier as RiskSlimClassifier
     from riskexplore.risk_score.fit import fit_risk_score as fit_risk_score
     from riskexplore.risk_score.fit import iter_fit_risk_score as iter_fit_risk_score
+    from riskexplore.risk_score.group_calibration import GroupCalibration as GroupCalibration
     from riskexplore.risk_score.model import RiskScore as RiskScore
     from riskexplore.risk_score.problem import RiskScoreProblem as RiskScoreProblem
 

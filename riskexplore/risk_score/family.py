@@ -17,6 +17,7 @@ from riskexplore.risk_score import edits
 from riskexplore.risk_score.constraints import Exclude, Include
 from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import build_problem, fit_risk_score
+from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (
@@ -54,7 +55,7 @@ CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.Implies,
     rules.NotTogether,
     rules.PredictedRisk,
-    rules.GroupCalibration,
+    GroupCalibration,
     rules.Sign,
     rules.Include,
     rules.Exclude,

@@ -217,7 +217,7 @@ class RiskScoreProblem:
         Bounds on ``m`` for the learned scale (default 0.25 and 10).
     groups : Series or DataFrame, optional
         Columns that define groups of rows for group constraints
-        (:class:`~riskexplore.risk_score.constraints.GroupCalibration`), one row per
+        (:class:`~riskexplore.risk_score.group_calibration.GroupCalibration`), one row per
         example, when they are not features (features can be used as group columns
         directly).
 

@@ -7,7 +7,7 @@ audit of :mod:`riskexplore.evaluation.audit`):
   search (without or with your rules) and which patients (training or kept aside);
 * the **findings** in plain words, each with a button **Add the rule that limits this**
   when a rule can (a risk score's calibration: :class:`GroupCalibration
-  <riskexplore.risk_score.constraints.GroupCalibration>`; a checklist's missed cases or
+  <riskexplore.risk_score.group_calibration.GroupCalibration>`; a checklist's missed cases or
   false alarms: the group-rate limits); the rule joins the current constraints, and the
   search with the rules then shows its certified price in the comparison;
 * the **table** of every group (a group too small is "too few to judge");

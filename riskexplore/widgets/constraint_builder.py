@@ -10,7 +10,7 @@ The feasibility check needs no data for most constraints: they compile to rows o
 points and inclusion indicators only, so a two-row placeholder problem with the same
 feature names and bounds is checked with
 :func:`riskexplore.risk_score.feasibility.check_feasible`. A group's calibration
-(:class:`~riskexplore.risk_score.constraints.GroupCalibration`) depends on the training
+(:class:`~riskexplore.risk_score.group_calibration.GroupCalibration`) depends on the training
 rows: the builder takes them (``data=(X, y)``) and then checks on the real problem.
 """
 
@@ -25,6 +25,7 @@ import numpy as np
 from riskexplore.errors import ConstraintError
 from riskexplore.risk_score import constraints as C
 from riskexplore.risk_score.feasibility import check_feasible
+from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.widgets._constraint_list import ConstraintListBase, ExplorerBuilder
 
@@ -99,7 +100,7 @@ def check_constraints(
     """
     names = [str(n) for n in feature_names]
     constraints = list(constraints)
-    needing = [c for c in constraints if isinstance(c, C.GroupCalibration)]
+    needing = [c for c in constraints if isinstance(c, GroupCalibration)]
     if needing and data is None:
         raise ConstraintError(
             f"constraint {needing[0].describe()!r} depends on the training data; "
@@ -342,7 +343,7 @@ class ConstraintBuilder(ConstraintListBase):
             value = float(self.group_value.value)
             op = self.group_op.value
             condition = value if op == "eq" else (value, None) if op == "ge" else (None, value)
-            return C.GroupCalibration(
+            return GroupCalibration(
                 {self.feature.value: condition},
                 max_gap=float(self.max_gap.value),
                 limit=self.limit.value,
@@ -355,9 +356,9 @@ class ConstraintBuilder(ConstraintListBase):
         raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
 
     def _validate(self, constraint) -> None:
-        if not isinstance(constraint, C.GroupCalibration):
+        if not isinstance(constraint, GroupCalibration):
             constraint.to_rows(self.feature_names)  # unknown features, malformed rows
-        if self.check_feasibility or isinstance(constraint, C.GroupCalibration):
+        if self.check_feasibility or isinstance(constraint, GroupCalibration):
             check_constraints(
                 self.feature_names,
                 [*self._constraints, constraint] if self.check_feasibility else [constraint],

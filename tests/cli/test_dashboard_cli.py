@@ -22,12 +22,11 @@ from riskexplore.cli.dashboard import (
     dashboards_dir,
     free_port,
     install_command,
-    kernel_problem,
-    notebook_imports,
     stop_process,
     template_root,
     voila_command,
 )
+from riskexplore.cli.kernel_check import kernel_problem, notebook_imports
 
 
 def test_default_template_folder_is_reused():

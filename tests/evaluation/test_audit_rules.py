@@ -18,8 +18,8 @@ from riskexplore.evaluation.audit.rules import (
     rule_available,
     rule_for_finding,
 )
-from riskexplore.risk_score.constraints import GroupCalibration
 from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 

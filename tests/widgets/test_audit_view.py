@@ -11,8 +11,8 @@ pytest.importorskip("ipywidgets")
 from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
 from riskexplore.checklist.model import Checklist  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
-from riskexplore.risk_score.constraints import GroupCalibration  # noqa: E402
 from riskexplore.risk_score.fit import fit_risk_score  # noqa: E402
+from riskexplore.risk_score.group_calibration import GroupCalibration  # noqa: E402
 from riskexplore.widgets.audit_state import AuditState  # noqa: E402
 from riskexplore.widgets.audit_view import AuditView, audit_table_html  # noqa: E402
 

@@ -26,6 +26,8 @@ from riskexplore.core.registry import get_family
 from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import size_path
+from riskexplore.risk_score import group_calibration
+from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.widgets.explorer_state import ExplorerState
 from riskexplore.widgets.study import (
     VERSION,
@@ -197,8 +199,8 @@ def _examples():
             C.Include("a"),
             C.Exclude("inf"),  # a feature called "inf" stays a name
             C.PointsBetween("a", lo=-2, hi=None),
-            C.GroupCalibration({"age": (60, None), "sex": 1}, max_gap=0.2, limit="under"),
-            C.GroupCalibration({"site": "B"}, label="site B"),
+            GroupCalibration({"age": (60, None), "sex": 1}, max_gap=0.2, limit="under"),
+            GroupCalibration({"site": "B"}, label="site B"),
             C.LinearConstraint(points={"a": 1.5}, included={"b": -1}, lower=-inf, upper=2.0),
             C.LinearConstraint(points={"a": 1}, lower=0, upper=inf, name="a at least 0"),
         ],
@@ -234,10 +236,14 @@ def test_every_constraint_class_round_trips(family):
         assert again.describe() == constraint.describe()
 
 
-@pytest.mark.parametrize(("family", "module"), [("risk_score", C), ("checklist", K)])
-def test_the_whitelist_names_every_readable_constraint_of_the_family(family, module):
+@pytest.mark.parametrize(
+    ("family", "modules"),
+    [("risk_score", (C, group_calibration)), ("checklist", (K,))],
+)
+def test_the_whitelist_names_every_readable_constraint_of_the_family(family, modules):
     public = {
         obj
+        for module in modules
         for name in module.__all__
         if inspect.isclass(obj := getattr(module, name))
         and issubclass(obj, ReadableConstraint)

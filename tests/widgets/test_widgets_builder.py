@@ -10,6 +10,7 @@ pytest.importorskip("ipywidgets")
 
 from riskexplore.errors import ConstraintError, InfeasibleError  # noqa: E402
 from riskexplore.risk_score import constraints as C  # noqa: E402
+from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.widgets.cards import ModelCardView, certificate_html, model_html  # noqa: E402
 from riskexplore.widgets.constraint_builder import (  # noqa: E402
     CONSTRAINT_TYPES,
@@ -184,7 +185,7 @@ def test_a_groups_calibration_from_the_lists():
         limit="under",
         max_gap=0.2,
     )
-    assert b.constraints == [C.GroupCalibration({"age>60": (60, None)}, 0.2, "under")], (
+    assert b.constraints == [GroupCalibration({"age>60": (60, None)}, 0.2, "under")], (
         b.message.value
     )
     assert "age&gt;60 at least 60" in b.active_html.value
@@ -198,17 +199,17 @@ def test_a_groups_calibration_from_the_lists():
 
 def test_a_groups_calibration_needs_the_data():
     b = ConstraintBuilder(NAMES)
-    assert not b.add(C.GroupCalibration({"male": 1}))
+    assert not b.add(GroupCalibration({"male": 1}))
     assert "depends on the training data" in b.message.value
     with pytest.raises(ConstraintError, match="depends on the training data"):
-        check_constraints(NAMES, [C.GroupCalibration({"male": 1})])
+        check_constraints(NAMES, [GroupCalibration({"male": 1})])
     X, y = group_data()
-    check_constraints(NAMES, [C.GroupCalibration({"male": 1})], data=(X, y))
+    check_constraints(NAMES, [GroupCalibration({"male": 1})], data=(X, y))
     # the check is on the real problem: an impossible band is infeasible
     with pytest.raises(InfeasibleError):
         check_constraints(
             NAMES,
-            [C.GroupCalibration({"male": 1}, max_gap=0.0), C.MaxFeatures(0)],
+            [GroupCalibration({"male": 1}, max_gap=0.0), C.MaxFeatures(0)],
             data=(X, y),
             intercept_min=-1,
             intercept_max=1,

@@ -7,7 +7,7 @@ comparison without and with the rule (:func:`riskexplore.evaluation.compare.comp
 shows its certified price:
 
 * a risk score's **calibration** finding (the score under- or overestimates a group's
-  risk) gives a :class:`~riskexplore.risk_score.constraints.GroupCalibration` on the
+  risk) gives a :class:`~riskexplore.risk_score.group_calibration.GroupCalibration` on the
   side of the finding. Its target is the average score (log-odds) at which the group's
   average risk would match its observed rate if every score of the group moved by the
   same amount ``c`` (found from the audited scores, :func:`calibrating_shift`); the rule
@@ -38,7 +38,7 @@ from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.errors import ConstraintError
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
-from riskexplore.risk_score.constraints import GroupCalibration
+from riskexplore.risk_score.group_calibration import GroupCalibration
 
 __all__ = [
     "SuggestedRule",
