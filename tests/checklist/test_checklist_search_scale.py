@@ -126,6 +126,130 @@ def test_threshold_instances_match_brute_force(seed):
     assert lexicographic(problem, *result.solution)[1:] == lexicographic(problem, items, M)[1:]
 
 
+# ------------------------------------------------------------- the sibling bound
+def _sibling_instance(seed: int, **kwargs):
+    """Neighbouring thresholds of few features with few noisy rows: siblings of one
+    group differ on few rows, so the sibling bound rules some of them out (weights on
+    every third seed, each row twice with opposite labels on every fourth)."""
+    rng = np.random.default_rng(seed)
+    n, features, cuts = 80, 4, 8
+    values = rng.integers(0, cuts + 1, size=(n, features))
+    score = values @ rng.normal(0.5, 1.0, features) + rng.normal(scale=1.0, size=n)
+    y = (score > np.median(score)).astype(int)
+    if seed % 4 == 2:
+        values = np.vstack([values, values[: n // 4]])
+        y = np.concatenate([y, 1 - y[: n // 4]])
+    if seed % 3 == 1:
+        kwargs["sample_weight"] = rng.integers(1, 4, size=len(y)).astype(float)
+    columns, groups = {}, {}
+    for f in range(features):
+        for t in range(1, cuts + 1):
+            columns[f"v{f} >= {t}"] = (values[:, f] >= t).astype(int)
+            groups[f"v{f} >= {t}"] = f"v{f}"
+    kwargs.setdefault("constraints", [OneItemPerGroup()])
+    kwargs.setdefault("max_items", 3)
+    return ChecklistProblem(pd.DataFrame(columns), y, item_groups=groups, **kwargs)
+
+
+def _thermometer(data, positions) -> np.ndarray:
+    """Planes ``v`` = rows with at least ``v`` of ``positions`` checked, as the search
+    keeps them."""
+    T = np.zeros((data.reach.shape[1], len(data.valid)), dtype=np.uint64)
+    T[0] = data.valid
+    for k, p in enumerate(positions):
+        for v in range(min(k + 1, T.shape[0] - 1), 0, -1):
+            T[v] |= T[v - 1] & data.X[p]
+    return T
+
+
+def _leaf_key(problem, data, positions, M) -> float:
+    mask = np.zeros(problem.n_items, bool)
+    mask[data.items[positions]] = True
+    return data.key(problem, mask, M)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_sibling_bound_is_below_every_leaf_of_the_sibling(seed):
+    """At random nodes S and items j, k of one later group: the bound computed from the
+    best leaf S + k + l at threshold M is at most every leaf S + j + l at M (weights,
+    rows twice with opposite labels, weights off any grid: float keys)."""
+    from riskexplore.checklist.search.bounds import sibling_bound
+
+    rng = np.random.default_rng(seed)
+    kwargs = {"max_items": 4}
+    if seed % 5 == 4:  # no common grid: float keys
+        kwargs["sample_weight"] = rng.uniform(0.5, 2.0, size=80 + (20 if seed % 4 == 2 else 0))
+    problem = _sibling_instance(seed, **kwargs)
+    data = build_search(problem)
+    starts = data.group_start
+    n_groups = len(starts) - 1
+    checked = 0
+    for _ in range(20):
+        g = int(rng.integers(1, n_groups - 1))  # the group of j and k; S before, l after
+        before = rng.choice(g, size=int(rng.integers(0, min(g, 2) + 1)), replace=False)
+        S = sorted(int(rng.integers(starts[q], starts[q + 1])) for q in before)
+        j, k = rng.choice(np.arange(starts[g], starts[g + 1]), size=2, replace=False)
+        later = range(starts[g + 1], starts[-1])
+        T = _thermometer(data, S)
+        for M in range(1, min(len(S) + 2, data.max_m) + 1):
+            best_k = min(_leaf_key(problem, data, [*S, k, last], M) for last in later)
+            best_j = min(_leaf_key(problem, data, [*S, j, last], M) for last in later)
+            bound = sibling_bound(data.X, data.objc, T, len(S), j, k, M, best_k, -np.inf)
+            assert bound <= best_j + 1e-9 * abs(best_j)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sibling_bound_is_sound_and_keeps_the_optimum(seed):
+    """Every open node's bound (and each threshold's) stays at most the best checklist
+    below it while siblings rule nodes and thresholds out; the answer is the plain
+    enumeration's, and the same without the bound. Constraints (which may rule out a
+    sibling's best leaf) turn the bound off."""
+    from _checklist_reference import best_by_size
+
+    rng = np.random.default_rng(seed)
+    kwargs = {}
+    if seed % 6 == 5:
+        kwargs["constraints"] = [OneItemPerGroup(), FNRLimit(0.4)]
+    problem = _sibling_instance(seed, **kwargs)
+    plain = solve_checklist_exact(
+        problem, settings=ExactSearchSettings(n_jobs=1, sibling_bound=False)
+    )
+    search = ExactSearch(problem, settings=ExactSearchSettings(n_jobs=1, refine=False))
+    search.start()
+    for k in range(2000):
+        done = search.step(int(rng.integers(1, 25)))
+        if k % 3 == 0:
+            _check_open_nodes(problem, search)  # nodes with at most 12 later items
+        assert search.lower_bound <= plain.upper_bound * (1 + TOL) + 1e-12
+        if done:
+            break
+    assert done
+    assert search.ub == plain.upper_bound
+    if "constraints" in kwargs:
+        assert search.counters[kernel.SIBLING_PRUNED] == 0
+    else:
+        names = problem.item_names
+        group_ids = np.unique([n.split(" ")[0] for n in names], return_inverse=True)[1]
+        by_size = best_by_size(problem, group_ids, 3)
+        assert plain.stats["train_errors"] == pytest.approx(np.min(by_size[1:]))
+    with_bound = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
+    _same_answer(problem, with_bound, plain)
+
+
+def test_sibling_bound_rules_out_nodes():
+    """On instances of neighbouring thresholds it does rule nodes out (so the soundness
+    test above tests something)."""
+    pruned = 0
+    for seed in range(12):
+        problem = _sibling_instance(seed)
+        search = ExactSearch(problem, settings=ExactSearchSettings(n_jobs=1, refine=False))
+        search.run()
+        pruned += int(search.counters[kernel.SIBLING_PRUNED] > 0)
+    assert pruned >= 6
+
+
 # ------------------------------------------------------------------- refinement
 def _frontier_after_build(problem, settings):
     """A search stepped until its frontier is built (and refined, if set)."""

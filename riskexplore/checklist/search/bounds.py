@@ -188,3 +188,26 @@ def cell_gain(
             hist_neg[cell, d] = 0.0
         mark[cell] = 0
     return total
+
+
+@njit(**JIT)
+def sibling_bound(X, objc, Tp, top, j, k, M, closed, floor):
+    """Bound on the checklists ``S + j + l`` at threshold ``M`` from a sibling's.
+
+    ``closed`` is the least key of the checklists ``S + k + l`` (``l`` any item of a later
+    group) at ``M``, items ``j`` and ``k`` of one group, ``Tp`` the thermometer of ``S``
+    (planes above ``top`` not written). A row is predicted alike by ``S + j + l`` and
+    ``S + k + l`` unless it has exactly one of ``j`` and ``k`` and its count is ``M - 1``
+    without them: ``M - 2`` or ``M - 1`` over ``S``. So ``closed`` minus the weight of
+    those rows bounds every ``S + j + l`` (MurTree's similarity bound). Stops early, with
+    a value below ``floor``, once the bound falls below ``floor``.
+    """
+    total = closed
+    low = max(M - 2, 0)
+    for w in range(X.shape[1]):
+        rows = (X[j, w] ^ X[k, w]) & plane(Tp, low, top, w) & ~plane(Tp, M, top, w)
+        if rows:
+            total -= abs(objc[w]) * popcount(rows)
+            if total < floor:
+                return total
+    return total

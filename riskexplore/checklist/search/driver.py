@@ -32,6 +32,13 @@ The search
   count now are predicted alike in every completion; where such a cell holds both labels,
   one side is wrong whatever is added (:mod:`~riskexplore.checklist.search.cells`). A
   child's bound is also at least its parent's.
+* **Siblings.** Checklists ``S + j + l`` and ``S + k + l`` (``j``, ``k`` of one group)
+  predict alike every row except those with exactly one of ``j``, ``k`` whose count over
+  ``S`` is ``M - 2`` or ``M - 1``; so once the leaves below ``S + k`` are all evaluated,
+  their best key at ``M`` less those rows' weight bounds every leaf below ``S + j``
+  (MurTree's similarity bound, Demirović et al., JMLR 2022), and a node whose children are
+  leaves is skipped, or loses thresholds, when that bound reaches the incumbent. Only
+  without constraints, which could rule out the sibling's best leaf.
 * **Order.** A node's children are all evaluated (which also tries their checklists), then
   visited in increasing order of bound, so the least open bound rises as subtrees close.
   Nodes at the *frontier* depth (the deepest level with at most ``FRONTIER_SIZE``
@@ -122,6 +129,9 @@ class ExactSearchSettings:
     cell_bound : bool
         Use the equivalent-row cells bound
         (:mod:`~riskexplore.checklist.search.cells`); off only to measure it.
+    sibling_bound : bool
+        Bound a node whose children are leaves by a searched sibling of the same group
+        (``bounds.sibling_bound``); off only to measure it.
     frontier_size : int
         The frontier is the deepest level with at most this many subsets (one item per
         group), at least two levels above the largest size.
@@ -147,6 +157,7 @@ class ExactSearchSettings:
     n_jobs: int | None = None
     client: object | None = None
     cell_bound: bool = True
+    sibling_bound: bool = True
     frontier_size: int = FRONTIER_SIZE
     refine: bool = True
     frontier_limit: int = 200_000
@@ -232,6 +243,10 @@ class ExactSearch:
         self.rowsum = np.zeros((levels, width, s.A.shape[0]))
         self.alive = np.zeros((levels, width, s.max_m + 1), dtype=np.uint8)
         self.bound = np.full((levels, width), np.inf)
+        # leaf parents searched at each level: their item and least leaf key by threshold
+        self.sib_n = np.zeros(levels + 1, dtype=np.int64)
+        self.sib_pos = np.zeros((levels, width + 1), dtype=np.int64)
+        self.sib_key = np.zeros((levels, width + 1, s.max_m + 1))
         self.item_of = np.full((levels, width), -1, dtype=np.int64)
         self.order = np.zeros((levels, width), dtype=np.int64)
         self.n_children = np.zeros(levels, dtype=np.int64)
@@ -240,6 +255,7 @@ class ExactSearch:
         self.incumbent = np.array([math.inf])
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
         self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
+        self.counters[kernel.SIMILAR] = int(self.settings.sibling_bound)
         self.depth, capacity = frontier_depth(s, self.settings.frontier_size)
         self._frontier_arrays(max(capacity, len(s.items)) if capacity else 0)
         room = _FOUND_ROOM if self.collect_below is not None else 1
@@ -275,6 +291,7 @@ class ExactSearch:
             self.n_children, self.cursor, self.best_path, self.incumbent, self.counters,
             self.f_path, self.f_len, self.f_bound, self.f_alive, self.found_path, self.found_size,
             self.found_key, self.hist_pos, self.hist_neg, self.touched, self.mark, self.path,
+            self.sib_n, self.sib_pos, self.sib_key,
         )  # fmt: skip
 
     def _run_slice(self, budget: int) -> float:

@@ -22,7 +22,11 @@ the lexicographic order (errors, then fewer items, then smaller ``M``) without r
 Subtrees are ruled out by three bounds, cheapest first: the false positives already
 fixed, then the positives that can no longer reach a threshold, then the mistakes that
 the equivalent-row cells force (``bounds.cell_gain``).
-A child's bound is at least its parent's (the parent's bounds its whole subtree).
+A child's bound is at least its parent's (the parent's bounds its whole subtree). A
+node whose children are leaves is also bounded by its searched siblings of the same group
+(``bounds.sibling_bound``: their best leaf at each threshold, less the rows on which the
+two items differ and that can still sit at the threshold); this needs every leaf's key,
+so it is off with constraints and in collect mode.
 
 The loop returns to Python after about ``budget`` nodes with its whole state in the
 arrays, so the caller can report progress, honour a stop request and call it again.
@@ -41,6 +45,7 @@ from riskexplore.checklist.search.bounds import (
     errors_ok,
     popcount,
     rows_ok,
+    sibling_bound,
 )
 
 #: Indices into the ``counters`` array shared with Python.
@@ -59,8 +64,10 @@ from riskexplore.checklist.search.bounds import (
     TIES,
     CELL_BOUNDS,
     FLOOR,
-) = range(14)
-N_COUNTERS = 14
+    SIMILAR,
+    SIBLING_PRUNED,
+) = range(16)
+N_COUNTERS = 16
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -113,7 +120,7 @@ def search(problem, cells, state, budget, slack, depth):
     (
         T, rowsum, alive, bound, item_of, order, n_children, cursor, best_path, incumbent,
         counters, f_path, f_len, f_bound, f_alive, found_path, found_size, found_key,
-        hist_pos, hist_neg, touched, mark, path,
+        hist_pos, hist_neg, touched, mark, path, sib_n, sib_pos, sib_key,
     ) = state  # fmt: skip
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
@@ -137,6 +144,10 @@ def search(problem, cells, state, budget, slack, depth):
     collecting = counters[COLLECT] == 1
     ties = counters[TIES] == 1 and not collecting
     capacity = found_key.shape[0]
+    # the sibling bound needs every leaf's key to bound its checklists: no constraint
+    # may have ruled one out
+    similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
+    leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
             if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
@@ -145,7 +156,7 @@ def search(problem, cells, state, budget, slack, depth):
             if building or not _load_frontier(
                 X, T[0, 0, 0], A, T, rowsum, alive, bound, item_of, order, n_children,
                 cursor, incumbent, counters, slack, f_path, f_len, f_bound, f_alive,
-                best_path, ties, path,
+                best_path, ties, path, sib_n,
             ):  # fmt: skip
                 counters[DONE] = 1
                 break
@@ -167,6 +178,16 @@ def search(problem, cells, state, budget, slack, depth):
         if lvl >= max_items:
             cursor[lvl] += 1
             continue
+        if similar and lvl + 1 == max_items and sib_n[lvl] > 0:
+            up = order[lvl - 1, cursor[lvl - 1] - 1]  # the node whose children these are
+            if _siblings_close(
+                X, objc, group_of, T[lvl - 1, up], lvl - 1, item_of[lvl, slot], alive[lvl, slot],
+                sib_n[lvl], sib_pos[lvl], sib_key[lvl], incumbent[0], slack, ties, path, lvl,
+                best_path, counters[BEST_LEN],
+            ):  # fmt: skip
+                counters[SIBLING_PRUNED] += 1
+                cursor[lvl] += 1
+                continue
         parent_pos = item_of[lvl, slot]
         first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
         if collecting and counters[N_FOUND] + (n_positions - first) * n_planes > capacity:
@@ -191,6 +212,8 @@ def search(problem, cells, state, budget, slack, depth):
             fixed_counts[:] = 0
         kept = 0
         leaves = size == max_items  # the children have no descendants
+        for i in range(n_thresholds):
+            leaf_min[i] = np.inf
         for pos in range(first, n_positions):
             counters[NODES] += 1
             path[lvl] = pos
@@ -235,6 +258,8 @@ def search(problem, cells, state, budget, slack, depth):
                 loss = base + gained[i] + flagged[i]
                 if M <= size and size >= min_items:
                     key = loss + c_n * size + c_m * M
+                    if key < leaf_min[i]:
+                        leaf_min[i] = key
                     wins = candidate_wins(key, incumbent[0], ties, path, size, best_path, best_len)
                     if wins or (collecting and key < incumbent[0]):
                         ok = True
@@ -342,6 +367,14 @@ def search(problem, cells, state, budget, slack, depth):
             elif any_alive:
                 item_of[lvl + 1, kept] = pos
                 kept += 1
+        if similar and leaves and lvl > 0:  # the least key of each threshold below it
+            k = sib_n[lvl]
+            sib_pos[lvl, k] = parent_pos
+            sib_key[lvl, k, :] = -np.inf  # thresholds not alive here: unknown
+            for i in range(n_thresholds):
+                sib_key[lvl, k, thresholds[i]] = leaf_min[i]
+            sib_n[lvl] = k + 1
+        sib_n[lvl + 1] = 0  # a new list of children at the next level
         if kept:
             ranked = np.argsort(bound[lvl + 1, :kept], kind="mergesort")
             for i in range(kept):
@@ -356,7 +389,7 @@ def search(problem, cells, state, budget, slack, depth):
 @njit(**JIT)
 def _load_frontier(
     X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, incumbent,
-    counters, slack, f_path, f_len, f_bound, f_alive, best_path, ties, path,
+    counters, slack, f_path, f_len, f_bound, f_alive, best_path, ties, path, sib_n,
 ):  # fmt: skip
     """Put the next frontier node that can still beat the incumbent at the level of its
     size (its ancestors above it, as if just expanded; ``counters[FLOOR]``: that level);
@@ -378,14 +411,42 @@ def _load_frontier(
         return False
     counters[NEXT_FRONTIER] = f + 1
     place_node(X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor,
-               counters, f_path, f_len, f_bound, f_alive, f)  # fmt: skip
+               counters, f_path, f_len, f_bound, f_alive, f, sib_n)  # fmt: skip
     return True
+
+
+@njit(**JIT)
+def _siblings_close(
+    X, objc, group_of, Tp, top, j, alive, n_sib, sib_pos, sib_key, incumbent, slack, ties,
+    path, size, best_path, best_len,
+):  # fmt: skip
+    """Whether the searched siblings of node ``j`` (whose children are leaves) rule out
+    everything below it (``bounds.sibling_bound``); thresholds they rule out are
+    cleared from ``alive``."""
+    any_alive = False
+    for M in range(alive.shape[0]):
+        if not alive[M]:
+            continue
+        for s in range(n_sib):
+            k = sib_pos[s]
+            closed = sib_key[s, M]
+            if group_of[k] != group_of[j] or closed == -np.inf:
+                continue
+            lower = sibling_bound(X, objc, Tp, top, j, k, M, closed, incumbent)
+            if lower >= incumbent and beaten(
+                lower, incumbent, slack, ties, path, size, best_path, best_len
+            ):
+                alive[M] = 0
+                break
+        if alive[M]:
+            any_alive = True
+    return not any_alive
 
 
 @njit(**JIT)
 def place_node(
     X, valid, A, T, rowsum, alive, bound, item_of, order, n_children, cursor, counters,
-    f_path, f_len, f_bound, f_alive, f,
+    f_path, f_len, f_bound, f_alive, f, sib_n,
 ):  # fmt: skip
     """Make frontier node ``f`` the node to expand at the level of its size, its
     ancestors above it as if just expanded (``counters[FLOOR]``: that level)."""
@@ -413,6 +474,7 @@ def place_node(
     n_children[depth] = 1
     cursor[depth] = 0
     bound[depth, 0] = f_bound[f]
+    sib_n[:] = 0  # a new subtree: no sibling searched yet
     alive[depth, 0, :] = f_alive[f]
 
 

@@ -59,6 +59,7 @@ def _expand(search, node: tuple) -> list[tuple]:
         search.data.X, search.T[0, 0, 0], search.data.A, search.T, search.rowsum,
         search.alive, search.bound, search.item_of, search.order, search.n_children,
         search.cursor, c, search.f_path, search.f_len, search.f_bound, search.f_alive, 0,
+        search.sib_n,
     )  # fmt: skip
     c[kernel.PHASE], c[kernel.DONE], c[kernel.N_FRONTIER] = kernel.BUILD, 0, 0
     while not c[kernel.DONE]:
