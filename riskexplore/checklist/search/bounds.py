@@ -198,14 +198,21 @@ def sibling_bound(X, objc, Tp, top, j, k, M, closed, floor):
     group) at ``M``, items ``j`` and ``k`` of one group, ``Tp`` the thermometer of ``S``
     (planes above ``top`` not written). A row is predicted alike by ``S + j + l`` and
     ``S + k + l`` unless it has exactly one of ``j`` and ``k`` and its count is ``M - 1``
-    without them: ``M - 2`` or ``M - 1`` over ``S``. So ``closed`` minus the weight of
-    those rows bounds every ``S + j + l`` (MurTree's similarity bound). Stops early, with
-    a value below ``floor``, once the bound falls below ``floor``.
+    without them: ``M - 2`` or ``M - 1`` over ``S``. Of those, only the rows that ``j``
+    gets right where ``k`` does not can make ``S + j + l`` better (positives with ``j``
+    and not ``k``, negatives with ``k`` and not ``j``); the others only make it worse. So
+    ``closed`` minus their weight bounds every ``S + j + l`` (MurTree's similarity bound,
+    one-sided). Stops early, with a value below ``floor``, once the bound falls below
+    ``floor``.
     """
     total = closed
     low = max(M - 2, 0)
     for w in range(X.shape[1]):
-        rows = (X[j, w] ^ X[k, w]) & plane(Tp, low, top, w) & ~plane(Tp, M, top, w)
+        if objc[w] < 0:  # positives: right when checked
+            better = X[j, w] & ~X[k, w]
+        else:
+            better = X[k, w] & ~X[j, w]
+        rows = better & plane(Tp, low, top, w) & ~plane(Tp, M, top, w)
         if rows:
             total -= abs(objc[w]) * popcount(rows)
             if total < floor:
