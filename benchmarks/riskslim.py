@@ -27,7 +27,7 @@ import numpy as np
 from _common import banners_to_stderr, emit
 
 from riskexplore.core.limits import Limits
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
     cpu = time.process_time()
     with banners_to_stderr():
         if engine == "screen":
-            from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+            from riskexplore.risk_score.scaled.search import solve_scaled_lcpa
 
             result = solve_scaled_lcpa(
                 problem, (1.0, 1.0), limits=limits, listeners=[events.append]
@@ -135,7 +135,7 @@ def run_old(tree: Path, names: list[str], args) -> list[dict]:
 
 
 def run_cpa(name: str, time_limit: float) -> dict:
-    from riskexplore.risk_score.cpa import solve_cpa
+    from riskexplore.risk_score.lcpa.cpa import solve_cpa
 
     problem = make_problem(name)
     with banners_to_stderr():

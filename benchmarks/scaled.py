@@ -30,8 +30,8 @@ from riskslim import OLD_REF, ROOT, old_tree
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+from riskexplore.risk_score.scaled.model_class import ScaledClass
+from riskexplore.risk_score.scaled.search import solve_scaled_lcpa
 
 DATASETS = ("mammo", "breastcancer", "income", "adult")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)

@@ -21,16 +21,16 @@ from riskexplore.risk_score.constraints import (
     PredictedRisk,
     Sign,
 )
-from riskexplore.risk_score.feature_fixing import (
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support.fixing import (
     FeatureFixing,
     alpha_rows,
     feature_floors,
     root_feature_floors,
 )
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
-from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
-from riskexplore.risk_score.support_screen import ScreenResult, SupportData
+from riskexplore.risk_score.support.screen import ScreenResult, SupportData
 
 RANGES = [(1.0, 1.0), (0.25, 10.0), (0.5, 2.0), (1.0, 1.0)]
 

@@ -21,7 +21,7 @@ from riskexplore.risk_score.constraints import (
     PredictedRisk,
     Sign,
 )
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 ALL_OFF = LCPASettings(
@@ -251,7 +251,7 @@ def test_progress_events_are_throttled():
 
 
 def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
-    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
     base = random_problem(11, with_constraints=False)
     pool = CutPool()
@@ -278,7 +278,7 @@ def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
 
 
 def test_cut_pool_refuses_other_data():
-    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
     pool = CutPool()
     solve_lcpa(random_problem(1, with_constraints=False), cut_pool=pool)

@@ -24,11 +24,11 @@ from riskexplore.risk_score.constraints import (
     PredictedRisk,
     Sign,
 )
-from riskexplore.risk_score.cut_pool import CutPool
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import ScaledClass, scaled_risk
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, _ScaledLCPA, solve_scaled_lcpa
+from riskexplore.risk_score.scaled.model_class import ScaledClass, scaled_risk
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, _ScaledLCPA, solve_scaled_lcpa
 
 RANGES = [(0.25, 10.0), (0.5, 2.0), (2.0, 6.0), (0.25, 1.0)]
 
@@ -191,7 +191,7 @@ def test_open_nodes_bound_their_regions(seed, screen):
 def test_lp_bound_at_random_nodes(seed):
     """The LP of random sub-boxes (with cuts at random points) never exceeds the best
     model of the box, and is infeasible only when the box holds no model."""
-    from riskexplore.risk_score.scaled_lp import ScaledLP
+    from riskexplore.risk_score.scaled.lp import ScaledLP
 
     rng = np.random.default_rng(seed)
     problem = random_problem(700 + seed, with_constraints=True)
@@ -225,7 +225,7 @@ def test_lp_bound_at_random_nodes(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_support_screen_bounds_every_support(seed):
-    from riskexplore.risk_score.support_screen import SupportData, screen_supports
+    from riskexplore.risk_score.support.screen import SupportData, screen_supports
 
     problem = random_problem(800 + seed, with_constraints=False)
     m_range = RANGES[seed % len(RANGES)]
