@@ -15,7 +15,7 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
     C0,
@@ -27,9 +27,9 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
-from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
-from riskexplore.risk_score.support_screen import SupportData, count_supports
+from riskexplore.risk_score.scaled.model_class import ScaledClass
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support.screen import SupportData, count_supports
 
 __all__ = [
     "build_problem",
@@ -104,13 +104,13 @@ def solve_problem(
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
 
-    The learned scale is solved by :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`
+    The learned scale is solved by :func:`~riskexplore.risk_score.scaled.search.solve_scaled_lcpa`
     (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
     learned class) is solved by the same engine with the multiplier fixed to 1 when the
     support screen can take the root (at most ``screen_max_supports`` supports, 2 million
     by default, on features with few values; see :func:`fixed_scale_engine`) or
     ``settings`` is a :class:`ScaledLCPASettings`, and by
-    :func:`~riskexplore.risk_score.lcpa.solve_lcpa` otherwise or when ``settings`` is a
+    :func:`~riskexplore.risk_score.lcpa.search.solve_lcpa` otherwise or when ``settings`` is a
     plain :class:`LCPASettings`. Both certify their bounds the same way and find a model
     of the same objective.
 
@@ -278,12 +278,12 @@ def fit_risk_score(
         A feasible model to start from (with the learned scale, its points at their
         best multiplier).
     settings : LCPASettings or ScaledLCPASettings, optional
-        Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa` or
-        :func:`riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`; with the fixed
+        Algorithm settings of :func:`riskexplore.risk_score.lcpa.search.solve_lcpa` or
+        :func:`riskexplore.risk_score.scaled.search.solve_scaled_lcpa`; with the fixed
         scale their type also picks the engine (see :func:`fixed_scale_engine`).
     cut_pool : CutPool, optional
         Share loss cuts and models with other solves on the same data (see
-        :class:`riskexplore.risk_score.cut_pool.CutPool`); re-solves start much warmer.
+        :class:`riskexplore.risk_score.lcpa.cut_pool.CutPool`); re-solves start much warmer.
     **problem_kwargs
         Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,

@@ -12,9 +12,9 @@ from test_lcpa import enumerate_optimum, random_problem
 
 from riskexplore.errors import InfeasibleError
 from riskexplore.risk_score.fit import fixed_scale_engine, solve_problem
-from riskexplore.risk_score.lcpa import LCPASettings
+from riskexplore.risk_score.lcpa.search import LCPASettings
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings
 
 ENGINES = {
     "auto": None,

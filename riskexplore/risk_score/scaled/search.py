@@ -1,18 +1,18 @@
 """Certifiably optimal risk scores with a learned score-to-risk multiplier (LCPA in (w, t)).
 
-The class (:mod:`riskexplore.risk_score.scaled_class`): integer points and intercept as in
+The class (:mod:`riskexplore.risk_score.scaled.model_class`): integer points and intercept as in
 RiskSLIM, and a real multiplier ``m in [multiplier_min, multiplier_max]`` with risk
 ``sigma((lambda_0 + x.lambda) / m)`` (the class FasterRisk searches heuristically).
 
-:func:`solve_scaled_lcpa` is LCPA (:mod:`riskexplore.risk_score.lcpa`) over ``(w, t)`` with
+:func:`solve_scaled_lcpa` is LCPA (:mod:`riskexplore.risk_score.lcpa.search`) over ``(w, t)`` with
 ``t = 1/m`` and ``w = t lambda``: the loss is convex in ``w``, so loss cuts are valid for
 every ``t``, a node's integer bounds on ``lambda`` are linear rows in ``(w, t)``
-(:class:`~riskexplore.risk_score.scaled_lp.ScaledLP`), and branching on a fractional
+(:class:`~riskexplore.risk_score.scaled.lp.ScaledLP`), and branching on a fractional
 ``lambda_j = w_j / t`` splits the region exactly as before. A node whose LP point has integer
 ``lambda`` and ``alpha`` gets a cut at ``lambda t*`` (its best ``t``); the LP is then exact on
 that ray, so the node is solved or the LP moves.
 
-The support screen (:mod:`riskexplore.risk_score.support_screen`) bounds every support of a
+The support screen (:mod:`riskexplore.risk_score.support.screen`) bounds every support of a
 node at once when there are few enough of them: the node is replaced by one child per
 support whose bound can still beat the incumbent (its indicators fixed), with that bound.
 At the root of mammo or income (at most five features) this leaves a handful of
@@ -23,7 +23,7 @@ still open (or given up, in ``floor``).
 Heuristics: a beam search over supports with the same kernel, and for the best supports
 the continuous solution scaled by several multipliers, rounded and improved by
 alternating polishing at fixed ``m`` with the best ``m`` for fixed points
-(:mod:`riskexplore.risk_score.scaled_heuristics`); LP points are rounded at their ``t``.
+(:mod:`riskexplore.risk_score.scaled.heuristics`); LP points are rounded at their ``t``.
 """
 
 from __future__ import annotations
@@ -39,16 +39,16 @@ from riskexplore.core.events import SolveEvent
 from riskexplore.core.limits import Limits
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InputError
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.feasibility import check_feasible
-from riskexplore.risk_score.feature_fixing import alpha_rows
-from riskexplore.risk_score.heuristics import sequential_rounding
-from riskexplore.risk_score.lcpa import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.heuristics import sequential_rounding
+from riskexplore.risk_score.lcpa.search import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
-from riskexplore.risk_score.scaled_heuristics import improve, round_ray
-from riskexplore.risk_score.scaled_lp import ScaledLP
-from riskexplore.risk_score.support_screen import (
+from riskexplore.risk_score.scaled.heuristics import improve, round_ray
+from riskexplore.risk_score.scaled.lp import ScaledLP
+from riskexplore.risk_score.scaled.model_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
+from riskexplore.risk_score.support.fixing import alpha_rows
+from riskexplore.risk_score.support.screen import (
     ScreenResult,
     beam_supports,
     count_supports,
@@ -124,7 +124,7 @@ def solve_scaled_lcpa(
     SolveResult
         ``coefficients`` are the points ``[intercept, points...]``; ``stats["multiplier"]``
         is ``m`` (risk ``sigma(score / m)``, see
-        :func:`~riskexplore.risk_score.scaled_class.scaled_risk`) and ``stats["model"]`` is
+        :func:`~riskexplore.risk_score.scaled.model_class.scaled_risk`) and ``stats["model"]`` is
         ``{"intercept", "points", "multiplier"}``; ``loss`` and the bounds are those of
         the learned-scale class. A stopped or timed-out solve returns its best model and
         valid bounds.

@@ -12,7 +12,7 @@ values on ``S`` (when the features of ``S`` take few values, as binary ones do),
 support of five binary features costs one pass over the data and a Newton method on at
 most 64 rows.
 
-Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support_screen`:
+Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support.screen`:
 ``VT[j, i]`` the index of row ``i``'s value of feature ``j`` in ``vals[j]`` (``K[j]`` values)
 and, in its last row, 1 for positive rows; ``X`` the values themselves, ``y`` in
 ``{-1, +1}`` and weights ``w``.
@@ -301,7 +301,7 @@ def screen_batch(
     sizes : int array (N,)
         Support sizes.
     VT, K, vals, X, y, w : arrays
-        The loss's rows as :class:`~riskexplore.risk_score.support_screen.SupportData`
+        The loss's rows as :class:`~riskexplore.risk_score.support.screen.SupportData`
         holds them.
     lo_w, hi_w : arrays (d+1,)
         Box of ``[w_0, w_1..w_d]``.
