@@ -377,7 +377,7 @@ class Explorer(StudyFiles):
             cols = st.columns
             self.outcome_picker.options = [("(choose)", "")] + [(c, c) for c in cols]
             self.outcome_picker.value = st.outcome or ""
-            self.group_columns.options = st.feature_names
+            self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
         finally:
             self._syncing = False
