@@ -106,14 +106,19 @@ def test_missing_values_and_a_cross_match_the_audit():
     A = X.assign(age=age, site=np.where(X["a"] == 1, "north", "south"))
     model = Checklist(["b"], 1)
     result = audit(model, A, y, ["site", "age"], bins={"age": [50.0]}, min_size=5)
+    finding = next(f for f in result.findings if f.metric == "fpr")
+    assert finding.group == "site = north, age 50 and older"
+    rule = rule_for_finding(finding, result)
     name = binned_column_name("age", [50.0])
-    frame = group_data(A, ["site", name])
+    assert rule.group_columns == ("site", name)
+    assert rule.constraint.by == ("site", name)
+    frame = rule.groups(A)
     assert frame[name].iloc[3] == "age missing"
     # the problem's intersectional groups are the audit's groups, row for row
     problem = ChecklistProblem(X, y, groups=frame)
     ours = problem.group_labels()
     audit_labels = make_groups(A, ["site", "age"], {"age": [50.0]}).labels
-    assert len(ours) == len(set(audit_labels))
+    assert len(ours) == len(set(audit_labels)) == len(result.table)
     for label in ours:
         rows = problem.group_rows(label)
         (theirs,) = set(audit_labels[rows])

@@ -167,8 +167,7 @@ def binned_column(X: pd.DataFrame, name: str) -> pd.Series:
     values = X[column]
     if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
         raise InputError(
-            f"the group column {name!r} cuts {column!r} into ranges, but {column!r} is not "
-            "numeric"
+            f"the group column {name!r} cuts {column!r} into ranges, but {column!r} is not numeric"
         )
     labels, _order, _cuts = column_groups(X, column, cuts, force=True)
     return pd.Series(labels, index=X.index, name=name, dtype=object)
