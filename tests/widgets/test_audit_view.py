@@ -8,6 +8,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+import _audit_data  # noqa: E402
+
 from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
 from riskexplore.checklist.model import Checklist  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
@@ -19,18 +21,9 @@ from riskexplore.widgets.audit_view import AuditView, audit_table_html  # noqa: 
 
 
 def site_data(n=600, seed=0):
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        {
-            "a": rng.integers(0, 2, n),
-            "b": rng.integers(0, 2, n),
-            "site": rng.integers(0, 3, n),
-            "age": rng.integers(30, 90, n),
-        }
-    )
-    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
-    y = pd.Series((rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int))
-    return X, y
+    """The audit tests' data (``tests/_audit_data.py``), the outcome as a Series."""
+    X, y = _audit_data.site_data(n, seed)
+    return X, pd.Series(y)
 
 
 @pytest.fixture(scope="module")
