@@ -48,25 +48,8 @@ class ExplorerTab:
 
     @classmethod
     def explorer_arguments(cls, explorer) -> dict[str, Any]:
-        """The view's arguments that come from the Explorer (none by default).
-
-        Parameters
-        ----------
-        explorer : Explorer
-            The Explorer.
-
-        Returns
-        -------
-        dict
-            Keyword arguments of the view.
-        """
+        """The keyword arguments of the view taken from ``explorer`` (none by default)."""
         return {}
 
     def follow(self, explorer) -> None:
-        """Start following the Explorer once attached (nothing by default).
-
-        Parameters
-        ----------
-        explorer : Explorer
-            The Explorer.
-        """
+        """Start following ``explorer`` once attached (nothing by default)."""
