@@ -35,6 +35,7 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 from riskexplore.figures.audit import forest_figure, group_reliability_figure
+from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.audit_state import AuditState, FindingRule
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
@@ -152,7 +153,7 @@ def audit_table_html(result) -> str:
     )
 
 
-class AuditView:
+class AuditView(ExplorerTab):
     """The "By group" view: groups, findings with their rules, table and figures.
 
     Parameters
@@ -271,28 +272,19 @@ class AuditView:
         self.metric.observe(self._on_metric, names="value")
         self._show_message()
 
+    #: Its tab in the Explorer (``AuditView.attach(explorer)``: the Explorer's runs and
+    #: data, its rules added with :meth:`Explorer.add_audit_rule
+    #: <riskexplore.widgets.explorer.Explorer.add_audit_rule>`).
+    tab_title = "By group"
+
     @classmethod
-    def attach(cls, explorer, **kwargs: Any) -> AuditView:
-        """A view of ``explorer``'s runs and data, as its "By group" tab.
+    def explorer_arguments(cls, explorer) -> dict[str, Any]:
+        """The Explorer's runs and data, and its :meth:`add_audit_rule`."""
+        return {"source": explorer_audit_source(explorer), "on_rule": explorer.add_audit_rule}
 
-        Parameters
-        ----------
-        explorer : Explorer
-            The Explorer.
-        **kwargs
-            Arguments of :class:`AuditView`.
-
-        Returns
-        -------
-        AuditView
-            The view.
-        """
-        view = cls(explorer_audit_source(explorer), on_rule=explorer.add_audit_rule, **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, "By group")
-        view.set_columns(explorer.state.feature_names)
-        return view
+    def follow(self, explorer) -> None:
+        """Offer the Explorer's columns."""
+        self.set_columns(explorer.state.feature_names)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)

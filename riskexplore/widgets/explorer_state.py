@@ -295,6 +295,8 @@ class ExplorerState:
         missing = [c for c in new["group_columns"] if not is_group_column(c, self.feature_names)]
         if missing:
             raise InputError(f"unknown group column(s): {', '.join(missing)}")
+        if self.X is not None:  # a column cut into ranges must be numeric
+            group_data(self.X.iloc[:0], new["group_columns"])
         resplit = (new["test_fraction"], new["seed"]) != (
             self.settings["test_fraction"],
             self.settings["seed"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _audit_data import site_data
 
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.checklist.fit import fit_checklist
@@ -21,22 +22,6 @@ from riskexplore.evaluation.audit.rules import (
 from riskexplore.risk_score.fit import fit_risk_score
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
-
-
-def site_data(n=600, seed=0):
-    """Site 2's risk is higher than its features say: a score underestimates it."""
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        {
-            "a": rng.integers(0, 2, n),
-            "b": rng.integers(0, 2, n),
-            "site": rng.integers(0, 3, n),
-            "age": rng.integers(30, 90, n),
-        }
-    )
-    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
-    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int).to_numpy()
-    return X, y
 
 
 @pytest.fixture(scope="module")

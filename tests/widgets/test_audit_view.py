@@ -8,6 +8,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+import _audit_data  # noqa: E402
+
 from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
 from riskexplore.checklist.model import Checklist  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
@@ -19,18 +21,9 @@ from riskexplore.widgets.audit_view import AuditView, audit_table_html  # noqa: 
 
 
 def site_data(n=600, seed=0):
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        {
-            "a": rng.integers(0, 2, n),
-            "b": rng.integers(0, 2, n),
-            "site": rng.integers(0, 3, n),
-            "age": rng.integers(30, 90, n),
-        }
-    )
-    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
-    y = pd.Series((rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int))
-    return X, y
+    """The audit tests' data (``tests/_audit_data.py``), the outcome as a Series."""
+    X, y = _audit_data.site_data(n, seed)
+    return X, pd.Series(y)
 
 
 @pytest.fixture(scope="module")
@@ -298,3 +291,26 @@ def test_a_rule_on_age_ranges_its_price_and_its_study():
     assert again.settings["group_columns"] == (name,)
     assert again.state.groups().equals(groups)
     assert again.comparison.price_of_constraints == ex.comparison.price_of_constraints
+
+
+def test_the_settings_take_a_numeric_column_cut_into_ranges():
+    from riskexplore.widgets import ExplorerState
+
+    X, y = site_data(n=80, seed=5)
+    table = X.assign(place=np.where(X["a"] == 1, "north", "south"), outcome=y)
+    state = ExplorerState()
+    state.load_csv(table.to_csv(index=False).encode(), "sites.csv")
+    state.set_outcome("outcome")
+    state.update_settings(group_columns=("age (ranges at 50, 70)",))
+    assert state.group_column_options[-1] == "age (ranges at 50, 70)"
+    expect = make_groups(state.X, ["age"], {"age": [50.0, 70.0]}).labels
+    assert np.array_equal(state.groups()["age (ranges at 50, 70)"].to_numpy(object), expect)
+    assert set(state.groups(test=True)["age (ranges at 50, 70)"]) <= set(expect)
+    with pytest.raises(InputError, match="'place' is not numeric"):
+        state.update_settings(group_columns=("place (ranges at 1)",))
+    with pytest.raises(InputError, match="unknown group column"):
+        state.update_settings(group_columns=("height (ranges at 1)",))
+    assert state.settings["group_columns"] == ("age (ranges at 50, 70)",)  # unchanged
+    state.update_settings(group_columns=("age (ranges at 50, 70)", "b (ranges at 1)"))
+    state.set_outcome("b")  # the column it cuts is the outcome now: it is dropped
+    assert state.settings["group_columns"] == ("age (ranges at 50, 70)",)
