@@ -34,6 +34,7 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.errors import InputError
+from riskexplore.evaluation.audit.rules import plain_rule
 from riskexplore.figures.audit import forest_figure, group_reliability_figure
 from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.audit_state import AuditState, FindingRule
@@ -516,7 +517,7 @@ class AuditView(ExplorerTab):
                 f'<span style="color:#777;font-size:12px">No rule can limit this: '
                 f"{note}.</span></div>"
             )
-        rule = html.escape(item.rule.constraint.describe())
+        rule = html.escape(plain_rule(item.rule.constraint))
         text = w.HTML(
             f'<div style="{_FONT};max-width:640px;margin:2px 0">• {sentence}<br>'
             f'<span style="color:#555;font-size:12px">The rule: {rule}.</span></div>',

@@ -197,3 +197,21 @@ def test_calibrating_shift_by_hand():
     mean, c = calibrating_shift(table, 0.7)
     expect = np.mean(1 / (1 + np.exp(-(np.array([-2.0, 2.0]) + c))))
     assert expect == pytest.approx(0.7, abs=1e-9) and c > 0
+
+
+def test_plain_rule_speaks_in_words():
+    from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
+    from riskexplore.evaluation.audit.rules import plain_rule
+
+    gap = GroupRateGap("fpr", 0.12, by=("age (ranges at 48, 56, 61)",))
+    assert plain_rule(gap) == (
+        "false alarms may differ by at most 12 points between the groups by age ranges"
+    )
+    cap = WorstGroupRate("fnr", 0.2, by=("sex", "age (ranges at 48, 56)"))
+    assert plain_rule(cap) == (
+        "none of the groups by sex and age ranges may have more than 20% missed cases"
+    )
+    for rule in (gap, cap):  # no jargon or raw cut points on the page
+        assert "FPR" not in plain_rule(rule) and "ranges at" not in plain_rule(rule)
+    half = GroupRateGap("fnr", 0.125, by=("sex",))
+    assert plain_rule(half).startswith("missed cases may differ by at most 12.5 points")

@@ -40,7 +40,11 @@ import numpy as np
 
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.errors import ConstraintError
-from riskexplore.evaluation.audit.binned import binned_column_name, group_data
+from riskexplore.evaluation.audit.binned import (
+    binned_column_name,
+    group_data,
+    parse_binned_column,
+)
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
 from riskexplore.risk_score.group_calibration import GroupCalibration
@@ -49,6 +53,7 @@ __all__ = [
     "SuggestedRule",
     "calibrating_shift",
     "group_conditions",
+    "plain_rule",
     "rule_available",
     "rule_for_finding",
 ]
@@ -296,6 +301,43 @@ def _rate_rule(
 
 def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
+
+
+def plain_rule(constraint: Any) -> str:
+    """A rule in plain words, for pages read by clinicians.
+
+    The constraints' own ``describe()`` is short and technical ("FPR gap between groups
+    by age (ranges at 48, 56, 61) at most 12%"); this says what the rule does ("false
+    alarms may differ by at most 12 points between the groups by age ranges").
+
+    Parameters
+    ----------
+    constraint : ReadableConstraint
+        A rule (those without plain words here fall back to ``describe()``).
+
+    Returns
+    -------
+    str
+        The sentence (without a final full stop).
+    """
+    if isinstance(constraint, GroupRateGap | WorstGroupRate):
+        words = "missed cases" if constraint.rate == "fnr" else "false alarms"
+        groups = _plain_groups(constraint.by)
+        if isinstance(constraint, GroupRateGap):
+            points = f"{100 * constraint.max_gap:.1f}".removesuffix(".0")
+            return f"{words} may differ by at most {points} points between {groups}"
+        return f"none of {groups} may have more than {_pct(constraint.cap)} {words}"
+    return constraint.describe()
+
+
+def _plain_groups(by: tuple[str, ...] | None) -> str:
+    if not by:
+        return "the groups of patients"
+    names = []
+    for column in by:
+        parsed = parse_binned_column(column)
+        names.append(f"{parsed[0]} ranges" if parsed else str(column))
+    return "the groups by " + " and ".join(names)
 
 
 def group_conditions(label: str, result: Any) -> dict[str, Any]:
