@@ -309,9 +309,7 @@ class AlternativesView:
             The view.
         """
         view = cls(source=explorer_source(explorer), **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, "Alternatives")
+        explorer.add_results_tab("Alternatives", view.widget)
         pickers = (explorer.dataset_picker, explorer.outcome_picker, explorer.family_picker)
         for picker in (*pickers, explorer.scale):  # (the scale: after the Explorer's own)
             picker.observe(lambda _change: view.sync_source(), names="value")

@@ -287,9 +287,7 @@ class AuditView:
             The view.
         """
         view = cls(explorer_audit_source(explorer), on_rule=explorer.add_audit_rule, **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, "By group")
+        explorer.add_results_tab("By group", view.widget)
         view.set_columns(explorer.state.feature_names)
         return view
 
