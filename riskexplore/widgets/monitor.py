@@ -61,9 +61,6 @@ _STATUS_TEXT = {
 #: Statuses while a solve is under way (the others are final).
 _LIVE = ("idle", "starting", "running", "stopping")
 
-#: What the plot's place says before the first search (the plot follows the search).
-PLACEHOLDER = "The best model found so far and the proven bound are drawn here while a search runs."
-
 
 def waiting_text(ahead: int) -> str:
     """What a page says while its search waits for a core (``ahead``: searches before it).
@@ -171,10 +168,7 @@ class SolveMonitor:
         self.n_refreshes = 0
         self.first_point_latency: float | None = None
 
-        # until the first point: a note rather than empty axes (and no plotly.js yet)
-        self.figure = PlotView(
-            bounds_figure(None, log_time=log_time, title=title), placeholder=PLACEHOLDER
-        )
+        self.figure = PlotView(bounds_figure(None, log_time=log_time, title=title))
         self.solve_button = w.Button(description="Solve", button_style="primary", icon="play")
         self.stop_button = w.Button(
             description="Stop", button_style="danger", icon="stop", disabled=True
