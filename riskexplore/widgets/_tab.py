@@ -40,9 +40,8 @@ class ExplorerTab:
             The view.
         """
         view = cls(**cls.explorer_arguments(explorer), **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, cls.tab_title)
+        # (the Explorer builds its results' tabs on first use: added now or then)
+        explorer.add_results_tab(cls.tab_title, view.widget)
         view.follow(explorer)
         return view
 
