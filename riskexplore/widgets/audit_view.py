@@ -8,8 +8,9 @@ audit of :mod:`riskexplore.evaluation.audit`):
 * the **findings** in plain words, each with a button **Add the rule that limits this**
   when a rule can (a risk score's calibration: :class:`GroupCalibration
   <riskexplore.risk_score.group_calibration.GroupCalibration>`; a checklist's missed cases or
-  false alarms: the group-rate limits); the rule joins the current constraints, and the
-  search with the rules then shows its certified price in the comparison;
+  false alarms: the group-rate limits, over the audit's ranges when it cut a numeric column
+  into ranges); the rule joins the current constraints, and the search with the rules then
+  shows its certified price in the comparison;
 * the **table** of every group (a group too small is "too few to judge");
 * the **forest plot** of one metric (:func:`~riskexplore.figures.audit.forest_figure`)
   and the **reliability diagram of each group**

@@ -377,7 +377,7 @@ class Explorer(StudyFiles):
             cols = st.columns
             self.outcome_picker.options = [("(choose)", "")] + [(c, c) for c in cols]
             self.outcome_picker.value = st.outcome or ""
-            self.group_columns.options = st.feature_names
+            self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
         finally:
             self._syncing = False
@@ -522,7 +522,9 @@ class Explorer(StudyFiles):
     def add_audit_rule(self, rule) -> tuple[bool, str]:
         """Add the rule of an audit finding to the constraints (the "By group" tab's
         button). A checklist's group-rate rule needs its columns as protected groups:
-        they are added to the ``group_columns`` setting first.
+        they are added to the ``group_columns`` setting first (a column the audit cut into
+        ranges as its binned group column, ``"age (ranges at 48, 56, 61)"``, computed from
+        the data: :mod:`riskexplore.evaluation.audit.binned`).
 
         Parameters
         ----------

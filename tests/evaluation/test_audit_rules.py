@@ -161,7 +161,8 @@ def test_findings_without_a_rule_say_why():
         finding("ppv"), _Result("checklist")
     )
     binned = _Result("checklist", cuts={"sex": [1.0]})
-    assert "cut sex into ranges" in rule_available(finding("fnr"), binned)
+    assert rule_available(finding("fnr"), binned) is None  # a binned group column
+    assert rule_for_finding(finding("fnr"), binned).group_columns == ("sex (ranges at 1)",)
     assert "risk scores and checklists only" in rule_available(finding("fnr"), _Result("model"))
     with pytest.raises(ConstraintError, match="no rule limits this finding"):
         rule_for_finding(finding("auc"), _Result("checklist"))

@@ -11,6 +11,7 @@ pytest.importorskip("ipywidgets")
 from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
 from riskexplore.checklist.model import Checklist  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
+from riskexplore.evaluation.audit.groups import make_groups  # noqa: E402
 from riskexplore.risk_score.fit import fit_risk_score  # noqa: E402
 from riskexplore.risk_score.group_calibration import GroupCalibration  # noqa: E402
 from riskexplore.widgets.audit_state import AuditState  # noqa: E402
@@ -250,3 +251,50 @@ def test_a_view_not_attached_offers_its_datas_columns(fitted):
     assert "site" in [v for _l, v in view.column.options]
     assert not view.choose("nope")
     assert "unknown group column &#x27;nope&#x27;" in view.message.value
+
+
+def test_a_rule_on_age_ranges_its_price_and_its_study():
+    """A finding on a column the audit cut into ranges: the button adds the rule over the
+    binned group column (age stays a feature), the search with it keeps the limit on the
+    audit's groups with a certified price, and the study opens with the same groups."""
+    from riskexplore.widgets import Explorer
+
+    ex = Explorer("heart", family="checklist", time_limit=20, max_items=3)
+    ex.solve(wait=True)
+    assert ex.audit.choose("age")
+    cuts = ex.audit.state.result.settings["cuts"]["age"]
+    items = [i for i in ex.audit.state.findings() if i.finding.metric in ("fnr", "fpr")]
+    assert items, ex.audit.state.result.to_text()
+    assert all(i.rule is not None for i in items)
+    button = next(b for b in ex.audit.rule_buttons if b.tooltip == items[0].rule.sentence)
+    button.click()
+    name = "age (ranges at " + ", ".join(f"{c:g}" for c in cuts) + ")"
+    (rule,) = ex.constraints
+    assert isinstance(rule, GroupRateGap) and rule.by == (name,)
+    assert "Added the rule" in ex.audit.message.value and name in ex.audit.message.value
+    assert ex.settings["group_columns"] == (name,)
+    assert name in ex.group_columns.options and ex.group_columns.value == (name,)
+    # the problem's groups are the audit's, row for row
+    groups = ex.state.groups()
+    result = ex.audit.state.result
+    expect = make_groups(ex.state.X, ["age"], {"age": cuts}).labels
+    assert np.array_equal(groups[name].to_numpy(dtype=object), expect)
+    assert set(expect) == set(result.table["group"])
+    ex.solve(constrained=True, wait=True)
+    low, high = ex.comparison.price_of_constraints  # certified: same problem plus the rule
+    assert 0 <= low <= high
+    model = ex.state.results["constrained"]
+    assert not any("age (ranges" in str(item) for item in model.items)  # never an item
+    ex.audit.run.value = "constrained"
+    rates = ex.audit.state.result.table.set_index("group")[rule.rate]
+    assert list(rates.index) == list(result.table["group"])
+    assert rates.max() - rates.min() <= rule.max_gap + 1e-9  # the solve respects it
+    # the study keeps the rule and its group column; opening it computes them again
+    study = ex.save_study()
+    assert study.to_dict()["settings"]["group_columns"] == [name]
+    again = Explorer()
+    assert again.open_study(study.to_json())
+    assert again.constraints == [rule]
+    assert again.settings["group_columns"] == (name,)
+    assert again.state.groups().equals(groups)
+    assert again.comparison.price_of_constraints == ex.comparison.price_of_constraints

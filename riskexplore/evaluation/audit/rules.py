@@ -19,6 +19,10 @@ shows its certified price:
   :class:`~riskexplore.checklist.constraints.GroupRateGap` (the rate of any group minus
   that of any other, over the groups of the audited column(s)), or with ``cap=True``
   :class:`~riskexplore.checklist.constraints.WorstGroupRate` (the rate of every group).
+  A numeric column the audit cut into ranges becomes a binned group column at the same
+  cut points (``"age (ranges at 40, 60)"``,
+  :mod:`riskexplore.evaluation.audit.binned`), so the rule's groups are the audit's row
+  for row; :meth:`SuggestedRule.groups` computes them for ``groups=``.
 
 The other findings (a lower AUC or PPV, a risk score's error rates at a threshold) have
 no linear rule; :func:`rule_available` says so in words and :func:`rule_for_finding`
@@ -36,6 +40,7 @@ import numpy as np
 
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.errors import ConstraintError
+from riskexplore.evaluation.audit.binned import binned_column_name, group_data
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
 from riskexplore.risk_score.group_calibration import GroupCalibration
@@ -63,9 +68,11 @@ class SuggestedRule:
     constraint : ReadableConstraint
         The constraint of the model's family.
     group_columns : tuple of str
-        The audited columns the rule's groups come from. A checklist's problem needs
-        them as ``groups=`` (``fit_checklist(..., groups=X[list(group_columns)])``); a
-        risk score finds them among its features or in ``groups=``.
+        The group columns the rule's groups come from: the audited columns, a column the
+        audit cut into ranges as its binned group column (``"age (ranges at 40, 60)"``).
+        A checklist's problem needs them as ``groups=``
+        (``fit_checklist(..., groups=rule.groups(X))``); a risk score finds them among
+        its features or in ``groups=``.
     sentence : str
         The rule in plain words, with what it changes.
     """
@@ -73,6 +80,21 @@ class SuggestedRule:
     constraint: Any
     group_columns: tuple[str, ...]
     sentence: str
+
+    def groups(self, X):
+        """The rule's group columns on the rows of ``X`` (binned ones computed).
+
+        Parameters
+        ----------
+        X : DataFrame
+            The rows (holding the audited columns).
+
+        Returns
+        -------
+        DataFrame
+            One column per name of :attr:`group_columns`, with ``X``'s index.
+        """
+        return group_data(X, self.group_columns)
 
 
 def _kind(result: Any) -> str:
@@ -108,13 +130,6 @@ def rule_available(finding: Finding, result: Any) -> str | None:
         )
     if kind == "checklist":
         if metric in ("fnr", "fpr"):
-            binned = _binned(result)
-            if binned:
-                return (
-                    f"the audit cut {', '.join(binned)} into ranges; a checklist's group-rate "
-                    "limits take one group per value of a column: audit by a column with "
-                    "few values to get a rule"
-                )
             return None
         return (
             "the rules of a checklist can limit a group's missed cases (FNR) and false "
@@ -131,11 +146,6 @@ def _metric_words(metric: str) -> str:
         "fpr": "false alarms (FPR)",
         "calibration": "calibration",
     }.get(metric, metric)
-
-
-def _binned(result: Any) -> list[str]:
-    settings = getattr(result, "settings", None) or {}
-    return [str(c) for c in (settings.get("cuts") or {})]
 
 
 def rule_for_finding(
@@ -185,7 +195,9 @@ def rule_for_finding(
     columns = tuple(str(c) for c in result.settings["by"])
     if _kind(result) == "risk_score":
         return _calibration_rule(finding, result, columns, max_gap, float(shrink))
-    return _rate_rule(finding, columns, max_gap, float(shrink), cap)
+    cuts = result.settings.get("cuts") or {}
+    binned = tuple(binned_column_name(c, cuts[c]) if cuts.get(c) else c for c in columns)
+    return _rate_rule(finding, binned, max_gap, float(shrink), cap)
 
 
 def _logit(p: float) -> float:
