@@ -29,6 +29,7 @@ from riskexplore.risk_score.problem import (
 )
 from riskexplore.risk_score.scaled.model_class import ScaledClass
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support.lattice import lattice_fits
 from riskexplore.risk_score.support.screen import SupportData, count_supports
 
 __all__ = [
@@ -108,7 +109,8 @@ def solve_problem(
     (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
     learned class) is solved by the same engine with the multiplier fixed to 1 when the
     support screen can take the root (at most ``screen_max_supports`` supports, 2 million
-    by default, on features with few values; see :func:`fixed_scale_engine`) or
+    by default, on features with few values or with no row on the points; see
+    :func:`fixed_scale_engine`) or
     ``settings`` is a :class:`ScaledLCPASettings`, and by
     :func:`~riskexplore.risk_score.lcpa.search.solve_lcpa` otherwise or when ``settings`` is a
     plain :class:`LCPASettings`. Both certify their bounds the same way and find a model
@@ -159,9 +161,12 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     str
         ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at the
         root) when ``settings`` asks for it or, without settings, when the root has at
-        most ``ScaledLCPASettings().screen_max_supports`` supports and the kernel merges
-        the rows on every support (few values per feature, as binary features have);
-        else ``"lcpa"``.
+        most ``ScaledLCPASettings().screen_max_supports`` supports and either the kernel
+        merges the rows on every support (few values per feature, as binary features
+        have) or no row involves the points (then the lattice search of
+        :mod:`riskexplore.risk_score.support.lattice` solves each support without LPs)
+        and the screen reads at most ``LCPASettings().fixing_max_work`` rows; else
+        ``"lcpa"``.
     """
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
@@ -174,9 +179,14 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     if d == 0 or count > ScaledLCPASettings().screen_max_supports:
         return "lcpa"
     # the screen pays where the kernel merges rows (binary or few-valued features); on
-    # features with many values LCPA's LP nodes are as cheap and the screen's bound at
-    # m = 1 leaves many supports
-    return "screen" if SupportData(problem.loss).merges_all(problem.max_size) else "lcpa"
+    # features with many values its bound at m = 1 leaves many supports, which the
+    # lattice search (no row on the points) solves faster than LCPA's LP nodes
+    if SupportData(problem.loss).merges_all(problem.max_size):
+        return "screen"
+    work = 20.0 * count * problem.loss.n_rows
+    if lattice_fits(problem) and work <= LCPASettings().fixing_max_work:
+        return "screen"
+    return "lcpa"
 
 
 def points_feasible(problem: RiskScoreProblem, points) -> bool:

@@ -48,6 +48,7 @@ from riskexplore.risk_score.scaled.heuristics import improve, round_ray
 from riskexplore.risk_score.scaled.lp import ScaledLP
 from riskexplore.risk_score.scaled.model_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
 from riskexplore.risk_score.support.fixing import alpha_rows
+from riskexplore.risk_score.support.lattice import lattice_fits, search_support
 from riskexplore.risk_score.support.screen import (
     ScreenResult,
     beam_supports,
@@ -77,6 +78,13 @@ class ScaledLCPASettings(LCPASettings):
         Best supports of the beam search that are rounded.
     rays : int
         Multipliers tried per continuous solution.
+    lattice_search : bool
+        With the multiplier fixed at 1 and no row on the points, search a node whose
+        indicators are all fixed (one support) by the kernel's bound alone, without LPs
+        (:mod:`riskexplore.risk_score.support.lattice`).
+    lattice_max_nodes : int
+        Boxes the lattice search bounds per node before it returns the rest to the queue
+        (between them the search polls its limits).
     """
 
     support_screen: bool = True
@@ -85,6 +93,8 @@ class ScaledLCPASettings(LCPASettings):
     beam_width: int = 10
     beam_roundings: int = 10
     rays: int = 12
+    lattice_search: bool = True
+    lattice_max_nodes: int = 500
 
 
 def solve_scaled_lcpa(
@@ -161,7 +171,14 @@ class _ScaledLCPA(_LCPA):
         self.screened = 0
         self.screen_survivors = 0
         self.screen_time = 0.0
+        self.lattice_nodes = 0
+        self.lattice_time = 0.0
         self._alpha_rows = alpha_rows(sclass.problem)
+        self._lattice_ok = (
+            self.settings.lattice_search
+            and sclass.t_lo == sclass.t_hi == 1.0
+            and lattice_fits(sclass.problem)
+        )
 
     # --- hooks of _LCPA ------------------------------------------------------------------
     def _make_lp(self) -> ScaledLP:
@@ -199,6 +216,8 @@ class _ScaledLCPA(_LCPA):
             supports_screened=self.screened,
             screen_survivors=self.screen_survivors,
             screen_time=self.screen_time,
+            lattice_nodes=self.lattice_nodes,
+            lattice_time=self.lattice_time,
         )
         return stats
 
@@ -389,10 +408,67 @@ class _ScaledLCPA(_LCPA):
             if screen is not None:
                 self.nodes += 1
                 return self._screen(node, *screen)
+            support = self._lattice_support(node)
+            if support is not None:
+                return self._lattice(node, support)
             if self._kernel_prunes(node):
                 self.nodes += 1
                 return []
         return self._process_lp(node)
+
+    def _lattice_support(self, node: _Node) -> np.ndarray | None:
+        """The support of a node the lattice search can take (indicators all fixed, the
+        multiplier 1, no row on the points, an incumbent to beat), else None."""
+        d = self.d
+        lo, hi = node.lower, node.upper
+        if not self._lattice_ok or not math.isfinite(self.ub):
+            return None
+        if np.any(lo[d + 1 :] != hi[d + 1 :]):
+            return None
+        return np.flatnonzero(lo[d + 1 :] > 0)
+
+    def _lattice(self, node: _Node, support: np.ndarray) -> list[_Node]:
+        """Search the node's integer models by the kernel's bound (no LP); the boxes left
+        open when its budget runs out go back to the queue as children."""
+        d = self.d
+        alpha = np.zeros(d)
+        alpha[support] = 1.0
+        fits = self.problem.min_size <= support.size <= self.problem.max_size
+        if fits and self._alpha_rows is not None:
+            activity = self._alpha_rows.A[:, d + 1 :] @ alpha
+            fits = bool(
+                np.all(activity <= self._alpha_rows.upper + 1e-9)
+                and np.all(activity >= self._alpha_rows.lower - 1e-9)
+            )
+        if not fits:  # no model: the support breaks a size bound or a row on indicators
+            self.nodes += 1
+            return []
+        budget = self.settings.lattice_max_nodes
+        if self.limits.node_limit is not None:
+            budget = max(1, min(budget, self.limits.node_limit - self.nodes))
+        t0 = self.clock.elapsed()
+        result = search_support(
+            self._support_data(), support, node.lower[: d + 1], node.upper[: d + 1],
+            penalty=float(self.problem.c0[support].sum()), cutoff=self.ub,
+            gap=self.limits.gap_tolerance, max_nodes=budget,
+        )  # fmt: skip
+        self.lattice_time += self.clock.elapsed() - t0
+        self.lattice_nodes += result.nodes
+        self.nodes += max(result.nodes, 1)
+        self.floor = min(self.floor, result.floor)
+        if result.point is not None:
+            self._offer(np.rint(result.point).astype(np.int64), 1.0, polish_it=True)
+        children = []
+        for lower, upper, bound in zip(
+            result.open_lower, result.open_upper, result.open_bounds, strict=True
+        ):
+            bound = max(node.bound, float(bound))
+            if self._prunable(bound):
+                continue
+            lo, hi = node.lower.copy(), node.upper.copy()
+            lo[: d + 1], hi[: d + 1] = lower, upper
+            children.append(_Node(lo, hi, bound, node.depth + 1))
+        return children
 
     def _kernel_prunes(self, node: _Node) -> bool:
         """Raise a one-support node's bound to the least loss over its box on that
