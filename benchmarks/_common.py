@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["banners_to_stderr", "clean", "emit"]
+__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new"]
 
 
 @contextlib.contextmanager
@@ -62,3 +62,30 @@ def emit(record: dict[str, Any]) -> None:
         The benchmark record; its values are passed through :func:`clean`.
     """
     print(json.dumps({k: clean(v) for k, v in record.items()}), flush=True)
+
+
+def old_and_new(old: dict, new: dict, fields=("status", "time", "cpu"), **extra) -> dict:
+    """The two solves of one dataset side by side.
+
+    Parameters
+    ----------
+    old, new : dict
+        The records of the old package's solve and of this package's.
+    fields : tuple of str
+        The fields given as ``old_FIELD`` and ``new_FIELD``.
+    **extra
+        More fields of the record.
+
+    Returns
+    -------
+    dict
+        The record (``kind: "old_and_new"``), with the speed-up and whether both found the
+        same objective.
+    """
+    record = {"kind": "old_and_new", "dataset": new["dataset"], "old": old["engine"], **extra}
+    for field in fields:
+        record[f"old_{field}"] = old.get(field)
+        record[f"new_{field}"] = new.get(field)
+    record["speedup"] = old["time"] / max(new["time"], 1e-9)
+    record["same_objective"] = abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"]
+    return record

@@ -7,8 +7,8 @@ Prints one JSON object per line on stdout (solver banners go to stderr). See
 
 Each dataset is solved by the package as it is (``engine: "new"``: the engine
 ``fit_risk_score`` picks, and LCPA with the root fixing, ``"new lcpa"``) and, side by side,
-by the package of commit :data:`OLD_REF` (``"old (REF)"``, in a subprocess from
-``git archive``; ``--skip-old`` leaves it out).
+by the package of commit :data:`OLD_REF` or ``--old-ref`` (``"old (REF)"``, in a subprocess
+from ``git archive``; ``--skip-old`` leaves it out).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit
+from _common import banners_to_stderr, emit, old_and_new
 
 from riskexplore.core.limits import Limits
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa import solve_lcpa  # a module in old trees, a package now
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
     cpu = time.process_time()
     with banners_to_stderr():
         if engine == "screen":
-            from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+            from riskexplore.risk_score.scaled import solve_scaled_lcpa
 
             result = solve_scaled_lcpa(
                 problem, (1.0, 1.0), limits=limits, listeners=[events.append]
@@ -113,10 +113,10 @@ def run_new(name: str, time_limit: float) -> list[dict]:
     return records
 
 
-def old_tree(tmp: str) -> Path:
-    """The package as it was at :data:`OLD_REF`, unpacked into ``tmp``."""
+def old_tree(tmp: str, ref: str = OLD_REF) -> Path:
+    """The package as it was at commit ``ref`` (:data:`OLD_REF`), unpacked into ``tmp``."""
     archive = subprocess.run(
-        ["git", "archive", OLD_REF, "riskexplore"], cwd=ROOT, capture_output=True, check=True
+        ["git", "archive", ref, "riskexplore"], cwd=ROOT, capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
     return Path(tmp)
@@ -128,6 +128,7 @@ def run_old(tree: Path, names: list[str], args) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT / "benchmarks")])}
     script = str(Path(__file__).resolve())
     command = [sys.executable, script, "--as-old", "--no-scaling", "--datasets", *names]
+    command += ["--old-ref", args.old_ref]
     command += ["--time-limit", str(args.time_limit)]
     command += ["--income-time-limit", str(args.income_time_limit)]
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
@@ -135,7 +136,7 @@ def run_old(tree: Path, names: list[str], args) -> list[dict]:
 
 
 def run_cpa(name: str, time_limit: float) -> dict:
-    from riskexplore.risk_score.cpa import solve_cpa
+    from riskexplore.risk_score.lcpa import solve_cpa
 
     problem = make_problem(name)
     with banners_to_stderr():
@@ -193,24 +194,6 @@ def time_per_cut(n: int, d: int, kind: str, rng: np.random.Generator, reps: int 
     }
 
 
-def old_and_new(old: dict, new: dict) -> dict:
-    """The two solves of one dataset side by side."""
-    return {
-        "kind": "old_and_new",
-        "dataset": new["dataset"],
-        "old": old["engine"],
-        "new_solver": new["solver"],
-        "old_status": old["status"],
-        "new_status": new["status"],
-        "old_time": old["time"],
-        "new_time": new["time"],
-        "old_cpu": old.get("cpu"),
-        "new_cpu": new["cpu"],
-        "speedup": old["time"] / max(new["time"], 1e-9),
-        "same_objective": abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"],
-    }
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
@@ -224,7 +207,8 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--compare-cpa", action="store_true", help="also run plain CPA on mammo (stalling)"
     )
-    parser.add_argument("--skip-old", action="store_true", help=f"no run of {OLD_REF}")
+    parser.add_argument("--skip-old", action="store_true", help="no run of the old package")
+    parser.add_argument("--old-ref", default=OLD_REF, help="the old package's commit")
     parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = args.datasets
@@ -236,12 +220,12 @@ def main(argv=None) -> int:
             solve_lcpa(make_problem("breastcancer"), limits=Limits(time_limit=5.0))
         for name in names:
             limit = args.income_time_limit if name == "income" else args.time_limit
-            emit(run_lcpa(name, limit, "lcpa", f"old ({OLD_REF})"))
+            emit(run_lcpa(name, limit, "lcpa", f"old ({args.old_ref})"))
         return 0
 
     run_lcpa("breastcancer", 5.0, "screen")  # compile or load the kernels, untimed
     with tempfile.TemporaryDirectory() as tmp:
-        tree = None if args.skip_old else old_tree(tmp)
+        tree = None if args.skip_old else old_tree(tmp, args.old_ref)
         for name in names:
             limit = args.income_time_limit if name == "income" else args.time_limit
             news = run_new(name, limit)
@@ -250,7 +234,7 @@ def main(argv=None) -> int:
             if tree is not None:
                 for record in run_old(tree, [name], args):
                     emit(record)
-                    emit(old_and_new(record, news[0]))
+                    emit(old_and_new(record, news[0], new_solver=news[0]["solver"]))
 
     if args.compare_cpa:
         emit(run_cpa("mammo", args.time_limit))

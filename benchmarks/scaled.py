@@ -8,8 +8,8 @@ virtual environment (created on first use with ``pip install fasterrisk``, or gi
     python benchmarks/scaled.py --datasets mammo breastcancer
 
 Each of our solves runs with the package as it is (``engine: "new"``) and, side by side,
-with the package of commit ``OLD_REF`` of ``riskslim.py`` (``"old (REF)"``, a subprocess
-from ``git archive``; ``--skip-old`` leaves it out).
+with the package of commit ``OLD_REF`` of ``riskslim.py`` or ``--old-ref`` (``"old (REF)"``,
+a subprocess from ``git archive``; ``--skip-old`` leaves it out).
 """
 
 from __future__ import annotations
@@ -25,13 +25,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit
+from _common import banners_to_stderr, emit, old_and_new
 from riskslim import OLD_REF, ROOT, old_tree
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+
+try:
+    from riskexplore.risk_score.scaled import ScaledClass, solve_scaled_lcpa
+except ImportError:  # an old tree (--as-old) from before the engines' subpackages
+    from riskexplore.risk_score.scaled_class import ScaledClass
+    from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
 
 DATASETS = ("mammo", "breastcancer", "income", "adult")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
@@ -193,18 +197,19 @@ def main(argv=None) -> int:
     parser.add_argument("--fasterrisk-python", default=None)
     parser.add_argument("--fasterrisk-venv", default=str(DEFAULT_VENV))
     parser.add_argument("--skip-old", action="store_true", help="no run of the old package")
+    parser.add_argument("--old-ref", default=OLD_REF, help="the old package's commit")
     parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.as_old:  # inside the old package: compile its kernels untimed, then solve
         run_ours("breastcancer", make_problem("breastcancer", args.max_size), 5.0)
         for name in args.datasets:
             limit = args.adult_time_limit if name == "adult" else args.time_limit
-            emit(run_ours(name, make_problem(name, args.max_size), limit, f"old ({OLD_REF})"))
+            emit(run_ours(name, make_problem(name, args.max_size), limit, f"old ({args.old_ref})"))
         return 0
     python = None if args.no_fasterrisk else fasterrisk_python(args)
     run_ours("breastcancer", make_problem("breastcancer", args.max_size), 5.0)  # warm up
     with tempfile.TemporaryDirectory() as tmp:
-        tree = None if args.skip_old else old_tree(tmp)
+        tree = None if args.skip_old else old_tree(tmp, args.old_ref)
         for name in args.datasets:
             problem = make_problem(name, args.max_size)
             limit = args.adult_time_limit if name == "adult" else args.time_limit
@@ -213,7 +218,7 @@ def main(argv=None) -> int:
             if tree is not None:
                 for record in run_old(tree, name, args):
                     emit(record)
-                    emit(old_and_new(record, ours))
+                    emit(old_and_new(record, ours, ("status", "time", "cpu", "gap")))
             if python is not None:
                 theirs = run_fasterrisk(name, problem, python)
                 emit(theirs)
@@ -226,29 +231,11 @@ def run_old(tree: Path, name: str, args) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT / "benchmarks")])}
     command = [sys.executable, str(Path(__file__).resolve()), "--as-old", "--no-fasterrisk"]
     command += ["--datasets", name, "--max-size", str(args.max_size)]
+    command += ["--old-ref", args.old_ref]
     command += ["--time-limit", str(args.time_limit)]
     command += ["--adult-time-limit", str(args.adult_time_limit)]
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-
-
-def old_and_new(old: dict, new: dict) -> dict:
-    """The two solves of one dataset side by side."""
-    return {
-        "kind": "old_and_new",
-        "dataset": new["dataset"],
-        "old": old["engine"],
-        "old_status": old["status"],
-        "new_status": new["status"],
-        "old_time": old["time"],
-        "new_time": new["time"],
-        "old_cpu": old.get("cpu"),
-        "new_cpu": new["cpu"],
-        "old_gap": old["gap"],
-        "new_gap": new["gap"],
-        "speedup": old["time"] / max(new["time"], 1e-9),
-        "same_objective": abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"],
-    }
 
 
 if __name__ == "__main__":

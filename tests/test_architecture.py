@@ -130,7 +130,7 @@ def test_no_import_cycle_between_modules():
     sources = {_module_name(p): p.read_text() for p in PACKAGE.rglob("*.py")}
     known = set(sources)
     graph = {m: module_imports(s, m, known) for m, s in sources.items()}
-    assert graph["riskexplore.risk_score.fit"] >= {"riskexplore.risk_score.lcpa"}
+    assert graph["riskexplore.risk_score.fit"] >= {"riskexplore.risk_score.lcpa.search"}
     assert import_cycles(graph) == []
     # the finder finds one
     graph["riskexplore.core.events"] = {"riskexplore.risk_score.fit"}
@@ -147,19 +147,20 @@ def test_the_rules_hold_in_the_package():
 
 def test_the_rule_checker_finds_what_it_should():
     source = (
-        "from riskexplore.risk_score.lcpa import _Node\n"
+        "from riskexplore.risk_score.lcpa.search import _Node\n"
         "from riskexplore.core.events import _FLOAT_FIELDS\n"
         "def f():\n"
         "    import numpy\n"
         "    import plotly.graph_objects as go\n"
         "    from riskexplore.evaluation.metrics import auc\n"
     )
-    found = rule_violations(source, "riskexplore.risk_score.cpa")
+    found = rule_violations(source, "riskexplore.risk_score.lcpa.cpa")
     assert found == [
-        "riskexplore.risk_score.cpa:2 uses riskexplore.core.events._FLOAT_FIELDS, a private "
+        "riskexplore.risk_score.lcpa.cpa:2 uses riskexplore.core.events._FLOAT_FIELDS, a private "
         "name of another package",
-        "riskexplore.risk_score.cpa:4 imports numpy inside a function",
-        "riskexplore.risk_score.cpa:6 imports riskexplore.evaluation.metrics inside a function",
+        "riskexplore.risk_score.lcpa.cpa:4 imports numpy inside a function",
+        "riskexplore.risk_score.lcpa.cpa:6 imports riskexplore.evaluation.metrics inside a "
+        "function",
     ]
 
 

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.max_items is not None and args.min_m > args.max_items:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-items {args.max_items}")
     X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
-    check_audit(args, X)
+    audit_data = check_audit(args, X, y)
     binarize = None if args.binarize == "none" else args.binarize
     progress = None if args.json else ProgressPrinter()
     options: dict[str, Any] = {}
@@ -176,14 +176,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if client is not None:
             client.close()
-    audits = audit_report(model, X, y, args)
+    audits = audit_report(model, X, y, args, audit_data)
     if args.json:
         report = checklist_report(model, name, len(y))
         if audits:
             report["audit"] = audit_json(audits)
         return print_model(model, report)
     print_model(model, None, ascii=args.ascii)
-    print_audits(audits)
+    print_audits(audits, args.audit_data)
     return 0
 
 

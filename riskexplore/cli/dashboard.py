@@ -75,6 +75,11 @@ LOGIN_PAGES = "riskexplore.cli.server_login.PrefixedIdentityProvider"
 #: dropped connection hold its kernel for two minutes before the count even starts).
 TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
 
+#: JupyterLab extensions the pages do not load: plotly's own renderer (the pages draw every
+#: plot with riskexplore's PlotView, which brings plotly.js itself once a plot is drawn);
+#: it would make every page download and parse a second plotly.js (4.8 MB) while it opens.
+UNUSED_EXTENSIONS = ("jupyterlab-plotly",)
+
 
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port that is free on ``host`` right now.
@@ -237,6 +242,7 @@ def voila_command(
         f"--Voila.tornado_settings={json.dumps(TORNADO_SETTINGS)}",
         f"--Voila.base_url={base_url}",
         f"--Voila.identity_provider_class={LOGIN_PAGES}",
+        f"--VoilaConfiguration.extension_denylist={json.dumps(list(UNUSED_EXTENSIONS))}",
     ]
     if token:
         cmd.append(f"--Voila.token={token}")

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
     scale_kwargs = _scale_arguments(args)
     X, y, name = load_table(args.data, args.target)
-    check_audit(args, X)
+    audit_data = check_audit(args, X, y)
     progress = None if args.json else ProgressPrinter()
 
     def start(stop: threading.Event):
@@ -127,14 +127,14 @@ def run(args: argparse.Namespace) -> int:
         )
 
     model = run_solve(start, progress)
-    audits = audit_report(model, X, y, args)
+    audits = audit_report(model, X, y, args, audit_data)
     if args.json:
         report = fit_report(model, name, len(y))
         if audits:
             report["audit"] = audit_json(audits)
         return print_model(model, report)
     print_model(model, None)
-    print_audits(audits)
+    print_audits(audits, args.audit_data)
     return 0
 
 

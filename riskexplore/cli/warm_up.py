@@ -1,6 +1,6 @@
 """Compile the searches' numba kernels once, before the dashboard server takes visitors.
 
-The risk-score search (``risk_score.support_kernel``, used by the learned scale) and the
+The risk-score search (``risk_score.support.kernel`` and ``.lattice``, used by both scales) and the
 checklist search (``checklist.search``) are numba functions compiled with ``cache=True``:
 the first process that runs them compiles them (several seconds of a core) and writes the
 machine code to numba's cache, and every later process loads it from there. Without a

@@ -1,7 +1,7 @@
 """Side-by-side comparison of models, and the certified price of constraints.
 
 :func:`compare_models` fits the best risk score with and without a set of constraints on
-the same data (sharing one :class:`~riskexplore.risk_score.cut_pool.CutPool`, so the second
+the same data (sharing one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`, so the second
 solve starts warm) and reports the points of both, their metrics, both certificates and
 a certified interval for the *price of the constraints*: how much the optimal objective
 rises when the constraints are imposed.
@@ -22,8 +22,8 @@ import pandas as pd
 from riskexplore.core.registry import family_of
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
 __all__ = ["Comparison", "certified_price", "compare", "compare_models", "comparison_from_models"]
 

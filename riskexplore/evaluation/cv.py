@@ -6,7 +6,7 @@ be a :class:`~riskexplore.risk_score.model.RiskScore`, a
 ``predict_proba`` (risk metrics) or ``predict`` (classifier metrics).
 
 If the recipe accepts a ``cut_pool`` keyword (as the recipes of
-:func:`risk_score_recipe` do), it gets one :class:`~riskexplore.risk_score.cut_pool.CutPool`
+:func:`risk_score_recipe` do), it gets one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`
 per training set. Cuts depend only on the data, so every solve on the same training
 fold -- e.g. every parameter setting of a grid -- shares the pool and starts warm.
 
@@ -31,8 +31,8 @@ import pandas as pd
 
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import as_binary_outcome, model_metrics
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
 __all__ = [
     "NestedCVResult",

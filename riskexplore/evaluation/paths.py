@@ -4,7 +4,7 @@
 ``max_size``, a checklist's ``max_items``) at ``1, 2, ...``, smallest first; the family's
 path session (:attr:`~riskexplore.core.registry.ModelFamily.path_session`) solves each size,
 warm-started from the previous one (risk scores also share one
-:class:`~riskexplore.risk_score.cut_pool.CutPool`, since loss cuts depend only on the data),
+:class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`, since loss cuts depend only on the data),
 and reports each size's certificate and certified intervals (see
 :mod:`riskexplore.risk_score.size_path`); this module adds the train and test metrics.
 :func:`risk_score_size_path` and :func:`checklist_size_path` are the two families' paths.

@@ -6,7 +6,7 @@ the feature left out; for every feature outside it, with the feature forced in (
 scores: :class:`~riskexplore.Exclude` / :class:`~riskexplore.Include`; checklists: the
 items of the feature group excluded, or one of them required). The re-solves are
 warm-started and share work (a risk score's
-:class:`~riskexplore.risk_score.cut_pool.CutPool`: loss cuts are valid for every
+:class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`: loss cuts are valid for every
 constraint). As in :func:`~riskexplore.evaluation.compare.compare_models`, the best
 objective ``V*`` and the best objective under the change ``V_f`` are certified by
 ``LB* <= V* <= UB*`` and ``LB_f <= V_f <= UB_f``, and every model of the changed problem

@@ -2,9 +2,9 @@
 
 A risk score with the fixed scale turns its score into a risk as ``sigma(score)``; with the
 learned scale as ``sigma(score / m)``, with ``m`` learned in ``[multiplier_min,
-multiplier_max]`` (:mod:`riskexplore.risk_score.scaled_class`). :func:`price_of_fixed_scale`
+multiplier_max]`` (:mod:`riskexplore.risk_score.scaled.model_class`). :func:`price_of_fixed_scale`
 fits the best risk score of both classes on the same data, with the same settings and
-constraints, sharing one :class:`~riskexplore.risk_score.cut_pool.CutPool` (a loss cut
+constraints, sharing one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool` (a loss cut
 holds for every ``m``, so the second solve starts warm), and reports a certified interval
 for ``V*_fixed - V*_learned``, the difference of the two optimal objectives (loss plus the
 size penalty).
@@ -26,8 +26,8 @@ from typing import Any
 
 from riskexplore.core.certificate import Certificate
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, multiplier_range
 

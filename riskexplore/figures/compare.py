@@ -47,19 +47,24 @@ def model_card_table(model) -> tuple[list[str], list[list[str]]]:
     return family_of(model).card_table(model)
 
 
-def price_text(price) -> str:
+def price_text(price, *, in_mistakes: bool = False) -> str:
     """The certified price interval in words.
 
     Parameters
     ----------
     price : (float, float) or None
         The certified interval, or None when not certified.
+    in_mistakes : bool, default False
+        Say the price in training mistakes (checklists whose objective counts mistakes,
+        see :func:`counts_mistakes`) rather than in the objective.
 
     Returns
     -------
     str
         The text.
     """
+    if in_mistakes and price is not None and all(map(math.isfinite, price)):
+        return _mistakes_text(price)
     if price is None:
         return "price of the constraints: not certified (the two problems are not nested)"
     lo, hi = price
@@ -77,6 +82,47 @@ def price_text(price) -> str:
     if fmt(lo) == fmt(hi):
         return f"{head}: {fmt(hi)} in the objective the search minimises"
     return f"{head}: between {fmt(lo)} and {fmt(hi)} in the objective the search minimises"
+
+
+def counts_mistakes(comparison) -> bool:
+    """Whether both models' objective is their number of training mistakes (checklists
+    with unit weights: the objective adds only tie-breaking terms below one half).
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The comparison.
+
+    Returns
+    -------
+    bool
+        True when the price can be said in mistakes.
+    """
+    for model in comparison.models:
+        stats = getattr(model, "stats", None) or {}
+        objective, errors = stats.get("objective"), stats.get("train_errors")
+        if getattr(model, "M", None) is None or objective is None or errors is None:
+            return False
+        if not abs(float(objective) - float(errors)) < 0.5:
+            return False
+    return True
+
+
+def _mistakes_text(price: tuple[float, float]) -> str:
+    # the objective is mistakes plus tie-breaking terms below one half, so the difference
+    # in mistakes D meets lo - 1/2 < D < hi + 1/2
+    lo, hi = price
+    fewest, most = max(0, math.ceil(lo - 0.5)), math.floor(hi + 0.5)
+    head = "certified price of the rules"
+    if most <= 0:
+        return f"{head}: none (the best checklist with them makes no more training mistakes)"
+
+    def many(n: int) -> str:
+        return f"{n} more training mistake" + ("" if n == 1 else "s")
+
+    if fewest >= most:
+        return f"{head}: {many(most)}"
+    return f"{head}: between {fewest} and {many(most)}"
 
 
 def _delta_table(comparison) -> tuple[list[str], list[list[str]]]:
@@ -201,7 +247,7 @@ def compare_figure(
     )
     metrics_px = table_px(len(cells[0]), header_lines=max(text_lines(h, 28) for h in head))
 
-    price = price_text(comparison.price_of_constraints)
+    price = price_text(comparison.price_of_constraints, in_mistakes=counts_mistakes(comparison))
     constraints = "; ".join(comparison.constraints)
     heading = title or f"{a} vs {b}"
     sub_lines = [price]

@@ -60,7 +60,7 @@ from sklearn.model_selection import StratifiedKFold
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.fit import build_problem
-from riskexplore.risk_score.heuristics import (
+from riskexplore.risk_score.lcpa.heuristics import (
     MoveChecker,
     polish,
     sequential_rounding,

@@ -15,9 +15,9 @@ from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score import edits
 from riskexplore.risk_score.constraints import Exclude, Include
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import build_problem, fit_risk_score
 from riskexplore.risk_score.group_calibration import GroupCalibration
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (

@@ -19,7 +19,7 @@ a row's coefficient on ``alpha_j`` goes on both ``s+_j`` and ``s-_j``.
 When the MIP is infeasible, the culprit search of :mod:`riskexplore.core.culprits` (a
 deletion filter over the constraints: rows grouped by name, plus the model size bounds)
 finds an irreducible conflicting set to report. :class:`FeasibilityModel` is also the
-master problem of plain CPA (:mod:`riskexplore.risk_score.cpa`).
+master problem of plain CPA (:mod:`riskexplore.risk_score.lcpa.cpa`).
 """
 
 from __future__ import annotations

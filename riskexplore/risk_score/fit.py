@@ -15,7 +15,7 @@ from riskexplore.core.limits import (
     checked_limits,
 )
 from riskexplore.errors import InputError
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
     C0,
@@ -27,9 +27,10 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
-from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
-from riskexplore.risk_score.support_screen import SupportData, count_supports
+from riskexplore.risk_score.scaled.model_class import ScaledClass
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support.lattice import lattice_fits
+from riskexplore.risk_score.support.screen import SupportData, count_supports
 
 __all__ = [
     "build_problem",
@@ -104,13 +105,14 @@ def solve_problem(
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
 
-    The learned scale is solved by :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`
+    The learned scale is solved by :func:`~riskexplore.risk_score.scaled.search.solve_scaled_lcpa`
     (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
     learned class) is solved by the same engine with the multiplier fixed to 1 when the
     support screen can take the root (at most ``screen_max_supports`` supports, 2 million
-    by default, on features with few values; see :func:`fixed_scale_engine`) or
+    by default, on features with few values or with no row on the points; see
+    :func:`fixed_scale_engine`) or
     ``settings`` is a :class:`ScaledLCPASettings`, and by
-    :func:`~riskexplore.risk_score.lcpa.solve_lcpa` otherwise or when ``settings`` is a
+    :func:`~riskexplore.risk_score.lcpa.search.solve_lcpa` otherwise or when ``settings`` is a
     plain :class:`LCPASettings`. Both certify their bounds the same way and find a model
     of the same objective.
 
@@ -159,9 +161,12 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     str
         ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at the
         root) when ``settings`` asks for it or, without settings, when the root has at
-        most ``ScaledLCPASettings().screen_max_supports`` supports and the kernel merges
-        the rows on every support (few values per feature, as binary features have);
-        else ``"lcpa"``.
+        most ``ScaledLCPASettings().screen_max_supports`` supports and either the kernel
+        merges the rows on every support (few values per feature, as binary features
+        have) or no row involves the points (then the lattice search of
+        :mod:`riskexplore.risk_score.support.lattice` solves each support without LPs)
+        and the screen reads at most ``LCPASettings().fixing_max_work`` rows; else
+        ``"lcpa"``.
     """
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
@@ -174,9 +179,14 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     if d == 0 or count > ScaledLCPASettings().screen_max_supports:
         return "lcpa"
     # the screen pays where the kernel merges rows (binary or few-valued features); on
-    # features with many values LCPA's LP nodes are as cheap and the screen's bound at
-    # m = 1 leaves many supports
-    return "screen" if SupportData(problem.loss).merges_all(problem.max_size) else "lcpa"
+    # features with many values its bound at m = 1 leaves many supports, which the
+    # lattice search (no row on the points) solves faster than LCPA's LP nodes
+    if SupportData(problem.loss).merges_all(problem.max_size):
+        return "screen"
+    work = 20.0 * count * problem.loss.n_rows
+    if lattice_fits(problem) and work <= LCPASettings().fixing_max_work:
+        return "screen"
+    return "lcpa"
 
 
 def points_feasible(problem: RiskScoreProblem, points) -> bool:
@@ -278,12 +288,12 @@ def fit_risk_score(
         A feasible model to start from (with the learned scale, its points at their
         best multiplier).
     settings : LCPASettings or ScaledLCPASettings, optional
-        Algorithm settings of :func:`riskexplore.risk_score.lcpa.solve_lcpa` or
-        :func:`riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`; with the fixed
+        Algorithm settings of :func:`riskexplore.risk_score.lcpa.search.solve_lcpa` or
+        :func:`riskexplore.risk_score.scaled.search.solve_scaled_lcpa`; with the fixed
         scale their type also picks the engine (see :func:`fixed_scale_engine`).
     cut_pool : CutPool, optional
         Share loss cuts and models with other solves on the same data (see
-        :class:`riskexplore.risk_score.cut_pool.CutPool`); re-solves start much warmer.
+        :class:`riskexplore.risk_score.lcpa.cut_pool.CutPool`); re-solves start much warmer.
     **problem_kwargs
         Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,

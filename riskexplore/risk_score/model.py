@@ -5,7 +5,7 @@ get a ``SCORE``, then read the predicted risk off the ``SCORE``/``RISK`` table. 
 intercept is not a row of the card: it is folded into the risk of every score, so
 ``risk(score) = 1 / (1 + exp(-(intercept + score) / m))``, where the multiplier ``m`` is 1
 for the fixed scale (the paper's class) and learned with the points for the learned scale
-(:mod:`riskexplore.risk_score.scaled_class`).
+(:mod:`riskexplore.risk_score.scaled.model_class`).
 """
 
 from __future__ import annotations

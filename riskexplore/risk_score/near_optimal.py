@@ -9,7 +9,7 @@ or above ``lam_k`` with the earlier coordinates fixed at ``lam``). Every model w
 objective at most ``tau`` lies in a region that is never dropped, and regions only end
 empty, dropped, or emptied point by point, so a search that finishes has recorded all of
 them: the set is *complete*. Loss cuts are valid for every model, so the second run
-starts from the first run's cuts (a shared :class:`~riskexplore.risk_score.cut_pool.CutPool`).
+starts from the first run's cuts (a shared :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`).
 
 A model here is the integer vector ``[intercept, points...]``; its objective is the
 mean logistic loss plus ``C0`` times its size, as everywhere.
@@ -42,10 +42,10 @@ from riskexplore.core.limits import (
 )
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.edits import model_at
 from riskexplore.risk_score.fit import build_problem
-from riskexplore.risk_score.lcpa import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 

@@ -41,7 +41,7 @@ INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
 C0 = 1e-6
 #: How points become a risk: ``"fixed"`` (risk = sigma(score), the paper's class) or
 #: ``"learned"`` (risk = sigma(score / m) with a learned multiplier ``m``; see
-#: :mod:`riskexplore.risk_score.scaled_class`).
+#: :mod:`riskexplore.risk_score.scaled.model_class`).
 SCALES = ("fixed", "learned")
 
 #: The largest absolute feature value of a risk score's data: the points multiply the

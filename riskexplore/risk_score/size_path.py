@@ -1,6 +1,6 @@
 """The risk-score side of a size path: solve ``max_size = R`` for ``R = 1, 2, ...``.
 
-Every solve shares one :class:`~riskexplore.risk_score.cut_pool.CutPool` (loss cuts depend
+Every solve shares one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool` (loss cuts depend
 only on the data) and is warm-started from the previous size's model, which is feasible
 for the larger limit unless constraints such as a minimum size exclude it. The metrics of
 each row are added by :func:`riskexplore.evaluation.paths.size_path`.
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import build_problem, points_feasible, solve_problem
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore
 
 __all__ = ["RiskScorePathSession"]

@@ -43,6 +43,7 @@ from riskexplore.figures.alternatives import (
 )
 from riskexplore.widgets._jobs import Jobs
 from riskexplore.widgets._refresh import Refresher
+from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.alternatives_edit import EditControls
 from riskexplore.widgets.alternatives_html import (
     STYLE,
@@ -107,7 +108,7 @@ def explorer_source(explorer) -> Callable[[], dict[str, Any]]:
     return source
 
 
-class AlternativesView:
+class AlternativesView(ExplorerTab):
     """Near-optimal models to click through and edit, and the price of each feature.
 
     Parameters
@@ -291,32 +292,21 @@ class AlternativesView:
         self._show_set()
 
     # --- the Explorer ---------------------------------------------------------------
+    #: Its tab in the Explorer (``AlternativesView.attach(explorer)``: the Explorer's
+    #: data, settings and rules; cleared when the data, outcome or family change).
+    tab_title = "Alternatives"
+
     @classmethod
-    def attach(cls, explorer, **kwargs: Any) -> AlternativesView:
-        """A view of ``explorer``'s data, settings and rules, as its "Alternatives" tab
-        (cleared when the data, outcome or family change).
+    def explorer_arguments(cls, explorer) -> dict[str, Any]:
+        """The Explorer's data, settings and rules."""
+        return {"source": explorer_source(explorer)}
 
-        Parameters
-        ----------
-        explorer : Explorer
-            The Explorer.
-        **kwargs
-            Arguments of :class:`AlternativesView`.
-
-        Returns
-        -------
-        AlternativesView
-            The view.
-        """
-        view = cls(source=explorer_source(explorer), **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, "Alternatives")
+    def follow(self, explorer) -> None:
+        """Clear the view when the Explorer's data, outcome, family or scale change."""
         pickers = (explorer.dataset_picker, explorer.outcome_picker, explorer.family_picker)
         for picker in (*pickers, explorer.scale):  # (the scale: after the Explorer's own)
-            picker.observe(lambda _change: view.sync_source(), names="value")
-        view.sync_source()
-        return view
+            picker.observe(lambda _change: self.sync_source(), names="value")
+        self.sync_source()
 
     def sync_source(self) -> bool:
         """Read :attr:`source`; clear the view if the data, family, settings or rules

@@ -8,8 +8,9 @@ audit of :mod:`riskexplore.evaluation.audit`):
 * the **findings** in plain words, each with a button **Add the rule that limits this**
   when a rule can (a risk score's calibration: :class:`GroupCalibration
   <riskexplore.risk_score.group_calibration.GroupCalibration>`; a checklist's missed cases or
-  false alarms: the group-rate limits); the rule joins the current constraints, and the
-  search with the rules then shows its certified price in the comparison;
+  false alarms: the group-rate limits, over the audit's ranges when it cut a numeric column
+  into ranges); the rule joins the current constraints, and the search with the rules then
+  shows its certified price in the comparison;
 * the **table** of every group (a group too small is "too few to judge");
 * the **forest plot** of one metric (:func:`~riskexplore.figures.audit.forest_figure`)
   and the **reliability diagram of each group**
@@ -33,7 +34,9 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.errors import InputError
+from riskexplore.evaluation.audit.rules import plain_rule
 from riskexplore.figures.audit import forest_figure, group_reliability_figure
+from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.audit_state import AuditState, FindingRule
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.runner import describe_error
@@ -151,7 +154,7 @@ def audit_table_html(result) -> str:
     )
 
 
-class AuditView:
+class AuditView(ExplorerTab):
     """The "By group" view: groups, findings with their rules, table and figures.
 
     Parameters
@@ -270,28 +273,19 @@ class AuditView:
         self.metric.observe(self._on_metric, names="value")
         self._show_message()
 
+    #: Its tab in the Explorer (``AuditView.attach(explorer)``: the Explorer's runs and
+    #: data, its rules added with :meth:`Explorer.add_audit_rule
+    #: <riskexplore.widgets.explorer.Explorer.add_audit_rule>`).
+    tab_title = "By group"
+
     @classmethod
-    def attach(cls, explorer, **kwargs: Any) -> AuditView:
-        """A view of ``explorer``'s runs and data, as its "By group" tab.
+    def explorer_arguments(cls, explorer) -> dict[str, Any]:
+        """The Explorer's runs and data, and its :meth:`add_audit_rule`."""
+        return {"source": explorer_audit_source(explorer), "on_rule": explorer.add_audit_rule}
 
-        Parameters
-        ----------
-        explorer : Explorer
-            The Explorer.
-        **kwargs
-            Arguments of :class:`AuditView`.
-
-        Returns
-        -------
-        AuditView
-            The view.
-        """
-        view = cls(explorer_audit_source(explorer), on_rule=explorer.add_audit_rule, **kwargs)
-        tabs = explorer.results_tabs
-        tabs.children = (*tabs.children, view.widget)
-        tabs.set_title(len(tabs.children) - 1, "By group")
-        view.set_columns(explorer.state.feature_names)
-        return view
+    def follow(self, explorer) -> None:
+        """Offer the Explorer's columns."""
+        self.set_columns(explorer.state.feature_names)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
@@ -523,7 +517,7 @@ class AuditView:
                 f'<span style="color:#777;font-size:12px">No rule can limit this: '
                 f"{note}.</span></div>"
             )
-        rule = html.escape(item.rule.constraint.describe())
+        rule = html.escape(plain_rule(item.rule.constraint))
         text = w.HTML(
             f'<div style="{_FONT};max-width:640px;margin:2px 0">• {sentence}<br>'
             f'<span style="color:#555;font-size:12px">The rule: {rule}.</span></div>',

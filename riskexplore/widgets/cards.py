@@ -277,5 +277,6 @@ class ModelCardView:
 
 def _placeholder() -> str:
     return (
-        '<div style="color:#777;font-family:system-ui,sans-serif">No model yet: press Solve.</div>'
+        '<div style="color:#777;font-family:system-ui,sans-serif">'
+        "No model yet: the search shows its best model here.</div>"
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.evaluation.compare import comparison_from_models
-from riskexplore.figures.compare import compare_figure, price_text
+from riskexplore.figures.compare import compare_figure, counts_mistakes, price_text
 from riskexplore.widgets.cards import message_html, model_html
 from riskexplore.widgets.runner import describe_error
 
@@ -131,9 +131,10 @@ class CompareView:
         self.comparison = comparison
         self._data = (X, y, X_test, y_test)
         self.message.value = ""
+        price = price_text(comparison.price_of_constraints, in_mistakes=counts_mistakes(comparison))
         self.price_label.value = (
             '<div class="rx-price" style="font-family:system-ui,sans-serif;font-size:15px;'
-            f'margin:6px 0"><b>{html.escape(price_text(comparison.price_of_constraints))}</b>'
+            f'margin:6px 0"><b>{html.escape(price)}</b>'
             + "".join(f"<div>{html.escape(n)}</div>" for n in comparison.notes)
             + "</div>"
         )

@@ -223,6 +223,73 @@ class Explorer(StudyFiles):
         self.reliability_run.observe(lambda _c: self._show_reliability(), names="value")
         self.pareto.on_compute = lambda: self.compute_path()
 
+        # The page's own layout (headings, boxes, the results' tabs) is built when it is
+        # first shown or asked for (``widget``, ``results_tabs``): a dashboard that lays
+        # out the views itself never sends the browser these widgets it does not show.
+        self._widget: Any = None
+        self._results_tabs: Any = None
+        self._extra_tabs: list[tuple[str, Any]] = []
+        # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
+        self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
+        # does it work for every group of patients? (a tab)
+        self.audit = AuditView.attach(self)
+        self._show_family_settings()
+        self._refresh_builder()
+        if dataset is not None:
+            self.load_dataset(dataset)
+            if outcome is not None:
+                self.set_outcome(outcome)
+
+    # --- layout (built on first use) ----------------------------------------------------
+    @property
+    def results_tabs(self):
+        """The results' tabs of :attr:`widget` (reliability, AUC / CAL, size path,
+        compare, and the tabs added by :meth:`add_results_tab`); built on first use."""
+        if self._results_tabs is None:
+            import ipywidgets as w
+
+            tabs = w.Tab(
+                children=[
+                    w.VBox([self.reliability_run, self.reliability.widget]),
+                    self.metrics.widget,
+                    self.pareto.widget,
+                    self.compare.widget,
+                    *(widget for _title, widget in self._extra_tabs),
+                ]
+            )
+            titles = ("Reliability", "AUC / CAL", "Size path", "Compare")
+            for i, title in enumerate(titles + tuple(t for t, _w in self._extra_tabs)):
+                tabs.set_title(i, title)
+            self._results_tabs = tabs
+        return self._results_tabs
+
+    def add_results_tab(self, title: str, widget) -> None:
+        """Add a tab to :attr:`results_tabs` (now, or when the tabs are built).
+
+        Parameters
+        ----------
+        title : str
+            The tab's title.
+        widget : ipywidgets.Widget
+            Its content.
+        """
+        self._extra_tabs.append((title, widget))
+        tabs = self._results_tabs
+        if tabs is not None:
+            tabs.children = (*tabs.children, widget)
+            tabs.set_title(len(tabs.children) - 1, title)
+
+    @property
+    def widget(self):
+        """The whole page (an ``ipywidgets.VBox``); built on first use."""
+        if self._widget is None:
+            self._widget = self._build_page()
+        return self._widget
+
+    def _build_page(self):
+        import ipywidgets as w
+
+        controls = self.settings_controls
         data_box = w.VBox(
             [
                 w.HTML("<h4 style='margin:4px 0'>1 · Data</h4>"),
@@ -257,17 +324,7 @@ class Explorer(StudyFiles):
                 ),
             ]
         )
-        self.results_tabs = w.Tab(
-            children=[
-                w.VBox([self.reliability_run, self.reliability.widget]),
-                self.metrics.widget,
-                self.pareto.widget,
-                self.compare.widget,
-            ]
-        )
-        for i, title in enumerate(("Reliability", "AUC / CAL", "Size path", "Compare")):
-            self.results_tabs.set_title(i, title)
-        self.widget = w.VBox(
+        return w.VBox(
             [
                 w.HTML("<h3 style='margin:4px 0'>riskexplore · Explorer</h3>"),
                 self.message,
@@ -278,16 +335,6 @@ class Explorer(StudyFiles):
                 self.results_tabs,
             ]
         )
-        # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
-        self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
-        # does it work for every group of patients? (a tab)
-        self.audit = AuditView.attach(self)
-        self._show_family_settings()
-        self._refresh_builder()
-        if dataset is not None:
-            self.load_dataset(dataset)
-            if outcome is not None:
-                self.set_outcome(outcome)
 
     # --- display ---------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs):
@@ -377,7 +424,7 @@ class Explorer(StudyFiles):
             cols = st.columns
             self.outcome_picker.options = [("(choose)", "")] + [(c, c) for c in cols]
             self.outcome_picker.value = st.outcome or ""
-            self.group_columns.options = st.feature_names
+            self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
         finally:
             self._syncing = False
@@ -522,7 +569,9 @@ class Explorer(StudyFiles):
     def add_audit_rule(self, rule) -> tuple[bool, str]:
         """Add the rule of an audit finding to the constraints (the "By group" tab's
         button). A checklist's group-rate rule needs its columns as protected groups:
-        they are added to the ``group_columns`` setting first.
+        they are added to the ``group_columns`` setting first (a column the audit cut into
+        ranges as its binned group column, ``"age (ranges at 48, 56, 61)"``, computed from
+        the data: :mod:`riskexplore.evaluation.audit.binned`).
 
         Parameters
         ----------

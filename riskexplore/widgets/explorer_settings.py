@@ -177,7 +177,11 @@ class SettingsControls:
         self.binarize.value = s["binarize"]
         self.time_limit.value = s["time_limit"]
         self.test_fraction.value = s["test_fraction"]
-        self.group_columns.value = tuple(s.get("group_columns") or ())
+        chosen = tuple(s.get("group_columns") or ())
+        offered = list(self.group_columns.options)
+        if any(c not in offered for c in chosen):  # e.g. a column cut into ranges by a rule
+            self.group_columns.options = offered + [c for c in chosen if c not in offered]
+        self.group_columns.value = chosen
         self._show_scale(s["scale"])
 
     def read(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from riskexplore.core.registry import ModelFamily, families, get_family
 from riskexplore.data.tables import read_csv_table
 from riskexplore.datasets import dataset_info, load_dataset
 from riskexplore.errors import InputError
+from riskexplore.evaluation.audit.binned import group_data, is_group_column
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
 from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
@@ -209,6 +210,15 @@ class ExplorerState:
         """The table's columns other than the outcome."""
         return [c for c in self.columns if c != self.outcome]
 
+    @property
+    def group_column_options(self) -> list[str]:
+        """The group columns one may choose: the features, then the columns cut into
+        ranges chosen (:mod:`riskexplore.evaluation.audit.binned`, e.g. by a rule of the
+        "By group" view)."""
+        names = self.feature_names
+        chosen = self.settings.get("group_columns") or ()
+        return names + [c for c in chosen if c not in names]
+
     def set_outcome(self, column: str | None) -> None:
         """Choose the outcome column (binary, no missing values) and split the data."""
         if self.frame is None:
@@ -234,7 +244,7 @@ class ExplorerState:
         self.outcome = column
         self._split(X, y)
         self.settings["group_columns"] = tuple(
-            c for c in self.settings.get("group_columns", ()) if c in X.columns
+            c for c in self.settings.get("group_columns", ()) if is_group_column(c, X.columns)
         )
         self.data_version += 1
 
@@ -282,9 +292,11 @@ class ExplorerState:
         for family in families():
             family.check_settings({k: new[k] for k in family.settings})
         new["group_columns"] = tuple(str(c) for c in new["group_columns"] or ())
-        missing = [c for c in new["group_columns"] if c not in self.feature_names]
+        missing = [c for c in new["group_columns"] if not is_group_column(c, self.feature_names)]
         if missing:
             raise InputError(f"unknown group column(s): {', '.join(missing)}")
+        if self.X is not None:  # a column cut into ranges must be numeric
+            group_data(self.X.iloc[:0], new["group_columns"])
         resplit = (new["test_fraction"], new["seed"]) != (
             self.settings["test_fraction"],
             self.settings["seed"],
@@ -439,11 +451,14 @@ class ExplorerState:
         Returns
         -------
         DataFrame or None
-            The columns chosen in ``settings["group_columns"]``.
+            The columns chosen in ``settings["group_columns"]``; a column cut into
+            ranges (``"age (ranges at 40, 60)"``) is computed from its numeric column
+            (:func:`~riskexplore.evaluation.audit.binned.group_data`), a group column
+            only, never a feature.
         """
         cols = list(self.settings.get("group_columns") or ())
         X = self.X_test if test else self.X
-        return None if not cols or X is None else X[cols]
+        return None if not cols or X is None else group_data(X, cols)
 
     def categorical_columns(self) -> list[str]:
         """The dataset's integer-coded categorical columns among the features."""

@@ -34,7 +34,9 @@ function clickMessage(event) {
            shift: !!e.shiftKey, meta: !!e.metaKey, button: e.button ?? 0 };
 }
 
-const hidden = (el) => getComputedStyle(el).visibility === "hidden";
+// folded (visibility: hidden) or not rendered at all (display: none here or above)
+const hidden = (el) => getComputedStyle(el).visibility === "hidden" ||
+  el.getClientRects().length === 0;
 
 async function whenShown(el) {
   // the view is put in the page after it is rendered: wait (briefly) for that
@@ -57,10 +59,53 @@ async function whenShown(el) {
   });
 }
 
+// A figure without data, with a placeholder text: that text in a box of the figure's
+// height, under its title, until data arrive (no plotly.js needed for it).
+function placeholder(model, div) {
+  const spec = JSON.parse(model.get("_spec") || "{}");
+  const layout = spec.layout || {};
+  const title = (layout.title && layout.title.text) || "";
+  const box = document.createElement("div");
+  box.className = "rx-plot-placeholder";
+  box.style.cssText = `height:${layout.height || 450}px;box-sizing:border-box;` +
+    "padding:12px 16px;font-family:system-ui,sans-serif;color:#777;font-size:13px";
+  const heading = document.createElement("div");
+  heading.style.cssText = "color:#444;font-size:17px;margin:0 0 8px 28px";
+  heading.textContent = title.replace(/<[^>]*>/g, "");
+  const note = document.createElement("div");
+  note.style.cssText = "margin:0 0 0 28px;padding:24px;border:1px dashed #ccc;border-radius:4px";
+  note.textContent = model.get("placeholder");
+  box.append(heading, note);
+  div.appendChild(box);
+  return box;
+}
+
 async function render({ model, el }) {
   const div = document.createElement("div");
   div.className = "rx-plot";
   el.appendChild(div);
+  // A plot inside a folded block (a result not there yet: hidden, no height) is drawn when
+  // the block opens, not while the page loads: a page opens with most of its plots folded,
+  // and drawing them all would cost the browser seconds of a core. An empty figure with a
+  // placeholder shows that text until its first data. plotly.js (4.8 MB) is evaluated
+  // only when a plot is really drawn, so a page shows its controls before it parses it.
+  const waiting = () => !model.get("_has_data") && model.get("placeholder");
+  if (waiting()) {
+    const box = placeholder(model, div);
+    await new Promise((resolve) => {
+      const check = () => {
+        if (!waiting()) {
+          model.off("change:_has_data", check);
+          model.off("change:placeholder", check);
+          resolve();
+        }
+      };
+      model.on("change:_has_data", check);
+      model.on("change:placeholder", check);
+    });
+    box.remove();
+  }
+  await whenShown(el);
   const Plotly = await loadPlotly(model);
   const react = () => {
     const spec = JSON.parse(model.get("_spec") || "{}");
@@ -72,10 +117,6 @@ async function render({ model, el }) {
     queued = true;
     requestAnimationFrame(() => { queued = false; react(); });
   };
-  // A plot inside a folded block (a result not there yet: hidden, no height) is drawn when
-  // the block opens, not while the page loads: a page opens with most of its plots folded,
-  // and drawing them all would cost the browser seconds of a core.
-  await whenShown(el);
   await react();  // also gives the div plotly's event methods (div.on)
   model.on("change:_spec", draw);
   model.on("change:_config", draw);

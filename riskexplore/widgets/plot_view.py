@@ -109,6 +109,27 @@ def _decode_arrays(obj: Any) -> Any:
     return obj
 
 
+#: A trace's attributes that hold its points.
+_POINTS = ("x", "y", "z", "values", "lat", "lon", "r", "cells")
+
+
+def _has_points(trace: Any) -> bool:
+    """Whether ``trace`` has something to draw (a trace of another kind always has)."""
+    present = [name for name in _POINTS if name in trace]
+    if not present:
+        return True
+    for name in present:
+        value = trace[name]
+        if value is None:
+            continue
+        try:
+            if len(value):
+                return True
+        except TypeError:  # a scalar or a compound object (a table's cells)
+            return True
+    return False
+
+
 def _plain(figure: Any) -> Any:
     """What ``go.Figure(...)`` accepts: a PlotView stands for its figure."""
     return figure.figure if isinstance(figure, PlotView) else figure
@@ -188,6 +209,9 @@ class PlotView(anywidget.AnyWidget):
         ``data``, ``layout``, ``update_layout``, ``add_trace``, ...) are sent to the page.
     messages_sent : int
         How many figure states have been sent (for tests and benchmarks).
+    placeholder : str
+        A text shown instead of the figure while it has no data (default ``""``: the
+        empty axes are drawn); until the first data the page needs no plotly.js.
 
     Examples
     --------
@@ -209,6 +233,11 @@ class PlotView(anywidget.AnyWidget):
     # not plotly's "responsive": it sizes the plot to a parent that has no height here (0 px
     # after a window resize); the view's ResizeObserver follows the width instead
     _config = traitlets.Dict({"displaylogo": False, "responsive": False}).tag(sync=True)
+    # whether a trace has points (an empty figure with a placeholder is not drawn)
+    _has_data = traitlets.Bool(False).tag(sync=True)
+    #: Shown, in a box of the figure's height under its title, while the figure has no
+    #: data ("" : the empty axes are drawn). Until then the page needs no plotly.js.
+    placeholder = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, figure: Any = None, **kwargs: Any) -> None:
         super().__init__(_library=plotly_library(), **kwargs)
@@ -286,6 +315,7 @@ class PlotView(anywidget.AnyWidget):
         # plotly's encoder turns numpy arrays, dates and NaN into plain JSON.
         self._dirty = False
         self._spec = pio.to_json(self.figure, validate=False, remove_uids=False)
+        self._has_data = any(_has_points(trace) for trace in self.figure.data)
         self.messages_sent += 1
 
     # --- messages from the page ----------------------------------------------------------

@@ -96,3 +96,61 @@ def test_bad_audit_is_one_line_and_exit_2_before_the_fit(argv, message):
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+# --- --audit-data FILE: the audit of other rows (e.g. patients kept aside) -----------------
+@pytest.fixture(scope="module")
+def heart_split(tmp_path_factory):
+    """Heart shuffled: 200 training rows and 103 kept aside, as two CSV files."""
+    folder = tmp_path_factory.mktemp("heart")
+    frame = load_dataset("heart").frame.sample(frac=1, random_state=0)
+    train, held = folder / "train.csv", folder / "held.csv"
+    frame.iloc[:200].to_csv(train, index=False)
+    frame.iloc[200:].to_csv(held, index=False)
+    return train, held, frame.iloc[200:]
+
+
+def test_audit_data_adds_the_audit_of_those_rows(heart_split):
+    train, held, rows = heart_split
+    common = ("--target", "target", "--time-limit", "20", "--audit", "sex")
+    code, out, err = _run(
+        "checklist", str(train), "--max-items", "3", *common, "--audit-data", str(held), "--json"
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    assert set(report["audit"]) == {"train", "audit_data"}
+    assert sum(g["n"] for g in report["audit"]["train"]["groups"]) == 200
+    kept = {g["group"]: g for g in report["audit"]["audit_data"]["groups"]}
+    for value in (0, 1):
+        mask = rows["sex"] == value
+        assert kept[f"sex = {value}"]["n"] == int(mask.sum())
+        assert kept[f"sex = {value}"]["n_pos"] == int(rows.loc[mask, "target"].sum())
+    for g in kept.values():  # the checklist's mistakes on those rows
+        assert g["fnr"] == pytest.approx(g["fn"] / g["n_pos"])
+        assert g["fpr"] == pytest.approx(g["fp"] / (g["n"] - g["n_pos"]))
+    train_groups = {g["group"]: g for g in report["audit"]["train"]["groups"]}
+    assert sum(g["fn"] for g in train_groups.values()) == report["fn"]  # training rows
+    # the text output names the file
+    code, out, err = _run("fit", str(train), *common, "--max-size", "2", "--audit-data", str(held))
+    assert code == 0, err
+    assert "Audit of the train data by sex" in out
+    tail = out[out.index(f"Audit of the data of {held.name} by sex") :]
+    assert "sex = 0" in tail and "sex = 1" in tail
+
+
+def test_audit_data_errors_name_what_is_missing(heart_split, tmp_path):
+    train, held, rows = heart_split
+    bad = tmp_path / "bad.csv"
+    rows.drop(columns=["chol", "target"]).to_csv(bad, index=False)
+    cases = [
+        (["--audit", "sex", "--audit-data", str(bad)], "lacks the columns 'target', 'chol'"),
+        (["--audit-data", str(held)], "--audit-data needs --audit COLUMN"),
+        (["--audit", "sex", "--audit-data", str(tmp_path / "nope.csv")], "no such file"),
+    ]
+    for extra, message in cases:
+        code, out, err = _run(
+            "checklist", str(train), "--target", "target", "--time-limit", "600", *extra, "--json"
+        )
+        assert code == 2 and out == ""  # before the fit (600 s would time the test out)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], err

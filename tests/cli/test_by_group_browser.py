@@ -140,3 +140,65 @@ def test_by_group_in_browser(served, browser):
         assert not outside, outside
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("served", ["checklist"], indirect=True)
+def test_a_rule_on_age_ranges_in_browser(served, browser):
+    """The checklist page: age is cut into ranges; its finding's button adds the rule over
+    those ranges to step 3, the search with it runs and step 6 prices it. Screenshot:
+    ``artifacts/by_group_age_ranges.png`` (the block after the search with the rule)."""
+    _which, url = served
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    outside = block_outside(context)
+    page = context.new_page()
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(url, timeout=LOAD_TIMEOUT_MS)
+        solve = button(page, "Find the best checklist")
+        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        field = page.get_by_label("Time limit (seconds)")
+        field.fill("5")
+        field.press("Tab")
+        page.wait_for_timeout(500)
+        solve.click()
+        status = page.locator(".rx-search-unconstrained .rx-status")
+        expect(status).to_have_text(re.compile("optimal|limit reached"), timeout=120_000)
+
+        block = page.locator(".rx-by-group")
+        block.get_by_label("group patients by").select_option("age")
+        table = block.locator(".rx-audit-table table")
+        expect(table).to_contain_text("age", timeout=60_000)
+        findings = block.locator(".rx-audit-findings")
+        rules = block.locator("button.rx-audit-rule:enabled")
+        expect(rules.first).to_be_visible(timeout=60_000)
+        assert "into ranges" not in findings.inner_text()  # (the old "no rule" reason)
+        rules.first.click()
+        added = block.locator(".rx-message", has_text="Added the rule")
+        expect(added).to_be_visible(timeout=60_000)
+        said = added.inner_text()
+        assert re.search(r"gap between groups by age \(ranges at [\d., ]+\) at most", said), said
+        rule = said.split("Added the rule: ")[1].split(". Run the search")[0]
+        # the rule is among the rules of step 3, and the search with it is priced
+        listed = page.locator("div", has_text="1 active constraint").last
+        expect(listed).to_contain_text(rule, timeout=30_000)
+        listed.screenshot(path=str(ARTIFACTS / "by_group_age_ranges_rules.png"))
+        button(page, "Find the best checklist with my rules").click()
+        status = page.locator(".rx-search-constrained .rx-status")
+        expect(status).to_have_text(re.compile("optimal|limit reached"), timeout=120_000)
+        price = page.locator(".rx-price").first
+        expect(price).to_be_visible(timeout=60_000)
+        assert "certified price" in price.inner_text(), price.inner_text()
+        price.screenshot(path=str(ARTIFACTS / "by_group_age_ranges_price.png"))
+        # the groups with the rule: the same ranges
+        block.get_by_role("button", name="with your rules").click()
+        expect(table).to_contain_text("age", timeout=60_000)
+        page.wait_for_timeout(1000)
+        text = block.inner_text()
+        assert "Traceback" not in text and not re.search(r"\de[+-]\d", text)
+        _full_height(page)
+        block.screenshot(path=str(ARTIFACTS / "by_group_age_ranges.png"))
+        page.screenshot(path=str(ARTIFACTS / "by_group_age_ranges_page.png"), full_page=True)
+        print(f"screenshot: {ARTIFACTS / 'by_group_age_ranges.png'}")
+        assert not outside, outside
+    finally:
+        context.close()

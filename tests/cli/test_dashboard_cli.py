@@ -57,6 +57,13 @@ def test_voila_command_hides_code_and_tracebacks():
         voila_command("nope")
 
 
+def test_voila_command_leaves_plotlys_own_renderer_out():
+    # the pages draw with PlotView: plotly's JupyterLab extension would make each page
+    # download and parse a second plotly.js (4.8 MB) while it opens
+    cmd, _url = voila_command("risk", 8123)
+    assert '--VoilaConfiguration.extension_denylist=["jupyterlab-plotly"]' in cmd
+
+
 # --- the kernel check: the launcher refuses to serve a page its kernel cannot run ---------
 def _notebook(path: Path, *cells: str, kernel: str = "python3") -> Path:
     """A notebook file with one code cell per string."""

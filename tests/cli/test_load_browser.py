@@ -2,14 +2,14 @@
 
 The issue's targets on this 2-core machine: each of the ten pages shows its search button
 within 30 s and certifies mammo within 150 s, and no page is unresponsive (each answers its
-click within 5 s: its status line leaves "ready"). The last two are asserted as written.
-The button is not there yet (measured 36 / 38 s median / slowest, the browser's own work on
-ten pages being most of it: issue 19 stays open), so the test guards against a regression
-at ``BUTTON_GUARD_S`` and reports the time against the 30 s target. The
-server is started as the launcher starts it for a group of ten (``--pool 10``: ten kernels
-ready, about 3 GB; numba kernels warmed, the core gate over every core); the logic is
-``tests/_load.py``, shared with ``benchmarks/dashboard_load.py``, which reports the same
-figures as JSON lines.
+click within 5 s: its status line leaves "ready"). All three are asserted as written
+(measured 25.8 s for the slowest button, from 36 / 38 s median / slowest before the pages
+stopped loading plotly.js while they open: ``benchmarks/profile_page_load.py`` shows where
+a page's time goes; the machine is shared, so another job's load can still push a page
+over). The server is started as the launcher starts it for a group of ten (``--pool 10``:
+ten kernels ready, about 3 GB; numba kernels warmed, the core gate over every core); the
+logic is ``tests/_load.py``, shared with ``benchmarks/dashboard_load.py``, which reports
+the same figures as JSON lines.
 
 The certified card of every page is also checked for the SCORE/RISK table being clipped (it
 sticks out of its box by 0 pixels), and the first page's card is saved to
@@ -22,13 +22,11 @@ import json
 from pathlib import Path
 
 from _browser import ensure_chromium
-from _load import CERTIFIED_TARGET_S, CLICK_TARGET_S, run_load
+from _load import BUTTON_TARGET_S, CERTIFIED_TARGET_S, CLICK_TARGET_S, run_load
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 PAGES = 10
-#: The search buttons all shown within this (the target, 30 s, is not met yet: see above).
-BUTTON_GUARD_S = 60.0
 POOL = 10  # sized for ten visitors at once (dashboards/README: run it for your group)
 
 
@@ -46,7 +44,7 @@ def test_ten_pages_at_once(tmp_path):
     print(f"screenshot: {shot}")
     assert not summary["errors"], report
     assert len([r for r in results if "button_s" in r]) == PAGES, report
-    assert summary["button_max_s"] <= BUTTON_GUARD_S, report
+    assert summary["button_max_s"] <= BUTTON_TARGET_S, report
     assert summary["click_max_s"] <= CLICK_TARGET_S, report
     assert summary["certified"] == PAGES, report
     assert summary["certified_max_s"] <= CERTIFIED_TARGET_S, report

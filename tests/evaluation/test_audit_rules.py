@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _audit_data import site_data
 
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.checklist.fit import fit_checklist
@@ -21,22 +22,6 @@ from riskexplore.evaluation.audit.rules import (
 from riskexplore.risk_score.fit import fit_risk_score
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
-
-
-def site_data(n=600, seed=0):
-    """Site 2's risk is higher than its features say: a score underestimates it."""
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        {
-            "a": rng.integers(0, 2, n),
-            "b": rng.integers(0, 2, n),
-            "site": rng.integers(0, 3, n),
-            "age": rng.integers(30, 90, n),
-        }
-    )
-    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
-    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int).to_numpy()
-    return X, y
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +146,8 @@ def test_findings_without_a_rule_say_why():
         finding("ppv"), _Result("checklist")
     )
     binned = _Result("checklist", cuts={"sex": [1.0]})
-    assert "cut sex into ranges" in rule_available(finding("fnr"), binned)
+    assert rule_available(finding("fnr"), binned) is None  # a binned group column
+    assert rule_for_finding(finding("fnr"), binned).group_columns == ("sex (ranges at 1)",)
     assert "risk scores and checklists only" in rule_available(finding("fnr"), _Result("model"))
     with pytest.raises(ConstraintError, match="no rule limits this finding"):
         rule_for_finding(finding("auc"), _Result("checklist"))
@@ -211,3 +197,21 @@ def test_calibrating_shift_by_hand():
     mean, c = calibrating_shift(table, 0.7)
     expect = np.mean(1 / (1 + np.exp(-(np.array([-2.0, 2.0]) + c))))
     assert expect == pytest.approx(0.7, abs=1e-9) and c > 0
+
+
+def test_plain_rule_speaks_in_words():
+    from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
+    from riskexplore.evaluation.audit.rules import plain_rule
+
+    gap = GroupRateGap("fpr", 0.12, by=("age (ranges at 48, 56, 61)",))
+    assert plain_rule(gap) == (
+        "false alarms may differ by at most 12 points between the groups by age ranges"
+    )
+    cap = WorstGroupRate("fnr", 0.2, by=("sex", "age (ranges at 48, 56)"))
+    assert plain_rule(cap) == (
+        "none of the groups by sex and age ranges may have more than 20% missed cases"
+    )
+    for rule in (gap, cap):  # no jargon or raw cut points on the page
+        assert "FPR" not in plain_rule(rule) and "ranges at" not in plain_rule(rule)
+    half = GroupRateGap("fnr", 0.125, by=("sex",))
+    assert plain_rule(half).startswith("missed cases may differ by at most 12.5 points")

@@ -11,7 +11,7 @@ import pytest
 
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import SizePath, checklist_size_path, risk_score_size_path
-from riskexplore.risk_score.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 BOUNDS = dict(coef_min=-2, coef_max=2, intercept_min=-4, intercept_max=4, c0=0.01)

@@ -18,8 +18,8 @@ from riskexplore.evaluation.grids import run_grid
 from riskexplore.evaluation.paths import risk_score_size_path
 from riskexplore.evaluation.scale_price import price_of_fixed_scale, scale_price_interval
 from riskexplore.risk_score.constraints import AtMostKOf, Exclude, PredictedRisk
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.fit import build_problem
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "risk_score"))
 from _scaled_reference import scaled_optimum  # noqa: E402  (the learned class's brute force)

@@ -17,7 +17,7 @@ pytest.importorskip("plotly")
 from riskexplore.evaluation.compare import comparison_from_models  # noqa: E402
 from riskexplore.evaluation.metrics import model_metrics, reliability_table  # noqa: E402
 from riskexplore.evaluation.tables import METRIC_COLUMNS, metrics_table  # noqa: E402
-from riskexplore.figures.compare import compare_figure  # noqa: E402
+from riskexplore.figures.compare import compare_figure, counts_mistakes  # noqa: E402
 from riskexplore.figures.metrics import metrics_figure  # noqa: E402
 from riskexplore.figures.paths import pareto_figure, pareto_traces, update_pareto_figure  # noqa: E402
 from riskexplore.figures.reliability import RELIABILITY_TRACES, reliability_figure  # noqa: E402
@@ -144,6 +144,7 @@ def test_comparison_price_and_figure(mammo_fits):
     assert cmp.constraints == ["Do not use IrregularShape"]
     fig = compare_figure(cmp, mammo_fits["X"], mammo_fits["y"], mammo_fits["Xt"], mammo_fits["yt"])
     assert "certified price of the constraints" in fig.layout.title.text
+    assert not counts_mistakes(cmp)  # a risk score's price stays in its objective
     types = [t.type for t in fig.data]
     assert types == ["table", "table"] + ["scatter"] * 6 + ["table"]
     card_a = fig.data[0].cells.values
@@ -324,3 +325,32 @@ def test_compare_figure_layout(mammo_fits, heart_fit):
     # wrapped constraints: more subtitle lines, a taller top margin
     assert figs[2].layout.title.text.count("<br>") >= 3
     assert figs[2].layout.margin.t > figs[0].layout.margin.t
+
+
+def test_checklist_price_said_in_training_mistakes(heart_fit):
+    """A checklist's objective counts mistakes: the certified price is said as the
+    number of extra training mistakes, which equals the difference of the two models'
+    mistakes when both are certified."""
+    from riskexplore import fit_checklist
+    from riskexplore.checklist.constraints import MaxItems
+    from riskexplore.figures.compare import price_text
+
+    free = heart_fit["model"]
+    bound = fit_checklist(
+        heart_fit["X"], heart_fit["y"], max_items=3, time_limit=10, constraints=[MaxItems(1)]
+    )
+    cmp = comparison_from_models(
+        free, bound, heart_fit["X"], heart_fit["y"], constraints=[MaxItems(1)]
+    )
+    assert counts_mistakes(cmp)
+    extra = bound.stats["train_errors"] - free.stats["train_errors"]
+    assert extra >= 1  # one item makes more mistakes than three on heart
+    text = price_text(cmp.price_of_constraints, in_mistakes=True)
+    assert text == f"certified price of the rules: {extra:g} more training mistakes", text
+    assert text in compare_figure(cmp, heart_fit["X"], heart_fit["y"]).layout.title.text
+    # the price interval is read with its tie-breaking margin of one half on each side
+    assert price_text((0.0, 0.0004), in_mistakes=True).endswith("no more training mistakes)")
+    assert price_text((0.9996, 1.0), in_mistakes=True).endswith(": 1 more training mistake")
+    assert price_text((1.2, 3.4), in_mistakes=True).endswith(
+        "between 1 and 3 more training mistakes"
+    )

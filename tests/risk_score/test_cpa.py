@@ -11,8 +11,8 @@ import pytest
 
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
-from riskexplore.risk_score.cpa import solve_cpa
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa.cpa import solve_cpa
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 

@@ -8,29 +8,21 @@ import math
 import numpy as np
 import pytest
 from _scaled_reference import region_models, scaled_optimum, scaled_value
+from _small_problems import box_problem, constraint_pool, pick_constraints
 from test_lcpa import enumerate_optimum
 
 from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError
-from riskexplore.risk_score.constraints import (
-    AtMostKOf,
-    Exclude,
-    Implies,
-    Include,
-    MinFeatures,
-    PredictedRisk,
-    Sign,
-)
-from riskexplore.risk_score.feature_fixing import (
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
+from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.support.fixing import (
     FeatureFixing,
     alpha_rows,
     feature_floors,
     root_feature_floors,
 )
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
-from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
-from riskexplore.risk_score.support_screen import ScreenResult, SupportData
+from riskexplore.risk_score.support.screen import ScreenResult, SupportData
 
 RANGES = [(1.0, 1.0), (0.25, 10.0), (0.5, 2.0), (1.0, 1.0)]
 
@@ -47,31 +39,15 @@ def noisy_problem(seed: int, with_constraints: bool) -> RiskScoreProblem:
     beta[rng.choice(d, size=int(rng.integers(1, 3)), replace=False)] = 0.0
     y = (rng.random(n) < 1 / (1 + np.exp(-(X @ beta - 0.5)))).astype(int)
     names = [f"f{j}" for j in range(d)]
-    constraints = []
-    if with_constraints:
-        pool = [
-            AtMostKOf(names[:2], k=1),
-            Implies(names[0], then_any=names[1:2]),
-            PredictedRisk(when={names[-1]: 1}, at_least=0.3),
-            Include(names[1]),
-            Exclude(names[-1]),
-            MinFeatures(1),
-            Sign(names[0], -1),
-        ]
-        picks = rng.choice(len(pool), size=int(rng.integers(1, 3)), replace=False)
-        constraints = [pool[i] for i in picks]
-    return RiskScoreProblem(
+    constraints = pick_constraints(rng, constraint_pool(names)) if with_constraints else []
+    return box_problem(
+        rng,
         X,
         y,
-        feature_names=names,
-        coef_min=-2,
-        coef_max=2,
-        intercept_min=-4,
-        intercept_max=4,
-        c0=float(rng.choice([0.003, 0.01, 0.03])),
-        max_size=int(rng.integers(2, d + 1)),
-        positive_weight=float(rng.choice([1.0, 2.0])),
-        constraints=constraints,
+        constraints,
+        c0_choices=(0.003, 0.01, 0.03),
+        smallest_max_size=2,
+        sample_weights=False,
     )
 
 

@@ -21,9 +21,9 @@ from riskexplore.errors import ConstraintError, InfeasibleError, InputError
 from riskexplore.risk_score.constraints import MaxFeatures, PredictedRisk
 from riskexplore.risk_score.fit import fit_risk_score
 from riskexplore.risk_score.group_calibration import CALIBRATION_LIMITS, GroupCalibration
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+from riskexplore.risk_score.scaled.search import solve_scaled_lcpa
 
 
 def _logit(p):

@@ -8,20 +8,13 @@ import threading
 
 import numpy as np
 import pytest
+from _small_problems import box_problem, constraint_pool, pick_constraints
 
 from riskexplore.core.events import Trace, iterate_events
 from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.risk_score.constraints import (
-    AtMostKOf,
-    Exclude,
-    Implies,
-    Include,
-    MinFeatures,
-    PredictedRisk,
-    Sign,
-)
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.constraints import Include
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 ALL_OFF = LCPASettings(
@@ -58,33 +51,8 @@ def random_problem(seed: int, with_constraints: bool) -> RiskScoreProblem:
     beta = rng.normal(size=d) * 2
     y = (rng.random(n) < 1 / (1 + np.exp(-(X @ beta - 0.5)))).astype(int)
     names = [f"f{j}" for j in range(d)]
-    constraints = []
-    if with_constraints:
-        pool = [
-            AtMostKOf(names[:2], k=1),
-            Implies(names[0], then_any=names[1:2]),
-            PredictedRisk(when={names[-1]: 1}, at_least=0.3),
-            Include(names[1]),
-            Exclude(names[-1]),
-            MinFeatures(1),
-            Sign(names[0], -1),
-        ]
-        picks = rng.choice(len(pool), size=int(rng.integers(1, 3)), replace=False)
-        constraints = [pool[i] for i in picks]
-    return RiskScoreProblem(
-        X,
-        y,
-        feature_names=names,
-        coef_min=-2,
-        coef_max=2,
-        intercept_min=-4,
-        intercept_max=4,
-        c0=float(rng.choice([1e-6, 0.01, 0.04])),
-        max_size=int(rng.integers(1, d + 1)),
-        sample_weight=rng.uniform(0.5, 2, n) if rng.random() < 0.3 else None,
-        positive_weight=float(rng.choice([1.0, 2.0])),
-        constraints=constraints,
-    )
+    constraints = pick_constraints(rng, constraint_pool(names)) if with_constraints else []
+    return box_problem(rng, X, y, constraints)
 
 
 def check_certified(problem: RiskScoreProblem, settings: LCPASettings) -> None:
@@ -251,7 +219,7 @@ def test_progress_events_are_throttled():
 
 
 def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
-    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
     base = random_problem(11, with_constraints=False)
     pool = CutPool()
@@ -278,7 +246,7 @@ def test_shared_cut_pool_keeps_certificates_exact_across_a_size_path():
 
 
 def test_cut_pool_refuses_other_data():
-    from riskexplore.risk_score.cut_pool import CutPool
+    from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
     pool = CutPool()
     solve_lcpa(random_problem(1, with_constraints=False), cut_pool=pool)

@@ -14,7 +14,7 @@ import pytest
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.constraints import Include
-from riskexplore.risk_score.lcpa import LCPASettings, solve_lcpa
+from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 
@@ -56,8 +56,8 @@ def test_single_child_dive_keeps_the_certificate(seed):
 def test_a_search_that_gives_up_a_region_does_not_claim_optimality(monkeypatch):
     """When an LP cannot be solved exactly, its region is given up with its bound; the
     finished search then reports the gap that leaves, not "optimal"."""
-    from riskexplore.risk_score import lcpa
-    from riskexplore.risk_score.surrogate_lp import LPSolution
+    from riskexplore.risk_score.lcpa import search as lcpa
+    from riskexplore.risk_score.lcpa.lp import LPSolution
 
     problem = _give_up_problem()
     original = lcpa._LCPA._solve_lp

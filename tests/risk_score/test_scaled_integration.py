@@ -21,11 +21,11 @@ from riskexplore.risk_score.baselines import plr_rd
 from riskexplore.risk_score.constraints import AtMostKOf, Exclude, PredictedRisk, Sign
 from riskexplore.risk_score.estimator import RiskSlimClassifier
 from riskexplore.risk_score.fit import build_problem, points_feasible
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.loss import _expit
 from riskexplore.risk_score.problem import RiskScoreProblem, multiplier_range
-from riskexplore.risk_score.scaled_class import ScaledClass, scaled_risk
-from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
+from riskexplore.risk_score.scaled.model_class import ScaledClass, scaled_risk
+from riskexplore.risk_score.scaled.search import solve_scaled_lcpa
 from riskexplore.risk_score.size_path import RiskScorePathSession
 
 SMALL = {"coef_min": -2, "coef_max": 2, "intercept_min": -4, "intercept_max": 4}

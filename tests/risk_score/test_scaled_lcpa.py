@@ -8,27 +8,19 @@ import threading
 import numpy as np
 import pytest
 from _scaled_reference import region_models, scaled_optimum, scaled_value
+from _small_problems import box_problem, constraint_pool, pick_constraints
 from test_lcpa import enumerate_optimum as unit_optimum
 from test_lcpa import income_like
 
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.errors import InfeasibleError, InputError
-from riskexplore.risk_score.constraints import (
-    AtMostKOf,
-    Exclude,
-    Implies,
-    Include,
-    LinearConstraint,
-    MinFeatures,
-    PredictedRisk,
-    Sign,
-)
-from riskexplore.risk_score.cut_pool import CutPool
-from riskexplore.risk_score.lcpa import solve_lcpa
+from riskexplore.risk_score.constraints import Include, PredictedRisk
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import ScaledClass, scaled_risk
-from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, _ScaledLCPA, solve_scaled_lcpa
+from riskexplore.risk_score.scaled.model_class import ScaledClass, scaled_risk
+from riskexplore.risk_score.scaled.search import ScaledLCPASettings, _ScaledLCPA, solve_scaled_lcpa
 
 RANGES = [(0.25, 10.0), (0.5, 2.0), (2.0, 6.0), (0.25, 1.0)]
 
@@ -58,36 +50,9 @@ def random_problem(seed: int, with_constraints: bool) -> RiskScoreProblem:
     beta = rng.normal(size=d) * 2
     y = (rng.random(n) < 1 / (1 + np.exp(-(X @ beta - 0.5)))).astype(int)
     names = [f"f{j}" for j in range(d)]
-    constraints = []
-    if with_constraints:
-        pool = [
-            AtMostKOf(names[:2], k=1),
-            Implies(names[0], then_any=names[1:2]),
-            PredictedRisk(when={names[-1]: 1}, at_least=0.3),
-            PredictedRisk(when={names[0]: 1, names[1]: 1}, at_most=0.8),
-            Include(names[1]),
-            Exclude(names[-1]),
-            MinFeatures(1),
-            Sign(names[0], -1),
-            LinearConstraint(points={names[0]: 1.0, names[1]: 1.0}, upper=2.0),
-            LinearConstraint(points={names[1]: 1.0}, included={names[0]: 1.0}, lower=0.0),
-        ]
-        picks = rng.choice(len(pool), size=int(rng.integers(1, 3)), replace=False)
-        constraints = [pool[i] for i in picks]
-    return RiskScoreProblem(
-        X,
-        y,
-        feature_names=names,
-        coef_min=-2,
-        coef_max=2,
-        intercept_min=-4,
-        intercept_max=4,
-        c0=float(rng.choice([1e-6, 0.01, 0.04])),
-        max_size=int(rng.integers(1, d + 1)),
-        sample_weight=rng.uniform(0.5, 2, n) if rng.random() < 0.3 else None,
-        positive_weight=float(rng.choice([1.0, 2.0])),
-        constraints=constraints,
-    )
+    pool = constraint_pool(names, scaled=True)
+    constraints = pick_constraints(rng, pool) if with_constraints else []
+    return box_problem(rng, X, y, constraints)
 
 
 def check_certified(problem, m_range, settings=None) -> None:
@@ -191,7 +156,7 @@ def test_open_nodes_bound_their_regions(seed, screen):
 def test_lp_bound_at_random_nodes(seed):
     """The LP of random sub-boxes (with cuts at random points) never exceeds the best
     model of the box, and is infeasible only when the box holds no model."""
-    from riskexplore.risk_score.scaled_lp import ScaledLP
+    from riskexplore.risk_score.scaled.lp import ScaledLP
 
     rng = np.random.default_rng(seed)
     problem = random_problem(700 + seed, with_constraints=True)
@@ -225,7 +190,7 @@ def test_lp_bound_at_random_nodes(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_support_screen_bounds_every_support(seed):
-    from riskexplore.risk_score.support_screen import SupportData, screen_supports
+    from riskexplore.risk_score.support.screen import SupportData, screen_supports
 
     problem = random_problem(800 + seed, with_constraints=False)
     m_range = RANGES[seed % len(RANGES)]

@@ -8,7 +8,7 @@ import pytest
 from scipy.optimize import minimize
 
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.support_screen import SupportData, screen_supports
+from riskexplore.risk_score.support.screen import SupportData, screen_supports
 
 
 def box_minimum(problem: RiskScoreProblem, support, lo, hi) -> float:
@@ -58,7 +58,7 @@ def test_screen_bounds_are_valid_and_tight_on_small_boxes(seed):
 
 def test_threads_give_the_serial_screen_and_solve():
     from riskexplore.core.limits import Limits
-    from riskexplore.risk_score.scaled_lcpa import ScaledLCPASettings, solve_scaled_lcpa
+    from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
 
     rng = np.random.default_rng(7)
     n, d = 600, 16

@@ -8,9 +8,12 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+import _audit_data  # noqa: E402
+
 from riskexplore.checklist.constraints import GroupRateGap  # noqa: E402
 from riskexplore.checklist.model import Checklist  # noqa: E402
 from riskexplore.errors import InputError  # noqa: E402
+from riskexplore.evaluation.audit.groups import make_groups  # noqa: E402
 from riskexplore.risk_score.fit import fit_risk_score  # noqa: E402
 from riskexplore.risk_score.group_calibration import GroupCalibration  # noqa: E402
 from riskexplore.widgets.audit_state import AuditState  # noqa: E402
@@ -18,18 +21,9 @@ from riskexplore.widgets.audit_view import AuditView, audit_table_html  # noqa: 
 
 
 def site_data(n=600, seed=0):
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        {
-            "a": rng.integers(0, 2, n),
-            "b": rng.integers(0, 2, n),
-            "site": rng.integers(0, 3, n),
-            "age": rng.integers(30, 90, n),
-        }
-    )
-    logit = -1 + 1.5 * X["a"] - X["b"] + np.where(X["site"] == 2, 1.5, 0.0)
-    y = pd.Series((rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int))
-    return X, y
+    """The audit tests' data (``tests/_audit_data.py``), the outcome as a Series."""
+    X, y = _audit_data.site_data(n, seed)
+    return X, pd.Series(y)
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +244,73 @@ def test_a_view_not_attached_offers_its_datas_columns(fitted):
     assert "site" in [v for _l, v in view.column.options]
     assert not view.choose("nope")
     assert "unknown group column &#x27;nope&#x27;" in view.message.value
+
+
+def test_a_rule_on_age_ranges_its_price_and_its_study():
+    """A finding on a column the audit cut into ranges: the button adds the rule over the
+    binned group column (age stays a feature), the search with it keeps the limit on the
+    audit's groups with a certified price, and the study opens with the same groups."""
+    from riskexplore.widgets import Explorer
+
+    ex = Explorer("heart", family="checklist", time_limit=20, max_items=3)
+    ex.solve(wait=True)
+    assert ex.audit.choose("age")
+    cuts = ex.audit.state.result.settings["cuts"]["age"]
+    items = [i for i in ex.audit.state.findings() if i.finding.metric in ("fnr", "fpr")]
+    assert items, ex.audit.state.result.to_text()
+    assert all(i.rule is not None for i in items)
+    button = next(b for b in ex.audit.rule_buttons if b.tooltip == items[0].rule.sentence)
+    button.click()
+    name = "age (ranges at " + ", ".join(f"{c:g}" for c in cuts) + ")"
+    (rule,) = ex.constraints
+    assert isinstance(rule, GroupRateGap) and rule.by == (name,)
+    assert "Added the rule" in ex.audit.message.value and name in ex.audit.message.value
+    assert ex.settings["group_columns"] == (name,)
+    assert name in ex.group_columns.options and ex.group_columns.value == (name,)
+    # the problem's groups are the audit's, row for row
+    groups = ex.state.groups()
+    result = ex.audit.state.result
+    expect = make_groups(ex.state.X, ["age"], {"age": cuts}).labels
+    assert np.array_equal(groups[name].to_numpy(dtype=object), expect)
+    assert set(expect) == set(result.table["group"])
+    ex.solve(constrained=True, wait=True)
+    low, high = ex.comparison.price_of_constraints  # certified: same problem plus the rule
+    assert 0 <= low <= high
+    model = ex.state.results["constrained"]
+    assert not any("age (ranges" in str(item) for item in model.items)  # never an item
+    ex.audit.run.value = "constrained"
+    rates = ex.audit.state.result.table.set_index("group")[rule.rate]
+    assert list(rates.index) == list(result.table["group"])
+    assert rates.max() - rates.min() <= rule.max_gap + 1e-9  # the solve respects it
+    # the study keeps the rule and its group column; opening it computes them again
+    study = ex.save_study()
+    assert study.to_dict()["settings"]["group_columns"] == [name]
+    again = Explorer()
+    assert again.open_study(study.to_json())
+    assert again.constraints == [rule]
+    assert again.settings["group_columns"] == (name,)
+    assert again.state.groups().equals(groups)
+    assert again.comparison.price_of_constraints == ex.comparison.price_of_constraints
+
+
+def test_the_settings_take_a_numeric_column_cut_into_ranges():
+    from riskexplore.widgets import ExplorerState
+
+    X, y = site_data(n=80, seed=5)
+    table = X.assign(place=np.where(X["a"] == 1, "north", "south"), outcome=y)
+    state = ExplorerState()
+    state.load_csv(table.to_csv(index=False).encode(), "sites.csv")
+    state.set_outcome("outcome")
+    state.update_settings(group_columns=("age (ranges at 50, 70)",))
+    assert state.group_column_options[-1] == "age (ranges at 50, 70)"
+    expect = make_groups(state.X, ["age"], {"age": [50.0, 70.0]}).labels
+    assert np.array_equal(state.groups()["age (ranges at 50, 70)"].to_numpy(object), expect)
+    assert set(state.groups(test=True)["age (ranges at 50, 70)"]) <= set(expect)
+    with pytest.raises(InputError, match="'place' is not numeric"):
+        state.update_settings(group_columns=("place (ranges at 1)",))
+    with pytest.raises(InputError, match="unknown group column"):
+        state.update_settings(group_columns=("height (ranges at 1)",))
+    assert state.settings["group_columns"] == ("age (ranges at 50, 70)",)  # unchanged
+    state.update_settings(group_columns=("age (ranges at 50, 70)", "b (ranges at 1)"))
+    state.set_outcome("b")  # the column it cuts is the outcome now: it is dropped
+    assert state.settings["group_columns"] == ("age (ranges at 50, 70)",)

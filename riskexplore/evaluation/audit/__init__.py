@@ -7,7 +7,10 @@
 * :mod:`~riskexplore.evaluation.audit.metrics` -- the metrics of one group;
 * :mod:`~riskexplore.evaluation.audit.findings` -- gaps to the rest and the findings;
 * :mod:`~riskexplore.evaluation.audit.intervals` -- Wilson, Newcombe, DeLong and
-  bootstrap intervals.
+  bootstrap intervals;
+* :mod:`~riskexplore.evaluation.audit.rules` -- from a finding to the rule that limits it;
+* :mod:`~riskexplore.evaluation.audit.binned` -- a column cut into ranges as a group
+  column (``"age (ranges at 40, 60)"``), for the rules of binned findings.
 
 Names are imported on first use (``audit`` here is the function; its module is
 :mod:`riskexplore.evaluation.audit.run`, so that importing it never hides the
@@ -21,6 +24,8 @@ from typing import TYPE_CHECKING
 from riskexplore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names (imported on first use)
+    from riskexplore.evaluation.audit.binned import binned_column_name as binned_column_name
+    from riskexplore.evaluation.audit.binned import group_data as group_data
     from riskexplore.evaluation.audit.findings import Finding as Finding
     from riskexplore.evaluation.audit.groups import Grouping as Grouping
     from riskexplore.evaluation.audit.groups import make_groups as make_groups

@@ -19,6 +19,10 @@ shows its certified price:
   :class:`~riskexplore.checklist.constraints.GroupRateGap` (the rate of any group minus
   that of any other, over the groups of the audited column(s)), or with ``cap=True``
   :class:`~riskexplore.checklist.constraints.WorstGroupRate` (the rate of every group).
+  A numeric column the audit cut into ranges becomes a binned group column at the same
+  cut points (``"age (ranges at 40, 60)"``,
+  :mod:`riskexplore.evaluation.audit.binned`), so the rule's groups are the audit's row
+  for row; :meth:`SuggestedRule.groups` computes them for ``groups=``.
 
 The other findings (a lower AUC or PPV, a risk score's error rates at a threshold) have
 no linear rule; :func:`rule_available` says so in words and :func:`rule_for_finding`
@@ -36,6 +40,11 @@ import numpy as np
 
 from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
 from riskexplore.errors import ConstraintError
+from riskexplore.evaluation.audit.binned import (
+    binned_column_name,
+    group_data,
+    parse_binned_column,
+)
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
 from riskexplore.risk_score.group_calibration import GroupCalibration
@@ -44,6 +53,7 @@ __all__ = [
     "SuggestedRule",
     "calibrating_shift",
     "group_conditions",
+    "plain_rule",
     "rule_available",
     "rule_for_finding",
 ]
@@ -63,9 +73,11 @@ class SuggestedRule:
     constraint : ReadableConstraint
         The constraint of the model's family.
     group_columns : tuple of str
-        The audited columns the rule's groups come from. A checklist's problem needs
-        them as ``groups=`` (``fit_checklist(..., groups=X[list(group_columns)])``); a
-        risk score finds them among its features or in ``groups=``.
+        The group columns the rule's groups come from: the audited columns, a column the
+        audit cut into ranges as its binned group column (``"age (ranges at 40, 60)"``).
+        A checklist's problem needs them as ``groups=``
+        (``fit_checklist(..., groups=rule.groups(X))``); a risk score finds them among
+        its features or in ``groups=``.
     sentence : str
         The rule in plain words, with what it changes.
     """
@@ -73,6 +85,21 @@ class SuggestedRule:
     constraint: Any
     group_columns: tuple[str, ...]
     sentence: str
+
+    def groups(self, X):
+        """The rule's group columns on the rows of ``X`` (binned ones computed).
+
+        Parameters
+        ----------
+        X : DataFrame
+            The rows (holding the audited columns).
+
+        Returns
+        -------
+        DataFrame
+            One column per name of :attr:`group_columns`, with ``X``'s index.
+        """
+        return group_data(X, self.group_columns)
 
 
 def _kind(result: Any) -> str:
@@ -108,13 +135,6 @@ def rule_available(finding: Finding, result: Any) -> str | None:
         )
     if kind == "checklist":
         if metric in ("fnr", "fpr"):
-            binned = _binned(result)
-            if binned:
-                return (
-                    f"the audit cut {', '.join(binned)} into ranges; a checklist's group-rate "
-                    "limits take one group per value of a column: audit by a column with "
-                    "few values to get a rule"
-                )
             return None
         return (
             "the rules of a checklist can limit a group's missed cases (FNR) and false "
@@ -131,11 +151,6 @@ def _metric_words(metric: str) -> str:
         "fpr": "false alarms (FPR)",
         "calibration": "calibration",
     }.get(metric, metric)
-
-
-def _binned(result: Any) -> list[str]:
-    settings = getattr(result, "settings", None) or {}
-    return [str(c) for c in (settings.get("cuts") or {})]
 
 
 def rule_for_finding(
@@ -185,7 +200,9 @@ def rule_for_finding(
     columns = tuple(str(c) for c in result.settings["by"])
     if _kind(result) == "risk_score":
         return _calibration_rule(finding, result, columns, max_gap, float(shrink))
-    return _rate_rule(finding, columns, max_gap, float(shrink), cap)
+    cuts = result.settings.get("cuts") or {}
+    binned = tuple(binned_column_name(c, cuts[c]) if cuts.get(c) else c for c in columns)
+    return _rate_rule(finding, binned, max_gap, float(shrink), cap)
 
 
 def _logit(p: float) -> float:
@@ -284,6 +301,43 @@ def _rate_rule(
 
 def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
+
+
+def plain_rule(constraint: Any) -> str:
+    """A rule in plain words, for pages read by clinicians.
+
+    The constraints' own ``describe()`` is short and technical ("FPR gap between groups
+    by age (ranges at 48, 56, 61) at most 12%"); this says what the rule does ("false
+    alarms may differ by at most 12 points between the groups by age ranges").
+
+    Parameters
+    ----------
+    constraint : ReadableConstraint
+        A rule (those without plain words here fall back to ``describe()``).
+
+    Returns
+    -------
+    str
+        The sentence (without a final full stop).
+    """
+    if isinstance(constraint, GroupRateGap | WorstGroupRate):
+        words = "missed cases" if constraint.rate == "fnr" else "false alarms"
+        groups = _plain_groups(constraint.by)
+        if isinstance(constraint, GroupRateGap):
+            points = f"{100 * constraint.max_gap:.1f}".removesuffix(".0")
+            return f"{words} may differ by at most {points} points between {groups}"
+        return f"none of {groups} may have more than {_pct(constraint.cap)} {words}"
+    return constraint.describe()
+
+
+def _plain_groups(by: tuple[str, ...] | None) -> str:
+    if not by:
+        return "the groups of patients"
+    names = []
+    for column in by:
+        parsed = parse_binned_column(column)
+        names.append(f"{parsed[0]} ranges" if parsed else str(column))
+    return "the groups by " + " and ".join(names)
 
 
 def group_conditions(label: str, result: Any) -> dict[str, Any]:

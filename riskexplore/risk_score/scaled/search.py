@@ -1,18 +1,18 @@
 """Certifiably optimal risk scores with a learned score-to-risk multiplier (LCPA in (w, t)).
 
-The class (:mod:`riskexplore.risk_score.scaled_class`): integer points and intercept as in
+The class (:mod:`riskexplore.risk_score.scaled.model_class`): integer points and intercept as in
 RiskSLIM, and a real multiplier ``m in [multiplier_min, multiplier_max]`` with risk
 ``sigma((lambda_0 + x.lambda) / m)`` (the class FasterRisk searches heuristically).
 
-:func:`solve_scaled_lcpa` is LCPA (:mod:`riskexplore.risk_score.lcpa`) over ``(w, t)`` with
+:func:`solve_scaled_lcpa` is LCPA (:mod:`riskexplore.risk_score.lcpa.search`) over ``(w, t)`` with
 ``t = 1/m`` and ``w = t lambda``: the loss is convex in ``w``, so loss cuts are valid for
 every ``t``, a node's integer bounds on ``lambda`` are linear rows in ``(w, t)``
-(:class:`~riskexplore.risk_score.scaled_lp.ScaledLP`), and branching on a fractional
+(:class:`~riskexplore.risk_score.scaled.lp.ScaledLP`), and branching on a fractional
 ``lambda_j = w_j / t`` splits the region exactly as before. A node whose LP point has integer
 ``lambda`` and ``alpha`` gets a cut at ``lambda t*`` (its best ``t``); the LP is then exact on
 that ray, so the node is solved or the LP moves.
 
-The support screen (:mod:`riskexplore.risk_score.support_screen`) bounds every support of a
+The support screen (:mod:`riskexplore.risk_score.support.screen`) bounds every support of a
 node at once when there are few enough of them: the node is replaced by one child per
 support whose bound can still beat the incumbent (its indicators fixed), with that bound.
 At the root of mammo or income (at most five features) this leaves a handful of
@@ -23,7 +23,7 @@ still open (or given up, in ``floor``).
 Heuristics: a beam search over supports with the same kernel, and for the best supports
 the continuous solution scaled by several multipliers, rounded and improved by
 alternating polishing at fixed ``m`` with the best ``m`` for fixed points
-(:mod:`riskexplore.risk_score.scaled_heuristics`); LP points are rounded at their ``t``.
+(:mod:`riskexplore.risk_score.scaled.heuristics`); LP points are rounded at their ``t``.
 """
 
 from __future__ import annotations
@@ -39,16 +39,17 @@ from riskexplore.core.events import SolveEvent
 from riskexplore.core.limits import Limits
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InputError
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.feasibility import check_feasible
-from riskexplore.risk_score.feature_fixing import alpha_rows
-from riskexplore.risk_score.heuristics import sequential_rounding
-from riskexplore.risk_score.lcpa import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.heuristics import sequential_rounding
+from riskexplore.risk_score.lcpa.search import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
-from riskexplore.risk_score.scaled_heuristics import improve, round_ray
-from riskexplore.risk_score.scaled_lp import ScaledLP
-from riskexplore.risk_score.support_screen import (
+from riskexplore.risk_score.scaled.heuristics import improve, round_ray
+from riskexplore.risk_score.scaled.lp import ScaledLP
+from riskexplore.risk_score.scaled.model_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
+from riskexplore.risk_score.support.fixing import alpha_rows
+from riskexplore.risk_score.support.lattice import lattice_fits, search_support
+from riskexplore.risk_score.support.screen import (
     ScreenResult,
     beam_supports,
     count_supports,
@@ -77,6 +78,13 @@ class ScaledLCPASettings(LCPASettings):
         Best supports of the beam search that are rounded.
     rays : int
         Multipliers tried per continuous solution.
+    lattice_search : bool
+        With the multiplier fixed at 1 and no row on the points, search a node whose
+        indicators are all fixed (one support) by the kernel's bound alone, without LPs
+        (:mod:`riskexplore.risk_score.support.lattice`).
+    lattice_max_nodes : int
+        Boxes the lattice search bounds per node before it returns the rest to the queue
+        (between them the search polls its limits).
     """
 
     support_screen: bool = True
@@ -85,6 +93,8 @@ class ScaledLCPASettings(LCPASettings):
     beam_width: int = 10
     beam_roundings: int = 10
     rays: int = 12
+    lattice_search: bool = True
+    lattice_max_nodes: int = 500
 
 
 def solve_scaled_lcpa(
@@ -124,7 +134,7 @@ def solve_scaled_lcpa(
     SolveResult
         ``coefficients`` are the points ``[intercept, points...]``; ``stats["multiplier"]``
         is ``m`` (risk ``sigma(score / m)``, see
-        :func:`~riskexplore.risk_score.scaled_class.scaled_risk`) and ``stats["model"]`` is
+        :func:`~riskexplore.risk_score.scaled.model_class.scaled_risk`) and ``stats["model"]`` is
         ``{"intercept", "points", "multiplier"}``; ``loss`` and the bounds are those of
         the learned-scale class. A stopped or timed-out solve returns its best model and
         valid bounds.
@@ -161,7 +171,14 @@ class _ScaledLCPA(_LCPA):
         self.screened = 0
         self.screen_survivors = 0
         self.screen_time = 0.0
+        self.lattice_nodes = 0
+        self.lattice_time = 0.0
         self._alpha_rows = alpha_rows(sclass.problem)
+        self._lattice_ok = (
+            self.settings.lattice_search
+            and sclass.t_lo == sclass.t_hi == 1.0
+            and lattice_fits(sclass.problem)
+        )
 
     # --- hooks of _LCPA ------------------------------------------------------------------
     def _make_lp(self) -> ScaledLP:
@@ -199,6 +216,8 @@ class _ScaledLCPA(_LCPA):
             supports_screened=self.screened,
             screen_survivors=self.screen_survivors,
             screen_time=self.screen_time,
+            lattice_nodes=self.lattice_nodes,
+            lattice_time=self.lattice_time,
         )
         return stats
 
@@ -389,10 +408,67 @@ class _ScaledLCPA(_LCPA):
             if screen is not None:
                 self.nodes += 1
                 return self._screen(node, *screen)
+            support = self._lattice_support(node)
+            if support is not None:
+                return self._lattice(node, support)
             if self._kernel_prunes(node):
                 self.nodes += 1
                 return []
         return self._process_lp(node)
+
+    def _lattice_support(self, node: _Node) -> np.ndarray | None:
+        """The support of a node the lattice search can take (indicators all fixed, the
+        multiplier 1, no row on the points, an incumbent to beat), else None."""
+        d = self.d
+        lo, hi = node.lower, node.upper
+        if not self._lattice_ok or not math.isfinite(self.ub):
+            return None
+        if np.any(lo[d + 1 :] != hi[d + 1 :]):
+            return None
+        return np.flatnonzero(lo[d + 1 :] > 0)
+
+    def _lattice(self, node: _Node, support: np.ndarray) -> list[_Node]:
+        """Search the node's integer models by the kernel's bound (no LP); the boxes left
+        open when its budget runs out go back to the queue as children."""
+        d = self.d
+        alpha = np.zeros(d)
+        alpha[support] = 1.0
+        fits = self.problem.min_size <= support.size <= self.problem.max_size
+        if fits and self._alpha_rows is not None:
+            activity = self._alpha_rows.A[:, d + 1 :] @ alpha
+            fits = bool(
+                np.all(activity <= self._alpha_rows.upper + 1e-9)
+                and np.all(activity >= self._alpha_rows.lower - 1e-9)
+            )
+        if not fits:  # no model: the support breaks a size bound or a row on indicators
+            self.nodes += 1
+            return []
+        budget = self.settings.lattice_max_nodes
+        if self.limits.node_limit is not None:
+            budget = max(1, min(budget, self.limits.node_limit - self.nodes))
+        t0 = self.clock.elapsed()
+        result = search_support(
+            self._support_data(), support, node.lower[: d + 1], node.upper[: d + 1],
+            penalty=float(self.problem.c0[support].sum()), cutoff=self.ub,
+            gap=self.limits.gap_tolerance, max_nodes=budget,
+        )  # fmt: skip
+        self.lattice_time += self.clock.elapsed() - t0
+        self.lattice_nodes += result.nodes
+        self.nodes += max(result.nodes, 1)
+        self.floor = min(self.floor, result.floor)
+        if result.point is not None:
+            self._offer(np.rint(result.point).astype(np.int64), 1.0, polish_it=True)
+        children = []
+        for lower, upper, bound in zip(
+            result.open_lower, result.open_upper, result.open_bounds, strict=True
+        ):
+            bound = max(node.bound, float(bound))
+            if self._prunable(bound):
+                continue
+            lo, hi = node.lower.copy(), node.upper.copy()
+            lo[: d + 1], hi[: d + 1] = lower, upper
+            children.append(_Node(lo, hi, bound, node.depth + 1))
+        return children
 
     def _kernel_prunes(self, node: _Node) -> bool:
         """Raise a one-support node's bound to the least loss over its box on that

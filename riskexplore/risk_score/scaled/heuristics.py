@@ -1,12 +1,12 @@
 """Heuristics for risk scores with a learned multiplier.
 
 * :func:`improve` alternates discrete coordinate descent on the points at a fixed
-  multiplier (:func:`~riskexplore.risk_score.heuristics.polish` on a
-  :class:`~riskexplore.risk_score.scaled_class.FixedScaleView`) with the best multiplier for
+  multiplier (:func:`~riskexplore.risk_score.lcpa.heuristics.polish` on a
+  :class:`~riskexplore.risk_score.scaled.model_class.FixedScaleView`) with the best multiplier for
   the points (a one-dimensional convex minimisation), until neither improves.
 * :func:`round_ray` scales a continuous solution by several multipliers, rounds each
   scaled point coordinate by coordinate
-  (:func:`~riskexplore.risk_score.heuristics.sequential_rounding` at that multiplier) and
+  (:func:`~riskexplore.risk_score.lcpa.heuristics.sequential_rounding` at that multiplier) and
   improves the result (the "star ray" idea of FasterRisk, followed by polishing).
 
 Every model returned meets every bound and constraint of the class.
@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from riskexplore.risk_score.heuristics import polish, sequential_rounding
-from riskexplore.risk_score.scaled_class import ScaledClass
+from riskexplore.risk_score.lcpa.heuristics import polish, sequential_rounding
+from riskexplore.risk_score.scaled.model_class import ScaledClass
 
 __all__ = ["improve", "ray_multipliers", "round_ray"]
 

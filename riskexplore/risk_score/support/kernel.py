@@ -12,7 +12,7 @@ values on ``S`` (when the features of ``S`` take few values, as binary ones do),
 support of five binary features costs one pass over the data and a Newton method on at
 most 64 rows.
 
-Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support_screen`:
+Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support.screen`:
 ``VT[j, i]`` the index of row ``i``'s value of feature ``j`` in ``vals[j]`` (``K[j]`` values)
 and, in its last row, 1 for positive rows; ``X`` the values themselves, ``y`` in
 ``{-1, +1}`` and weights ``w``.
@@ -301,7 +301,7 @@ def screen_batch(
     sizes : int array (N,)
         Support sizes.
     VT, K, vals, X, y, w : arrays
-        The loss's rows as :class:`~riskexplore.risk_score.support_screen.SupportData`
+        The loss's rows as :class:`~riskexplore.risk_score.support.screen.SupportData`
         holds them.
     lo_w, hi_w : arrays (d+1,)
         Box of ``[w_0, w_1..w_d]``.
@@ -358,3 +358,36 @@ def screen_batch(
         bounds[s] = b + pen
         fits[s] = f + pen
         thetas[s, : k + 1] = theta[: k + 1]
+
+
+def gather_rows(data, support) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The rows of the regression on one support, merged by pattern when few.
+
+    Parameters
+    ----------
+    data : SupportData
+        The loss's rows (:class:`~riskexplore.risk_score.support.screen.SupportData`).
+    support : sequence of int
+        The support's features (0-based).
+
+    Returns
+    -------
+    Xb, yb, wb : arrays
+        The rows' values on the support, labels and weights, as :func:`fit_support`
+        reads them.
+    m : int
+        The number of rows.
+    """
+    feats = np.asarray(support, dtype=np.int64)
+    k = feats.size
+    n = data.X.shape[0]
+    rows = max(n, 2 * PATTERN_CAP)
+    Xb, yb, wb = np.zeros((rows, max(k, 1))), np.zeros(rows), np.zeros(rows)
+    levels = np.zeros((max(k, 1), n), dtype=np.int32)
+    cached = np.full(max(k, 1), -1, dtype=np.int64)
+    acc = np.zeros(8 * PATTERN_CAP)
+    m = _gather(
+        feats, k, data.VT, data.K, data.vals, data.X, data.y, data.w, levels, cached, acc,
+        Xb, yb, wb,
+    )  # fmt: skip
+    return Xb, yb, wb, int(m)

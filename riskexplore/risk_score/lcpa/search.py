@@ -28,14 +28,14 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.errors import InputError
-from riskexplore.risk_score.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
-from riskexplore.risk_score.cut_pool import CutPool
 from riskexplore.risk_score.feasibility import check_feasible
-from riskexplore.risk_score.feature_fixing import FeatureFixing, alpha_rows, root_feature_floors
-from riskexplore.risk_score.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish, sequential_rounding
+from riskexplore.risk_score.lcpa.lp import BasisSnapshot, SurrogateLP
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.support_screen import SupportData
-from riskexplore.risk_score.surrogate_lp import BasisSnapshot, SurrogateLP
+from riskexplore.risk_score.support.fixing import FeatureFixing, alpha_rows, root_feature_floors
+from riskexplore.risk_score.support.screen import SupportData
 
 _INT_TOL = 1e-6
 
@@ -83,7 +83,7 @@ class LCPASettings:
         After the initialization, screen every support of the root (when there are at
         most ``fixing_max_supports``) and fix to zero each feature whose certified floor
         (the least bound of a model using it) reaches the incumbent; more are fixed as the
-        incumbent improves (:mod:`riskexplore.risk_score.feature_fixing`).
+        incumbent improves (:mod:`riskexplore.risk_score.support.fixing`).
     fixing_max_supports : int
     fixing_max_work : float
         No root fixing when its screen would read more rows than this (supports times
@@ -170,7 +170,7 @@ def solve_lcpa(
     ----------
     problem : RiskScoreProblem
         A problem with the fixed scale (the learned one is solved by
-        :func:`~riskexplore.risk_score.scaled_lcpa.solve_scaled_lcpa`).
+        :func:`~riskexplore.risk_score.scaled.search.solve_scaled_lcpa`).
     limits : Limits, optional
         Time, node and gap limits and a stop request.
     settings : LCPASettings, optional
@@ -266,7 +266,7 @@ class _LCPA:
         complete = self._search()
         return self._finish(complete)
 
-    # --- hooks for LCPA over other model classes (see scaled_lcpa.py) ---------------------
+    # --- hooks for LCPA over other model classes (see scaled/search.py) --------------------
     def _make_lp(self) -> SurrogateLP:
         return SurrogateLP(self.problem, max_cuts=self.settings.max_cuts_in_lp)
 

@@ -4,7 +4,7 @@ A *support* ``S`` is the set of features a model uses. Every model on ``S`` of a
 search (integer points in the region's box, any ``t = 1/m`` in its range) has ``w = t lambda``
 in the box ``[min(t lo_j), max(t hi_j)]`` per feature, so the least loss over that box on
 ``S`` (a logistic regression with a few columns) bounds its loss from below. The compiled
-kernel (:mod:`riskexplore.risk_score.support_kernel`) returns a bound from a gradient of the
+kernel (:mod:`riskexplore.risk_score.support.kernel`) returns a bound from a gradient of the
 convex loss at its last Newton iterate, valid whether or not Newton converged; adding the
 penalties of ``S`` gives a lower bound on the objective of every model on ``S``.
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support_kernel import PATTERN_CAP, screen_batch
+from riskexplore.risk_score.support.kernel import PATTERN_CAP, screen_batch
 
 __all__ = ["ScreenResult", "SupportData", "beam_supports", "count_supports", "screen_supports"]
 

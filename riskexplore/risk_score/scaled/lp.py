@@ -30,8 +30,8 @@ import math
 import highspy
 import numpy as np
 
-from riskexplore.risk_score.scaled_class import ScaledClass
-from riskexplore.risk_score.surrogate_lp import SurrogateLP, add_columns, lp_highs, root_bounds
+from riskexplore.risk_score.lcpa.lp import SurrogateLP, add_columns, lp_highs, root_bounds
+from riskexplore.risk_score.scaled.model_class import ScaledClass
 
 _INF = highspy.kHighsInf
 
@@ -41,7 +41,7 @@ def _finite(x: float) -> float:
 
 
 class ScaledLP(SurrogateLP):
-    """The LP of :class:`~riskexplore.risk_score.scaled_lcpa` on HiGHS.
+    """The LP of :class:`~riskexplore.risk_score.scaled.search` on HiGHS.
 
     ``solve()`` returns ``x = [w, alpha, t]`` (``n_struct = 2d + 2`` entries); node bounds
     are given over ``[lambda, alpha]`` as in :class:`SurrogateLP`.

@@ -17,7 +17,7 @@ loss, so the solvers work in ``(w, t)``. Constraints keep their meaning:
 :class:`ScaledClass` holds this definition: feasibility, objective and the best multiplier
 of given points, the data-derived bounds of the solver, and :class:`FixedScaleView`, the
 problem at a fixed ``m`` (optionally on a few features) that the ``m = 1`` heuristics
-(:func:`~riskexplore.risk_score.heuristics.polish`, ``sequential_rounding``) run on.
+(:func:`~riskexplore.risk_score.lcpa.heuristics.polish`, ``sequential_rounding``) run on.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numbers
 import numpy as np
 
 from riskexplore.errors import InputError
-from riskexplore.risk_score.bounds import ObjectiveBounds, feature_score_range
+from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, feature_score_range
 from riskexplore.risk_score.loss import LogisticLoss, _expit
 from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, RiskScoreProblem
 from riskexplore.risk_score.rows import RowMatrix
@@ -428,9 +428,9 @@ class _Rowless:
 class FixedScaleView:
     """The problem at a fixed ``t = 1/m``, on all features or on a support only.
 
-    It offers what :func:`~riskexplore.risk_score.heuristics.polish`,
-    :func:`~riskexplore.risk_score.heuristics.sequential_rounding` and
-    :class:`~riskexplore.risk_score.heuristics.MoveChecker` use: ``loss`` (rows ``t z_i``,
+    It offers what :func:`~riskexplore.risk_score.lcpa.heuristics.polish`,
+    :func:`~riskexplore.risk_score.lcpa.heuristics.sequential_rounding` and
+    :class:`~riskexplore.risk_score.lcpa.heuristics.MoveChecker` use: ``loss`` (rows ``t z_i``,
     merged when the support makes them equal), ``c0``, bounds, sizes and rows, where the
     predicted-risk rows become ``a.lambda`` in ``logit bounds / t``. Models of the view
     are vectors ``[intercept, points on the support]``; :meth:`embed` and

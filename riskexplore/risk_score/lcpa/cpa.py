@@ -10,7 +10,7 @@ with HiGHS, evaluates the loss and its gradient at the MIP's ``lam`` and adds th
 The MIP optimum is a lower bound (the cuts under-estimate the convex loss) and the
 true objective of every MIP solution is an upper bound. Because every iteration
 re-solves a growing MIP from scratch, the time per iteration grows and CPA *stalls*
-on larger problems; LCPA (:mod:`riskexplore.risk_score.lcpa`) avoids this. The per-iteration
+on larger problems; LCPA (:mod:`riskexplore.risk_score.lcpa.search`) avoids this. The per-iteration
 MIP times are in ``result.stats["mip_times"]``.
 
 ``alpha_j = 1[lam_j != 0]`` is modelled exactly with two sign binaries per feature, as in

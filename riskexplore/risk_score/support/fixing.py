@@ -1,6 +1,6 @@
 """Fixing features out at the root: a certified floor on every model that uses a feature.
 
-The support screen (:mod:`riskexplore.risk_score.support_screen`) bounds the objective of
+The support screen (:mod:`riskexplore.risk_score.support.screen`) bounds the objective of
 every model on each support ``S`` of the root's region. Any model that uses feature ``j``
 lies on some support that contains ``j``, so
 
@@ -25,7 +25,7 @@ import numpy as np
 
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support_screen import (
+from riskexplore.risk_score.support.screen import (
     ScreenResult,
     SupportData,
     count_supports,
