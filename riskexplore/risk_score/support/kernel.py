@@ -373,7 +373,7 @@ def gather_rows(data, support) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]
     Returns
     -------
     Xb, yb, wb : arrays
-        The rows' values on the support, labels and weights, as :func:`fit_support`
+        The rows' values on the support, labels and weights, as ``fit_support``
         reads them.
     m : int
         The number of rows.

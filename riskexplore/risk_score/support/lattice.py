@@ -5,9 +5,10 @@ integer ``[lambda_0, lambda_S]`` in a box, with ``lambda_j != 0`` for every ``j`
 With the multiplier fixed at 1 and no row on the points, the best of them is found without
 an LP, by a depth-first branch-and-bound over boxes of integers:
 
-* a box is bounded by the kernel (:func:`~riskexplore.risk_score.support.kernel.fit_support`):
-  the least loss over the box, from a gradient at Newton's last iterate, valid whether or
-  not Newton converged (less ``1e-9 (1 + |bound|)`` for rounding);
+* a box is bounded by the kernel (``fit_support`` of
+  :mod:`riskexplore.risk_score.support.kernel`): the least loss over the box, from a
+  gradient at Newton's last iterate, valid whether or not Newton converged (less
+  ``1e-9 (1 + |bound|)`` for rounding);
 * a box whose bound reaches the incumbent is dropped (or, within the gap tolerance, dropped
   with its bound kept as a floor of the certificate);
 * a box is split at zero when a feature of ``S`` may still be zero there and its continuous
@@ -93,8 +94,8 @@ def lattice_search(
     Parameters
     ----------
     Xb, yb, wb : arrays
-        The support's (merged) rows, as :func:`~riskexplore.risk_score.support.kernel.fit_support`
-        reads them; the first ``m`` are used.
+        The support's (merged) rows, as the kernel's ``fit_support`` reads them; the
+        first ``m`` are used.
     m, k : int
         Number of rows, and of features of the support.
     lo0, hi0 : arrays (k+1,)
@@ -271,7 +272,7 @@ def search_support(
     cutoff : float
         The objective to beat (the incumbent's).
     gap : float
-        Relative gap tolerance (see :func:`lattice_search`).
+        Relative gap tolerance (see ``lattice_search``).
     max_nodes : int
         Boxes bounded before the search returns with boxes left open.
 
