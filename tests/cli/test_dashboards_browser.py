@@ -186,8 +186,14 @@ def test_dashboard_solves_in_browser(served, browser):
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         solve = button(page, f"Find the best {word}")
         solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
-        for run in ("unconstrained", "constrained"):  # one live plot per search
-            _plot(page, f"rx-search-{run}").wait_for(timeout=60_000)
+        for run in ("unconstrained", "constrained"):  # one live plot per search: until its
+            # first point a note in its place, and the page has not loaded plotly.js yet
+            note = page.locator(f".rx-search-{run} .rx-plot-placeholder")
+            expect(note).to_be_visible(timeout=60_000)
+            expect(note).to_contain_text(f"The best {word} found so far")
+            assert note.bounding_box()["width"] > 300, "the note does not fill the plot's place"
+        assert page.locator(".js-plotly-plot").count() == 0, "a plot was drawn at load"
+        assert not page.evaluate("!!window.__riskexplorePlotly"), "plotly.js loaded at load"
         for block in ("rx-reliability", "rx-metrics", "rx-compare", "rx-path"):
             expect(page.locator(f".{block}")).to_be_hidden()  # until there is a result
         expect(
