@@ -88,10 +88,15 @@ async function render({ model, el }) {
   // the block opens, not while the page loads: a page opens with most of its plots folded,
   // and drawing them all would cost the browser seconds of a core. An empty figure with a
   // placeholder shows that text until its first data. plotly.js (4.8 MB) is evaluated
-  // only when a plot is really drawn, so a page shows its controls before it parses it.
+  // when a plot is really drawn or, with a placeholder, once the page is idle: a page
+  // shows its controls before it parses it.
   const waiting = () => !model.get("_has_data") && model.get("placeholder");
   if (waiting()) {
     const box = placeholder(model, div);
+    // evaluate plotly.js once the page is idle (it has shown everything it had to), so
+    // that the first search's plot does not hold the page up while that search runs
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 1000));
+    idle(() => loadPlotly(model).catch(() => {}));
     await new Promise((resolve) => {
       const check = () => {
         if (!waiting()) {
