@@ -59,6 +59,20 @@ async function whenShown(el) {
   });
 }
 
+const MOVES = ["pointermove", "pointerdown", "keydown", "wheel", "touchstart", "scroll"];
+
+function preloadOnFirstMove(model) {
+  if (window[KEY] || window[KEY + "Armed"]) return;
+  window[KEY + "Armed"] = true;
+  const start = () => {
+    for (const type of MOVES) document.removeEventListener(type, start, true);
+    loadPlotly(model).catch(() => {});
+  };
+  for (const type of MOVES) {
+    document.addEventListener(type, start, { capture: true, passive: true });
+  }
+}
+
 // A figure without data, with a placeholder text: that text in a box of the figure's
 // height, under its title, until data arrive (no plotly.js needed for it).
 function placeholder(model, div) {
@@ -88,10 +102,15 @@ async function render({ model, el }) {
   // the block opens, not while the page loads: a page opens with most of its plots folded,
   // and drawing them all would cost the browser seconds of a core. An empty figure with a
   // placeholder shows that text until its first data. plotly.js (4.8 MB) is evaluated
-  // only when a plot is really drawn, so a page shows its controls before it parses it.
+  // when a plot is really drawn or, with a placeholder, at the visitor's first move on
+  // the page: a page shows its controls before it parses it.
   const waiting = () => !model.get("_has_data") && model.get("placeholder");
   if (waiting()) {
     const box = placeholder(model, div);
+    // parse plotly.js at the visitor's first move on the page (the mouse, a key, a scroll:
+    // before a search can start), so that the first search's plot does not hold the page
+    // up while that search runs, and the page has shown everything before it parses it
+    preloadOnFirstMove(model);
     await new Promise((resolve) => {
       const check = () => {
         if (!waiting()) {

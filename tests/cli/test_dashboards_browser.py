@@ -186,8 +186,13 @@ def test_dashboard_solves_in_browser(served, browser):
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         solve = button(page, f"Find the best {word}")
         solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
-        for run in ("unconstrained", "constrained"):  # one live plot per search
-            _plot(page, f"rx-search-{run}").wait_for(timeout=60_000)
+        for run in ("unconstrained", "constrained"):  # one live plot per search: until its
+            # first point a note in its place, and the page has not loaded plotly.js yet
+            note = page.locator(f".rx-search-{run} .rx-plot-placeholder")
+            expect(note).to_be_visible(timeout=60_000)
+            expect(note).to_contain_text(f"The best {word} found so far")
+            assert note.bounding_box()["width"] > 300, "the note does not fill the plot's place"
+        assert page.locator(".js-plotly-plot").count() == 0, "a plot was drawn at load"
         for block in ("rx-reliability", "rx-metrics", "rx-compare", "rx-path"):
             expect(page.locator(f".{block}")).to_be_hidden()  # until there is a result
         expect(
@@ -226,8 +231,9 @@ def test_dashboard_solves_in_browser(served, browser):
         card = page.locator(f".rx-search-unconstrained {case['card']}").first
         expect(card).to_be_visible(timeout=30_000)
         assert case["card_text"] in card.inner_text()
-        idle = _drawn(page, "rx-search-constrained")  # the other search's plot: still empty
-        assert idle["lines"] == 0 and idle["points_of"].get("upper bound", 0) == 0, idle
+        # the other search's plot: still its note, nothing drawn
+        expect(page.locator(".rx-search-constrained .rx-plot-placeholder")).to_be_visible()
+        assert page.locator(".rx-search-constrained .js-plotly-plot").count() == 0
 
         # does the predicted risk match what happened: train and test, drawn
         shown = _wait_drawn(page, "rx-reliability", lambda d: _has(d, "train", "test"))

@@ -143,3 +143,22 @@ def test_unknown_attributes_raise_attribute_error():
         view.no_such_method  # noqa: B018
     with pytest.raises(AttributeError):
         view._private_thing  # noqa: B018
+
+
+def test_the_page_knows_whether_there_is_anything_to_draw():
+    # an empty figure with a placeholder is shown as that text (no plotly.js needed)
+    # until its first point
+    view = PlotView(
+        go.Figure([go.Scatter(x=[], y=[]), go.Scatter()]), placeholder="drawn when it runs"
+    )
+    assert view.get_state()["placeholder"] == "drawn when it runs"
+    assert view.get_state()["_has_data"] is False
+    view.data[1].x, view.data[1].y = np.arange(3), np.arange(3)
+    assert view._has_data is True
+    with view.batch_update():
+        view.data[1].x, view.data[1].y = [], []
+    assert view._has_data is False
+    # traces without x / y (a table, a pie) count as something to draw
+    assert PlotView(go.Figure(go.Table(cells={"values": [[1]]})))._has_data
+    assert PlotView(go.Figure(go.Pie(values=[1, 2])))._has_data
+    assert not PlotView()._has_data and PlotView().placeholder == ""
