@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from riskexplore.core.plain_numbers import plain_number
+
 __all__ = ["ProgressSeries"]
 
 
@@ -163,8 +165,9 @@ class ProgressSeries:
         if e is None:
             return "no progress yet"
         gap = "n/a" if not math.isfinite(e.gap) else f"{100 * e.gap:.2f}%"
-        ub = "none yet" if not math.isfinite(e.upper_bound) else f"{e.upper_bound:.6g}"
+        ub = "none yet" if not math.isfinite(e.upper_bound) else plain_number(e.upper_bound, 6)
+        lb = plain_number(e.lower_bound, 6) if math.isfinite(e.lower_bound) else "none yet"
         return (
-            f"{e.phase} · {e.time:.1f} s · best {ub} · bound {e.lower_bound:.6g} · "
+            f"{e.phase} · {e.time:.1f} s · best {ub} · bound {lb} · "
             f"gap {gap} · {e.nodes} nodes · {e.cuts} cuts"
         )
