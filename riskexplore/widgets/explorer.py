@@ -53,6 +53,7 @@ from riskexplore.widgets.alternatives import AlternativesView
 from riskexplore.widgets.audit_view import AuditView
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
+from riskexplore.widgets.explorer_layout import explorer_page, results_tabs
 from riskexplore.widgets.explorer_settings import SettingsControls
 from riskexplore.widgets.explorer_state import MAX_UPLOAD_BYTES, ExplorerState
 from riskexplore.widgets.explorer_study import StudyFiles
@@ -246,21 +247,7 @@ class Explorer(StudyFiles):
         """The results' tabs of :attr:`widget` (reliability, AUC / CAL, size path,
         compare, and the tabs added by :meth:`add_results_tab`); built on first use."""
         if self._results_tabs is None:
-            import ipywidgets as w
-
-            tabs = w.Tab(
-                children=[
-                    w.VBox([self.reliability_run, self.reliability.widget]),
-                    self.metrics.widget,
-                    self.pareto.widget,
-                    self.compare.widget,
-                    *(widget for _title, widget in self._extra_tabs),
-                ]
-            )
-            titles = ("Reliability", "AUC / CAL", "Size path", "Compare")
-            for i, title in enumerate(titles + tuple(t for t, _w in self._extra_tabs)):
-                tabs.set_title(i, title)
-            self._results_tabs = tabs
+            self._results_tabs = results_tabs(self, self._extra_tabs)
         return self._results_tabs
 
     def add_results_tab(self, title: str, widget) -> None:
@@ -283,58 +270,8 @@ class Explorer(StudyFiles):
     def widget(self):
         """The whole page (an ``ipywidgets.VBox``); built on first use."""
         if self._widget is None:
-            self._widget = self._build_page()
+            self._widget = explorer_page(self)
         return self._widget
-
-    def _build_page(self):
-        import ipywidgets as w
-
-        controls = self.settings_controls
-        data_box = w.VBox(
-            [
-                w.HTML("<h4 style='margin:4px 0'>1 · Data</h4>"),
-                w.HBox([self.dataset_picker, self.upload]),
-                self.outcome_picker,
-                self.data_info,
-            ]
-        )
-        settings_box = w.VBox(
-            [
-                w.HTML("<h4 style='margin:4px 0'>2 · Model and settings</h4>"),
-                self.family_picker,
-                *controls.family_boxes.values(),  # (each shown while chosen)
-                self.time_limit,
-                self.test_fraction,
-            ]
-        )
-        constraints_box = w.VBox(
-            [w.HTML("<h4 style='margin:4px 0'>3 · Constraints</h4>"), self.constraints_box]
-        )
-        solve_box = w.VBox(
-            [
-                w.HTML("<h4 style='margin:4px 0'>4 · Solve</h4>"),
-                w.HBox([self.solve_free, self.solve_bound]),
-                w.HBox(
-                    [
-                        w.Box(
-                            [self.monitors["unconstrained"].widget], layout=w.Layout(width="50%")
-                        ),
-                        w.Box([self.monitors["constrained"].widget], layout=w.Layout(width="50%")),
-                    ]
-                ),
-            ]
-        )
-        return w.VBox(
-            [
-                w.HTML("<h3 style='margin:4px 0'>riskexplore · Explorer</h3>"),
-                self.message,
-                w.HBox([data_box, settings_box], layout=w.Layout(flex_flow="row wrap")),
-                constraints_box,
-                solve_box,
-                w.HTML("<h4 style='margin:4px 0'>5 · Results</h4>"),
-                self.results_tabs,
-            ]
-        )
 
     # --- display ---------------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs):
