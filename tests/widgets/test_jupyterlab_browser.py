@@ -322,16 +322,20 @@ SAMPLE_JS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).ma
 
 #: The starter's live plots, as (title, occurrence on the page): what draws them.
 STARTER_LIVE = {
-    ("Unconstrained solve", 0): "ex.solve(wait=True)",
     ("Model size path", 0): "ex.compute_path(wait=True)",
-    ("My fit_risk_score: at most 5 features", 0): "a SolveMonitor around fit_risk_score",
     ("My fit_checklist: at most 7 items", 0): "a SolveMonitor around fit_checklist",
     ("mammo: the best risk score of each size", 0): "ParetoView.start",
 }
-#: The constrained solve of the starter is not among them: it certifies mammo in well under
-#: a second since the fixed scale runs the support screen (issue 18), between two samples
-#: of the page; its plot must still be drawn (below).
-STARTER_DRAWN = (("Constrained solve", 0),)
+#: The starter's single mammo searches are not among them: the fixed scale certifies
+#: mammo in about 0.2 s since the lattice search (issue 18), often between two samples of
+#: the page; their plots must still be drawn (below). A risk score's live growth is still
+#: watched here on the size path and the ParetoView, and in a longer search on the
+#: dashboards (tests/cli/test_dashboards_browser.py).
+STARTER_DRAWN = (
+    ("Unconstrained solve", 0),
+    ("Constrained solve", 0),
+    ("My fit_risk_score: at most 5 features", 0),
+)
 #: The plots of the Explorer opened from the saved study: drawn, without a search.
 STARTER_RESTORED = (("Unconstrained solve", 1), ("Constrained solve", 1), ("Model size path", 1))
 STARTER_END = "the same study: True"  # the last cell's output
@@ -355,6 +359,15 @@ def test_starter_notebook_runs_and_its_live_plots_grow(browser, lab):
             return STARTER_END in text
 
         wait_for(sample, "the starter notebook's last cell", timeout=900, interval=0.2)
+
+        def restored_drawn() -> bool:  # the reopened Explorer may draw just after that cell
+            sample()
+            return all(history.get(key, [0])[-1] > 0 for key in STARTER_RESTORED)
+
+        for _ in range(60):  # (then the assertions below say what is missing)
+            if restored_drawn():
+                break
+            time.sleep(0.5)
         print(
             "plots and the point counts seen:", json.dumps({f"{k}": v for k, v in history.items()})
         )
