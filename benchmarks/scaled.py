@@ -64,7 +64,7 @@ def make_problem(name: str, max_size: int) -> RiskScoreProblem:
     from riskexplore.datasets import load_dataset
 
     if name == "adult":
-        from riskexplore.data.binarize import Binarizer
+        from riskexplore import Binarizer
 
         data = load_dataset("adult_raw", split="all")
         X = Binarizer(complements=False).fit(data.X).transform(data.X)

@@ -184,6 +184,8 @@ class NearOptimalScores:
 class _Enumerate(_LCPA):
     """LCPA with a fixed threshold that records every model below it."""
 
+    parallel_nodes = False  # one thread: the models are recorded in the search's order
+
     def __init__(self, problem, limits, settings, threshold, cut_pool, warm_start, max_models):
         super().__init__(problem, limits, settings, (), warm_start, cut_pool)
         self.found: dict[tuple[int, ...], float] = {}

@@ -89,9 +89,8 @@ from riskexplore.checklist.search.data import (
 from riskexplore.checklist.search.refine import refine_frontier
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.parallel import resolve_n_jobs
+from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.core.result import SolveResult, final_status
-from riskexplore.errors import InputError
 
 __all__ = ["ExactSearch", "ExactSearchSettings", "OpenNode"]
 
@@ -166,10 +165,7 @@ class ExactSearchSettings:
 
     def __post_init__(self) -> None:
         self.n_jobs = resolve_n_jobs(self.n_jobs)
-        if self.client is not None and not hasattr(self.client, "submit"):
-            raise InputError(
-                f"client must be a dask.distributed.Client, got {type(self.client).__name__}"
-            )
+        check_client(self.client)
 
 
 # --------------------------------------------------------------------- the search data

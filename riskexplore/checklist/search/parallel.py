@@ -33,6 +33,7 @@ import numpy as np
 from riskexplore.checklist.search import kernel
 from riskexplore.checklist.search.data import build_search
 from riskexplore.checklist.search.driver import ExactSearch
+from riskexplore.core.parallel import dask_workers
 
 __all__ = ["Batch", "run_dask", "run_parallel", "run_threads", "search_batch"]
 
@@ -327,7 +328,7 @@ def run_dask(driver) -> tuple[bool, str | None]:
     from distributed import Event
 
     client = driver.settings.client
-    n_workers = max(len(client.scheduler_info().get("workers", {})), 1)
+    n_workers = dask_workers(client)
     token = uuid.uuid4().hex
     stop = Event(f"checklist-stop-{token}", client=client)
     problem = client.scatter(driver.problem, broadcast=True)

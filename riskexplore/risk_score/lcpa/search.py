@@ -26,6 +26,7 @@ from threadpoolctl import threadpool_limits
 
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
+from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.core.result import SolveResult, finish_solve
 from riskexplore.errors import InputError
 from riskexplore.risk_score.feasibility import check_feasible
@@ -33,6 +34,7 @@ from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, initial_bounds, 
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish, sequential_rounding
 from riskexplore.risk_score.lcpa.lp import BasisSnapshot, SurrogateLP
+from riskexplore.risk_score.lcpa.parallel import ParallelNodes
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.support.fixing import FeatureFixing, alpha_rows, root_feature_floors
 from riskexplore.risk_score.support.screen import SupportData
@@ -89,9 +91,14 @@ class LCPASettings:
         No root fixing when its screen would read more rows than this (supports times
         distinct rows, times 20 where rows do not merge by pattern): income's 443,704
         supports of 9,787 rows, 4.3e9, take about 12 s.
-    n_jobs : int
-        Threads of the support screen (at the root fixing, and at the nodes of the
-        learned-scale search); the answer is the same as with one.
+    n_jobs : int or None
+        Workers of the support screen (at the root fixing, and at the nodes of the
+        learned-scale search and of the fixed scale's screen engine): each fits ranges of
+        supports in a thread of its own (``None``: every core; ``-1`` likewise). The model
+        and its certificate are the same with any number.
+    client : dask.distributed.Client or None
+        Fit the screen's ranges of supports on this Dask cluster instead of in threads
+        (the rows are sent to every worker once per solve).
     """
 
     initialization: bool = True
@@ -113,11 +120,16 @@ class LCPASettings:
     root_fixing: bool = True
     fixing_max_supports: int = 2_000_000
     fixing_max_work: float = 1e10
-    n_jobs: int = 1
+    n_jobs: int | None = None
+    client: object | None = None
+
+    def __post_init__(self) -> None:
+        self.n_jobs = resolve_n_jobs(self.n_jobs)
+        check_client(self.client)
 
 
 class _Node:
-    __slots__ = ("lower", "upper", "bound", "depth", "basis", "branch")
+    __slots__ = ("lower", "upper", "bound", "depth", "basis", "branch", "owner")
 
     def __init__(self, lower, upper, bound, depth, basis=None, branch=None):
         self.lower: np.ndarray = lower
@@ -127,6 +139,7 @@ class _Node:
         self.basis: BasisSnapshot | None = basis
         # (column, direction 0=down/1=up, distance moved): feeds the pseudo-costs
         self.branch: tuple[int, int, float] | None = branch
+        self.owner = None  # the thread whose LP took ``basis``
 
 
 class _PseudoCosts:
@@ -201,7 +214,7 @@ def solve_lcpa(
     ).run()
 
 
-class _LCPA:
+class _LCPA(ParallelNodes):
     def __init__(self, problem, limits, settings, listeners, warm_start, cut_pool=None):
         self.problem = problem
         self.pool = cut_pool
@@ -209,6 +222,7 @@ class _LCPA:
             cut_pool.attach(problem.loss)
         self.limits = limits
         self.settings = settings
+        self._init_threads(self._threads_wanted())
         self.trace = Trace()
         self.emitter = EventEmitter([self.trace, *listeners])
         self.warm_start = warm_start
@@ -289,6 +303,8 @@ class _LCPA:
             "distinct_rows": self.problem.loss.n_rows,
             "fixed_features": 0 if self.fixing is None else self.fixing.count,
             "fixing_time": self.fixing_time,
+            "n_jobs": self.settings.n_jobs,
+            "dask": self.settings.client is not None,
         }
 
     def _fixing_box(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -331,21 +347,22 @@ class _LCPA:
 
     def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
         """Offer a feasible integer model; add its cut; polish it if it is promising."""
-        loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
+        loss, grad = self._loss_grad(lam.astype(float), integral=True)
         self._add_cut(loss, grad, lam)
         objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
         if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
             t0 = self.clock.elapsed()
-            polished, pobj = polish(
-                self.problem,
-                lam,
-                only_nonzero=only_nonzero,
-                checker=self.checker,
-                should_stop=self._should_stop,
-            )
+            with self._released():
+                polished, pobj = polish(
+                    self.problem,
+                    lam,
+                    only_nonzero=only_nonzero,
+                    checker=self.checker,
+                    should_stop=self._should_stop,
+                )
             self.heuristic_time += self.clock.elapsed() - t0
             if pobj < objective - 1e-12:
-                ploss, pgrad = self.problem.loss.value_and_grad(polished.astype(float), True)
+                ploss, pgrad = self._loss_grad(polished.astype(float), True)
                 self._add_cut(ploss, pgrad, polished)
                 lam, objective = polished, ploss + float(self.problem.c0 @ (polished[1:] != 0))
         if objective < self.ub:
@@ -357,8 +374,9 @@ class _LCPA:
         return objective
 
     def _add_cut(self, loss: float, grad: np.ndarray, lam: np.ndarray) -> None:
-        if hasattr(self, "lp"):
+        if self.lp is not None:
             self.lp.add_cut(loss, grad, lam.astype(float))
+            self._log_cut(loss, grad, lam.astype(float))
         if self.pool is not None:
             self.pool.add_cut(loss, grad, lam)
         self.cuts += 1
@@ -404,6 +422,7 @@ class _LCPA:
             cutoff=self.ub,
             should_stop=self._should_stop,
             n_jobs=self.settings.n_jobs,
+            client=self.settings.client,
         )
         self.fixing_time += self.clock.elapsed() - t0
         if floors is not None:
@@ -431,7 +450,7 @@ class _LCPA:
                 break  # infeasible relaxation: the search will show it
             self.root_bound = max(self.root_bound, self._safe(sol.objective))
             lam = sol.x[: self.d + 1]
-            loss, grad = p.loss.value_and_grad(lam)
+            loss, grad = self._loss_grad(lam)
             self._add_cut(loss, grad, lam)
             points.append(lam.copy())
             relaxed_obj = loss + float(p.c0 @ sol.x[self.d + 1 :])
@@ -448,13 +467,16 @@ class _LCPA:
 
     def _round(self, lam_real: np.ndarray) -> None:
         t0 = self.clock.elapsed()
-        lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
+        with self._released():
+            lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
         self.heuristic_time += self.clock.elapsed() - t0
         if lam is not None:
             self._consider(lam, polish_it=True)
 
     # --- branch and bound --------------------------------------------------------------
     def _search(self) -> bool:
+        if self._threads_wanted():
+            return self._search_threads()
         try:
             return self._search_loop()
         except KeyboardInterrupt:  # Ctrl-C: keep the best model and a valid bound
@@ -487,16 +509,20 @@ class _LCPA:
             children = self._process(node)
             self.current = None
             if children:
-                keep = children[1:] if self.settings.diving else children
-                snap = self.lp.snapshot() if self.settings.restore_bases and keep else None
-                for child in keep:
-                    child.basis = snap
-                    self._push(child)
+                self._queue_children(children)
                 if self.settings.diving:
                     dive = children[0]
             if self.nodes % 32 == 0:
                 self._update_bounds()
             self._maybe_report()
+
+    def _queue_children(self, children: list[_Node]) -> None:
+        """Queue the children not dived into, with this thread's LP basis."""
+        keep = children[1:] if self.settings.diving else children
+        snap = self.lp.snapshot() if self.settings.restore_bases and keep else None
+        for child in keep:
+            child.basis, child.owner = snap, self._state()
+            self._push(child)
 
     def _push(self, node: _Node) -> None:
         heapq.heappush(self.heap, (node.bound, next(self.counter), node))
@@ -505,9 +531,9 @@ class _LCPA:
         while self.heap:
             bound, _, node = heapq.heappop(self.heap)
             if not self._prunable(bound):
-                if node.basis is not None:
+                if node.basis is not None and node.owner is self._state():
                     self.lp.restore(node.basis)
-                    node.basis = None
+                node.basis = None
                 return node
         return None
 
@@ -558,7 +584,7 @@ class _LCPA:
             if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
                 self._give_up(node.bound)
                 return []
-            loss, grad = self.problem.loss.value_and_grad(lam.astype(float), integral=True)
+            loss, grad = self._loss_grad(lam.astype(float), integral=True)
             self._add_cut(loss, grad, lam)
             objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
             if objective < self.ub:
@@ -589,7 +615,7 @@ class _LCPA:
         Cuts are valid anywhere (the loss is convex), so this only tightens node bounds.
         """
         lam = sol.x[: self.d + 1]
-        loss, grad = self.problem.loss.value_and_grad(lam)
+        loss, grad = self._loss_grad(lam)
         if loss - sol.loss_estimate <= self.settings.fractional_cut_threshold * max(loss, 1e-9):
             return False
         self._add_cut(loss, grad, lam)
@@ -655,9 +681,8 @@ class _LCPA:
         lb = min(self.floor, self.ub)
         if self.heap:
             lb = min(lb, self.heap[0][0])
-        for node in (self.current, self._dive):  # the node in hand, the child dived into
-            if node is not None:
-                lb = min(lb, node.bound)
+        for node in self._held_nodes():  # each thread's node in hand and dive child
+            lb = min(lb, node.bound)
         if self.phase != "search":
             lb = min(lb, self.root_bound)
         return lb
@@ -672,12 +697,16 @@ class _LCPA:
             self._push_bounds_to_lp()
 
     def _push_bounds_to_lp(self) -> None:
-        if not hasattr(self, "lp"):
+        if self.lp is None:
             return
+        self._apply_bounds(self.lp)
+        self._bounds_changed()
+
+    def _apply_bounds(self, lp) -> None:
         b = self.bounds
         if self.settings.chained_updates:
-            self.lp.set_loss_bounds(b.L_min, b.L_max)
-        self.lp.set_size_bounds(b.R_min, b.R_max)
+            lp.set_loss_bounds(b.L_min, b.L_max)
+        lp.set_size_bounds(b.R_min, b.R_max)
 
     @staticmethod
     def _safe(objective: float) -> float:
@@ -686,17 +715,21 @@ class _LCPA:
 
     def _solve_lp(self):
         self.lp_solves += 1
-        return self.lp.solve()
+        self._sync_lp()
+        with self._released():
+            return self.lp.solve()
 
     # --- limits and reporting ------------------------------------------------------------
     def _should_stop(self) -> bool:
         if self.stop_reason is not None:
             return True
-        self.stop_reason = self.clock.limit_reached(self.nodes)
-        if self.stop_reason is not None:
+        reason = self.clock.limit_reached(self.nodes)
+        if reason is not None:
+            self.stop_reason = reason
             return True
         if (
             self.phase == "search"
+            and not self._outside_lock()
             and math.isfinite(self.ub)
             and relative_gap(self.ub, self.lower_bound()) <= self.limits.gap_tolerance
         ):

@@ -311,7 +311,7 @@ class _ScaledLCPA(_LCPA):
     def _cut_at(self, lam: np.ndarray, t: float) -> float:
         """Add the loss cut at the model ``(lam, 1/t)``; return its objective."""
         w = lam.astype(float) * t
-        loss, grad = self.problem.loss.value_and_grad(w)
+        loss, grad = self._loss_grad(w)
         self._add_cut(loss, grad, w)
         return loss + self.sclass.penalty(lam)
 
@@ -356,7 +356,7 @@ class _ScaledLCPA(_LCPA):
                 break
             self.root_bound = max(self.root_bound, self._safe(sol.objective))
             w = sol.x[: self.d + 1]
-            loss, grad = self.problem.loss.value_and_grad(w)
+            loss, grad = self._loss_grad(w)
             self._add_cut(loss, grad, w)
             self._update_bounds()
             self._maybe_report()
@@ -373,13 +373,14 @@ class _ScaledLCPA(_LCPA):
                 return
             t0 = self.clock.elapsed()
             theta = found.thetas[s, : found.sizes[s] + 1]
-            lam, t, _ = round_ray(
-                self.sclass,
-                theta,
-                found.support(s),
-                count=self.settings.rays,
-                should_stop=self._should_stop,
-            )
+            with self._released():
+                lam, t, _ = round_ray(
+                    self.sclass,
+                    theta,
+                    found.support(s),
+                    count=self.settings.rays,
+                    should_stop=self._should_stop,
+                )
             self.heuristic_time += self.clock.elapsed() - t0
             if lam is not None:
                 self._offer(lam, t, polish_it=True)
@@ -389,7 +390,8 @@ class _ScaledLCPA(_LCPA):
         t = self._lp_t
         view = self.sclass.fixed_scale(t)
         t0 = self.clock.elapsed()
-        lam = sequential_rounding(view, w_real / t, should_stop=self._should_stop)
+        with self._released():
+            lam = sequential_rounding(view, w_real / t, should_stop=self._should_stop)
         self.heuristic_time += self.clock.elapsed() - t0
         if lam is not None:
             self._consider(view.embed(lam), polish_it=True)
@@ -447,11 +449,13 @@ class _ScaledLCPA(_LCPA):
         if self.limits.node_limit is not None:
             budget = max(1, min(budget, self.limits.node_limit - self.nodes))
         t0 = self.clock.elapsed()
-        result = search_support(
-            self._support_data(), support, node.lower[: d + 1], node.upper[: d + 1],
-            penalty=float(self.problem.c0[support].sum()), cutoff=self.ub,
-            gap=self.limits.gap_tolerance, max_nodes=budget,
-        )  # fmt: skip
+        data, cutoff = self._support_data(), self.ub
+        with self._released():
+            result = search_support(
+                data, support, node.lower[: d + 1], node.upper[: d + 1],
+                penalty=float(self.problem.c0[support].sum()), cutoff=cutoff,
+                gap=self.limits.gap_tolerance, max_nodes=budget,
+            )  # fmt: skip
         self.lattice_time += self.clock.elapsed() - t0
         self.lattice_nodes += result.nodes
         self.nodes += max(result.nodes, 1)
@@ -484,11 +488,13 @@ class _ScaledLCPA(_LCPA):
             return False
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
-        result = screen_supports(
-            data, forced=support, free=(), k_min=support.size,
-            k_max=support.size, w_lower=w_lo, w_upper=w_hi, c0=self.problem.c0,
-            cutoff=self.ub,
-        )  # fmt: skip
+        cutoff = self.ub
+        with self._released():
+            result = screen_supports(
+                data, forced=support, free=(), k_min=support.size,
+                k_max=support.size, w_lower=w_lo, w_upper=w_hi, c0=self.problem.c0,
+                cutoff=cutoff,
+            )  # fmt: skip
         self.screen_time += self.clock.elapsed() - t0
         if len(result) == 0:
             return False
@@ -546,7 +552,7 @@ class _ScaledLCPA(_LCPA):
             self._give_up(node.bound)  # an LP tolerance let a row slip
             return []
         w = lam.astype(float) * t
-        loss, grad = self.problem.loss.value_and_grad(w)
+        loss, grad = self._loss_grad(w)
         self._add_cut(loss, grad, w)
         if loss + self.sclass.penalty(lam) < self.ub:
             self._offer(lam, t, polish_it=True)
@@ -580,8 +586,21 @@ class _ScaledLCPA(_LCPA):
         d = self.d
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(node.lower[: d + 1], node.upper[: d + 1])
-        result = screen_supports(
-            self._support_data(),
+        data, cutoff = self._support_data(), self.ub
+        with self._released():
+            result = self._screen_supports(data, forced, free, k_min, k_max, w_lo, w_hi, cutoff)
+        self.screen_time += self.clock.elapsed() - t0
+        self.screened += len(result)
+        if not result.complete:
+            self.floor = min(self.floor, node.bound)
+            return []
+        self._round_supports(result, self.settings.screen_roundings)
+        return self._support_children(node, result)
+
+    def _screen_supports(self, data, forced, free, k_min, k_max, w_lo, w_hi, cutoff):
+        """The screen of one node's supports (by the settings' workers)."""
+        return screen_supports(
+            data,
             forced=forced,
             free=free,
             k_min=k_min,
@@ -590,17 +609,11 @@ class _ScaledLCPA(_LCPA):
             w_upper=w_hi,
             c0=self.problem.c0,
             alpha_rows=self._alpha_rows,
-            cutoff=self.ub,
+            cutoff=cutoff,
             should_stop=self._should_stop,
             n_jobs=self.settings.n_jobs,
+            client=self.settings.client,
         )
-        self.screen_time += self.clock.elapsed() - t0
-        self.screened += len(result)
-        if not result.complete:
-            self.floor = min(self.floor, node.bound)
-            return []
-        self._round_supports(result, self.settings.screen_roundings)
-        return self._support_children(node, result)
 
     def _support_children(self, node: _Node, result: ScreenResult) -> list[_Node]:
         children = []
@@ -614,7 +627,7 @@ class _ScaledLCPA(_LCPA):
         self.screen_survivors += len(children)
         if len(children) <= self.settings.max_cuts_in_lp // 4:
             for _, w in children:  # the support's fit: a tangent cut that holds everywhere
-                loss, grad = self.problem.loss.value_and_grad(w)
+                loss, grad = self._loss_grad(w)
                 self._add_cut(loss, grad, w)
         return [child for child, _ in children]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -96,6 +97,7 @@ def root_feature_floors(
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
     n_jobs: int = 1,
+    client: Any = None,
 ) -> np.ndarray | None:
     """The floors of the root region ``[lower, upper]`` (over ``[lambda, alpha]``).
 
@@ -124,6 +126,8 @@ def root_feature_floors(
         A stop request; an interrupted screen gives None.
     n_jobs : int
         Threads of the screen (the same floors as one).
+    client : dask.distributed.Client, optional
+        Run the screen on this Dask cluster (the same floors).
 
     Returns
     -------
@@ -154,6 +158,7 @@ def root_feature_floors(
         cutoff=cutoff,
         should_stop=should_stop,
         n_jobs=n_jobs,
+        client=client,
     )
     if not result.complete:
         return None

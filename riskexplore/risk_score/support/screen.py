@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from riskexplore.core.parallel import ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
 from riskexplore.risk_score.support.kernel import PATTERN_CAP, screen_batch
@@ -232,10 +232,11 @@ def _alpha_feasible(rows: RowMatrix | None, d: int, supports, sizes) -> np.ndarr
 
 def _as_array(batch: list[tuple[int, ...]], k_max: int) -> tuple[np.ndarray, np.ndarray]:
     sup = np.full((len(batch), max(k_max, 1)), -1, dtype=np.int64)
-    sizes = np.zeros(len(batch), dtype=np.int64)
-    for s, combo in enumerate(batch):
-        sup[s, : len(combo)] = combo
-        sizes[s] = len(combo)
+    sizes = np.fromiter((len(c) for c in batch), dtype=np.int64, count=len(batch))
+    for k in np.unique(sizes):  # supports of one size in one assignment
+        rows = np.flatnonzero(sizes == k)
+        if k:
+            sup[rows, :k] = np.array([batch[r] for r in rows], dtype=np.int64)
     return sup, sizes
 
 
@@ -253,6 +254,7 @@ def screen_supports(
     cutoff: float = math.inf,
     should_stop: Callable[[], bool] | None = None,
     n_jobs: int = 1,
+    client: Any = None,
 ) -> ScreenResult:
     """Bound the objective of every model on every support of a region.
 
@@ -279,6 +281,9 @@ def screen_supports(
         Threads that fit batches of supports at once (the compiled kernel releases the
         GIL). Every batch is fitted the same way whatever the thread, so the result is
         the serial one.
+    client : dask.distributed.Client, optional
+        Fit the batches as tasks on this Dask cluster instead (the rows are sent to every
+        worker once per :class:`SupportData`); the result is again the serial one.
 
     Returns
     -------
@@ -298,27 +303,17 @@ def screen_supports(
                 return
             sup, sizes = _as_array(batch, k_max)
             keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-            yield sup[keep], sizes[keep]
-
-    def fit(arrays):
-        return _fit(data, *arrays, w_lower, w_upper, c0, cutoff)
+            yield sup[keep], sizes[keep], w_lower, w_upper, c0, cutoff
 
     total = count_supports(len(forced), len(free), k_min, k_max)
-    if n_jobs <= 1 or total <= _BATCH:
-        parts = [fit(arrays) for arrays in prepared()]
-    else:
-        with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-            pending: deque = deque()
-            parts = []
-            for arrays in prepared():
-                pending.append(pool.submit(fit, arrays))
-                while len(pending) > 2 * n_jobs:
-                    parts.append(pending.popleft().result())
-            parts.extend(future.result() for future in pending)
+    if total <= _BATCH:  # one batch: no worker to wait for
+        n_jobs, client = 1, None
+    parts = list(ordered_map(_fit, prepared(), n_jobs=n_jobs, client=client, shared=(data,)))
     return _merge(parts, k_max, not stopped)
 
 
 def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:
+    """Fit one batch of supports (a task of :func:`screen_supports`' workers)."""
     n = len(sizes)
     bounds, fits = np.zeros(n), np.zeros(n)
     thetas = np.zeros((n, sup.shape[1] + 1))
