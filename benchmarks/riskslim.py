@@ -45,10 +45,18 @@ def make_problem(name: str) -> RiskScoreProblem:
     return RiskScoreProblem(data.X, data.y, max_size=MAX_SIZE, **SETTINGS)
 
 
-def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "new") -> dict:
+def run_lcpa(
+    name: str, time_limit: float, engine: str = "lcpa", label: str = "new", n_jobs=None
+) -> dict:
     """Solve ``name`` by LCPA (``engine="lcpa"``) or by the support screen with ``m = 1``
-    (``"screen"``) and describe the solve."""
+    (``"screen"``) and describe the solve; ``n_jobs`` workers (None: the default)."""
     problem = make_problem(name)
+    settings = None
+    if n_jobs is not None:  # (old trees may have no n_jobs)
+        from riskexplore.risk_score.lcpa.search import LCPASettings
+        from riskexplore.risk_score.scaled.search import ScaledLCPASettings
+
+        settings = (ScaledLCPASettings if engine == "screen" else LCPASettings)(n_jobs=n_jobs)
     events = []
     limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
     cpu = time.process_time()
@@ -57,10 +65,12 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
             from riskexplore.risk_score.scaled import solve_scaled_lcpa
 
             result = solve_scaled_lcpa(
-                problem, (1.0, 1.0), limits=limits, listeners=[events.append]
+                problem, (1.0, 1.0), limits=limits, listeners=[events.append], settings=settings
             )
         else:
-            result = solve_lcpa(problem, limits=limits, listeners=[events.append])
+            result = solve_lcpa(
+                problem, limits=limits, listeners=[events.append], settings=settings
+            )
     cpu = time.process_time() - cpu
     final = result.objective
     within = None
@@ -77,6 +87,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
         "n": int(problem.X.shape[0]),
         "d": int(problem.n_features),
         "distinct_rows": int(problem.loss.n_rows),
+        "n_jobs": result.stats.get("n_jobs", 1),
         "time_limit": time_limit,
         "status": result.status,
         "objective": result.objective,
@@ -101,15 +112,15 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
     }
 
 
-def run_new(name: str, time_limit: float) -> list[dict]:
+def run_new(name: str, time_limit: float, n_jobs=None) -> list[dict]:
     """The engine ``fit_risk_score`` picks, then LCPA (with the root fixing) if that was
     not it."""
     from riskexplore.risk_score.fit import fixed_scale_engine
 
     engine = fixed_scale_engine(make_problem(name))
-    records = [run_lcpa(name, time_limit, engine, "new")]
+    records = [run_lcpa(name, time_limit, engine, "new", n_jobs)]
     if engine != "lcpa":
-        records.append(run_lcpa(name, time_limit, "lcpa", "new lcpa"))
+        records.append(run_lcpa(name, time_limit, "lcpa", "new lcpa", n_jobs))
     return records
 
 
@@ -209,6 +220,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--skip-old", action="store_true", help="no run of the old package")
     parser.add_argument("--old-ref", default=OLD_REF, help="the old package's commit")
+    parser.add_argument("--n-jobs", type=int, default=None, help="workers (default: all cores)")
     parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     names = args.datasets
@@ -228,7 +240,7 @@ def main(argv=None) -> int:
         tree = None if args.skip_old else old_tree(tmp, args.old_ref)
         for name in names:
             limit = args.income_time_limit if name == "income" else args.time_limit
-            news = run_new(name, limit)
+            news = run_new(name, limit, args.n_jobs)
             for record in news:
                 emit(record)
             if tree is not None:

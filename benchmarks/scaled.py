@@ -80,8 +80,15 @@ def _time_to_within(events, final: float, share: float) -> float | None:
     return None
 
 
-def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str = "new") -> dict:
+def run_ours(
+    name: str, problem: RiskScoreProblem, time_limit: float, label: str = "new", n_jobs=None
+) -> dict:
     events = []
+    settings = None
+    if n_jobs is not None:  # (old trees may have no n_jobs)
+        from riskexplore.risk_score.scaled.search import ScaledLCPASettings
+
+        settings = ScaledLCPASettings(n_jobs=n_jobs)
     cpu = time.process_time()
     with banners_to_stderr():
         result = solve_scaled_lcpa(
@@ -89,6 +96,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
             MULTIPLIERS,
             limits=Limits(time_limit=time_limit, gap_tolerance=1e-6),
             listeners=[events.append],
+            settings=settings,
         )
     cpu = time.process_time() - cpu
     stats = result.stats
@@ -101,6 +109,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
         "d": int(problem.n_features),
         "distinct_rows": int(problem.loss.n_rows),
         "max_size": int(problem.max_size),
+        "n_jobs": stats.get("n_jobs", 1),
         "time_limit": time_limit,
         "status": result.status,
         "objective": result.objective,
@@ -198,6 +207,7 @@ def main(argv=None) -> int:
     parser.add_argument("--fasterrisk-venv", default=str(DEFAULT_VENV))
     parser.add_argument("--skip-old", action="store_true", help="no run of the old package")
     parser.add_argument("--old-ref", default=OLD_REF, help="the old package's commit")
+    parser.add_argument("--n-jobs", type=int, default=None, help="workers (default: all cores)")
     parser.add_argument("--as-old", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.as_old:  # inside the old package: compile its kernels untimed, then solve
@@ -213,7 +223,7 @@ def main(argv=None) -> int:
         for name in args.datasets:
             problem = make_problem(name, args.max_size)
             limit = args.adult_time_limit if name == "adult" else args.time_limit
-            ours = run_ours(name, problem, limit)
+            ours = run_ours(name, problem, limit, n_jobs=args.n_jobs)
             emit(ours)
             if tree is not None:
                 for record in run_old(tree, name, args):

@@ -498,25 +498,33 @@ def n_jobs_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_parallel(parser: argparse.ArgumentParser) -> None:
-    """``--n-jobs N`` and ``--scheduler ADDRESS`` (the exact search's workers).
+def add_parallel(
+    parser: argparse.ArgumentParser,
+    search: str = "the exact search",
+    cluster: str = "run the exact search",
+) -> None:
+    """``--n-jobs N`` and ``--scheduler ADDRESS`` (the search's workers).
 
     Parameters
     ----------
     parser : ArgumentParser
         The command's parser.
+    search : str
+        What the cores run, for the help.
+    cluster : str
+        What the Dask cluster does, for the help.
     """
     parser.add_argument(
         "--n-jobs",
         type=n_jobs_argument,
         default=None,
         metavar="N",
-        help="cores of the exact search (default: every core; -1 likewise)",
+        help=f"cores of {search} (default: every core; -1 likewise)",
     )
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run the exact search on this Dask cluster (e.g. tcp://10.0.0.5:8786)",
+        help=f"{cluster} on this Dask cluster (e.g. tcp://10.0.0.5:8786)",
     )
 
 

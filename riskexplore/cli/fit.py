@@ -11,10 +11,12 @@ from riskexplore.cli.common import (
     ProgressPrinter,
     add_audit,
     add_data,
+    add_parallel,
     add_time_limit,
     audit_json,
     audit_report,
     check_audit,
+    dask_client,
     finite,
     load_table,
     nonnegative_float,
@@ -81,6 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
     )
     add_time_limit(parser, "model")
+    add_parallel(parser, "the search", "fit the support screen")
     add_audit(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
@@ -110,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     X, y, name = load_table(args.data, args.target)
     audit_data = check_audit(args, X, y)
     progress = None if args.json else ProgressPrinter()
+    client = dask_client(args.scheduler)
 
     def start(stop: threading.Event):
         return iter_fit_risk_score(
@@ -123,10 +127,16 @@ def run(args: argparse.Namespace) -> int:
             c0=args.c0,
             time_limit=args.time_limit,
             stop=stop,
+            n_jobs=args.n_jobs,
+            client=client,
             **scale_kwargs,
         )
 
-    model = run_solve(start, progress)
+    try:
+        model = run_solve(start, progress)
+    finally:
+        if client is not None:
+            client.close()
     audits = audit_report(model, X, y, args, audit_data)
     if args.json:
         report = fit_report(model, name, len(y))

@@ -55,6 +55,9 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         multiplier ``m`` learned (see :func:`~riskexplore.risk_score.fit.fit_risk_score`).
     multiplier_min, multiplier_max : float
         Bounds on ``m`` for the learned scale.
+    n_jobs : int or None
+        Threads of the search (``None``: every core; ``1`` inside a cross-validation
+        that already runs folds in parallel).
 
     Attributes
     ----------
@@ -85,6 +88,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         scale: str = "fixed",
         multiplier_min: float = MULTIPLIER_MIN,
         multiplier_max: float = MULTIPLIER_MAX,
+        n_jobs: int | None = None,
     ) -> None:
         self.max_size = max_size
         self.min_size = min_size
@@ -102,6 +106,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         self.scale = scale
         self.multiplier_min = multiplier_min
         self.multiplier_max = multiplier_max
+        self.n_jobs = n_jobs
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
@@ -136,6 +141,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
             scale=self.scale,
             multiplier_min=self.multiplier_min,
             multiplier_max=self.multiplier_max,
+            n_jobs=self.n_jobs,
         )
         return self
 

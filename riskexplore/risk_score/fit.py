@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
@@ -14,6 +15,7 @@ from riskexplore.core.limits import (
     StopRequest,
     checked_limits,
 )
+from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.errors import InputError
 from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
@@ -102,6 +104,8 @@ def solve_problem(
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
     cut_pool=None,
+    n_jobs: int | None = None,
+    client=None,
 ) -> RiskScore:
     """Solve a built problem with LCPA and wrap the result as a :class:`RiskScore`.
 
@@ -122,6 +126,8 @@ def solve_problem(
         The problem (see :func:`build_problem`).
     time_limit, node_limit, gap_tolerance, stop, callbacks, warm_start, settings, cut_pool
         As for :func:`fit_risk_score`.
+    n_jobs, client
+        As for :func:`fit_risk_score`.
 
     Returns
     -------
@@ -129,20 +135,63 @@ def solve_problem(
         The model, its certificate and statistics.
     """
     limits = checked_limits(time_limit, node_limit, gap_tolerance, stop)
+    engine = "learned" if problem.scale == "learned" else fixed_scale_engine(problem, settings)
     arguments: dict[str, Any] = {
         "limits": limits,
-        "settings": settings,
+        "settings": engine_settings(engine, settings, n_jobs, client),
         "listeners": tuple(callbacks or ()),
         "warm_start": _warm_start_vector(warm_start, problem),
         "cut_pool": cut_pool,
     }
-    if problem.scale == "learned":
+    if engine == "learned":
         result = solve_scaled_lcpa(problem, problem.multiplier_range, **arguments)
-    elif fixed_scale_engine(problem, settings) == "screen":
+    elif engine == "screen":
         result = solve_scaled_lcpa(problem, (1.0, 1.0), **arguments)
     else:
         result = solve_lcpa(problem, **arguments)
     return RiskScore.from_result(problem, result)
+
+
+def engine_settings(engine: str, settings, n_jobs: int | None, client):
+    """The engine's settings with ``n_jobs`` and ``client`` applied (validated).
+
+    Parameters
+    ----------
+    engine : {"learned", "screen", "lcpa"}
+        The engine that solves the problem (see :func:`fixed_scale_engine`).
+    settings : LCPASettings, ScaledLCPASettings or None
+        Settings given by the user.
+    n_jobs : int or None
+        Workers of the search; None keeps those of ``settings`` (every core by default).
+    client : dask.distributed.Client or None
+        A Dask cluster for the support screen; None keeps that of ``settings``.
+
+    Returns
+    -------
+    LCPASettings or ScaledLCPASettings
+        ``settings`` (or the engine's defaults) with the workers applied.
+
+    Raises
+    ------
+    InputError
+        For a bad ``n_jobs``, a ``client`` that is not a Dask client, or settings of
+        another type.
+    """
+    check_client(client)
+    if n_jobs is not None:
+        resolve_n_jobs(n_jobs)
+    if settings is None:
+        settings = LCPASettings() if engine == "lcpa" else ScaledLCPASettings()
+    elif not isinstance(settings, LCPASettings):
+        raise InputError(
+            f"settings must be LCPASettings or ScaledLCPASettings, got {type(settings).__name__}"
+        )
+    changes: dict[str, Any] = {}
+    if n_jobs is not None:
+        changes["n_jobs"] = n_jobs
+    if client is not None:
+        changes["client"] = client
+    return dataclasses.replace(settings, **changes) if changes else settings
 
 
 def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
@@ -239,6 +288,8 @@ def fit_risk_score(
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
     cut_pool=None,
+    n_jobs: int | None = None,
+    client=None,
     **problem_kwargs: Any,
 ) -> RiskScore:
     """Fit a certifiably optimal risk score (RiskSLIM) with the lattice cutting plane algorithm.
@@ -294,6 +345,15 @@ def fit_risk_score(
     cut_pool : CutPool, optional
         Share loss cuts and models with other solves on the same data (see
         :class:`riskexplore.risk_score.lcpa.cut_pool.CutPool`); re-solves start much warmer.
+    n_jobs : int, optional
+        Threads of the search (default: every core; ``-1`` likewise, ``-2`` all but one):
+        they search subtrees at once, sharing the incumbent and the loss cuts, and fit
+        ranges of supports of the support screen. The model and its certificate are
+        those of one thread (between models of exactly equal objective, either may be
+        returned).
+    client : dask.distributed.Client, optional
+        Fit the support screen's ranges of supports on this Dask cluster (the rows are
+        sent to every worker once); the tree search stays in this process's threads.
     **problem_kwargs
         Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
@@ -347,6 +407,8 @@ def fit_risk_score(
         warm_start=warm_start,
         settings=settings,
         cut_pool=cut_pool,
+        n_jobs=n_jobs,
+        client=client,
     )
 
 
@@ -362,6 +424,8 @@ def iter_fit_risk_score(
     warm_start: RiskScore | np.ndarray | Sequence[int] | None = None,
     settings=None,
     cut_pool=None,
+    n_jobs: int | None = None,
+    client=None,
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, RiskScore]:
     """Fit like :func:`fit_risk_score`, yielding progress events as the solve runs.
@@ -375,6 +439,8 @@ def iter_fit_risk_score(
     Parameters
     ----------
     X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings, cut_pool
+        As in :func:`fit_risk_score`.
+    n_jobs, client
         As in :func:`fit_risk_score`.
     **problem_args
         The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
@@ -395,6 +461,7 @@ def iter_fit_risk_score(
     ...         break
     """
     problem = build_problem(X, y, **problem_args)
+    engine_settings("lcpa", settings, n_jobs, client)  # bad workers raise here, not in the thread
     return iterate_solve(
         solve_problem,
         problem,
@@ -406,6 +473,8 @@ def iter_fit_risk_score(
         warm_start=warm_start,
         settings=settings,
         cut_pool=cut_pool,
+        n_jobs=n_jobs,
+        client=client,
     )
 
 

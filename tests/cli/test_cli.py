@@ -93,6 +93,18 @@ def test_fit_learned_scale_json_and_card():
     assert json.loads(fixed.stdout)["scale"] == "fixed"
 
 
+def test_fit_n_jobs_gives_the_same_model_and_refuses_zero():
+    args = ["fit", "mammo", "--max-size", "3", "--json"]
+    one, two = _run(*args, "--n-jobs", "1"), _run(*args, "--n-jobs", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    first, second = json.loads(one.stdout), json.loads(two.stdout)
+    assert first["status"] == second["status"] == "optimal"
+    assert first["coefficients"] == second["coefficients"]
+    assert first["intercept"] == second["intercept"]
+    bad = _run(*args, "--n-jobs", "0")
+    assert bad.returncode != 0 and "--n-jobs" in bad.stderr
+
+
 def test_fit_text_card_from_csv(tmp_path: Path):
     data = load_dataset("breastcancer")
     frame = data.X.iloc[:, :4].copy()

@@ -8,6 +8,9 @@ Its modules, from the LP up (all under ``riskexplore.risk_score.lcpa``):
 * ``heuristics``: sequential rounding and discrete coordinate descent (polishing);
 * ``search``: :func:`solve_lcpa`, LCPA as our own branch-and-bound (why its certificate
   is valid is described there);
+* ``pseudo_costs``: which fractional column to branch on;
+* ``parallel``: the same search on ``n_jobs`` threads that share the queue, the incumbent
+  and the cuts;
 * ``cpa``: :func:`solve_cpa`, the plain cutting plane algorithm (a baseline that stalls).
 
 The learned-scale engine (:mod:`riskexplore.risk_score.scaled`) extends this search, and

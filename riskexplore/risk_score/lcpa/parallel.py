@@ -60,7 +60,7 @@ def _state_property(name: str) -> property:
     def put(self, value) -> None:
         setattr(self._state(), name, value)
 
-    return property(get, put)
+    return property(get, put, doc=f"The calling thread's own ``{name}``.")
 
 
 class ParallelNodes:
@@ -205,10 +205,15 @@ class ParallelNodes:
         self._local.state = state
         try:
             with self._lock:
-                if state.lp is None:
-                    self._worker_lp()
-                self._work_loop(state)
-                self._lock.notify_all()
+                try:
+                    if state.lp is None:
+                        self._worker_lp()
+                    self._work_loop(state)
+                except Exception:  # the others stop too; the error is raised by the caller
+                    self.stop_reason = "stopped"
+                    raise
+                finally:
+                    self._lock.notify_all()
         finally:
             self._local.state = None
 

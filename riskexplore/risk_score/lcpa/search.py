@@ -35,6 +35,7 @@ from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish, sequential_rounding
 from riskexplore.risk_score.lcpa.lp import BasisSnapshot, SurrogateLP
 from riskexplore.risk_score.lcpa.parallel import ParallelNodes
+from riskexplore.risk_score.lcpa.pseudo_costs import PseudoCosts
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.support.fixing import FeatureFixing, alpha_rows, root_feature_floors
 from riskexplore.risk_score.support.screen import SupportData
@@ -142,32 +143,6 @@ class _Node:
         self.owner = None  # the thread whose LP took ``basis``
 
 
-class _PseudoCosts:
-    """Average LP-bound gain per unit of rounding, per column and direction.
-
-    Branching on the candidate with the largest product of expected down and up gains
-    (the usual pseudo-cost rule) cuts the tree far more than "most fractional".
-    """
-
-    def __init__(self, n_cols: int) -> None:
-        self.total = np.zeros((2, n_cols))
-        self.count = np.zeros((2, n_cols))
-
-    def record(self, col: int, direction: int, distance: float, gain: float) -> None:
-        if distance > 1e-9 and math.isfinite(gain):
-            self.total[direction, col] += max(gain, 0.0) / distance
-            self.count[direction, col] += 1
-
-    def choose(self, cols: np.ndarray, frac_part: np.ndarray) -> int:
-        known = self.count > 0
-        mean = np.where(known, self.total / np.maximum(self.count, 1), 0.0)
-        default = mean[known].mean() if known.any() else 1.0
-        down = np.where(known[0, cols], mean[0, cols], default) * frac_part
-        up = np.where(known[1, cols], mean[1, cols], default) * (1.0 - frac_part)
-        score = np.maximum(down, 1e-9) * np.maximum(up, 1e-9)
-        return int(cols[np.argmax(score)])
-
-
 def solve_lcpa(
     problem: RiskScoreProblem,
     *,
@@ -228,7 +203,7 @@ class _LCPA(ParallelNodes):
         self.warm_start = warm_start
         self.d = problem.n_features
         self.checker = MoveChecker(problem)
-        self.pseudo = _PseudoCosts(2 * self.d + 1)
+        self.pseudo = PseudoCosts(2 * self.d + 1)
         self.ub = math.inf
         self.best: np.ndarray | None = None
         self.floor = math.inf  # least bound of regions left unexplored or solved inexactly

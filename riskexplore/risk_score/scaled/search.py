@@ -617,10 +617,11 @@ class _ScaledLCPA(_LCPA):
 
     def _support_children(self, node: _Node, result: ScreenResult) -> list[_Node]:
         children = []
-        for s in np.argsort(result.bounds, kind="stable"):
-            bound = max(node.bound, float(result.bounds[s]) - 1e-9 * (1 + abs(result.bounds[s])))
-            if self._prunable(bound):
-                continue
+        raw = result.bounds
+        bounds = np.maximum(node.bound, raw - 1e-9 * (1 + np.abs(raw)))
+        kept = self._unpruned(bounds)
+        for s in kept[np.argsort(bounds[kept], kind="stable")]:
+            bound = float(bounds[s])
             child = self._support_child(node, result.support(s), bound)
             if child is not None:
                 children.append((child, result.point(s, self.d)))
@@ -630,6 +631,18 @@ class _ScaledLCPA(_LCPA):
                 loss, grad = self._loss_grad(w)
                 self._add_cut(loss, grad, w)
         return [child for child, _ in children]
+
+    def _unpruned(self, bounds: np.ndarray) -> np.ndarray:
+        """Indices of the bounds :meth:`_prunable` keeps (the floor takes those dropped
+        within the gap tolerance), in order."""
+        keep = bounds < self.ub
+        tol = self.limits.gap_tolerance
+        if tol > 0:
+            near = keep & (bounds >= self.ub - tol * abs(self.ub))
+            if near.any():
+                self.floor = min(self.floor, float(bounds[near].min()))
+            keep &= ~near
+        return np.flatnonzero(keep)
 
     def _support_child(self, node: _Node, support: np.ndarray, bound: float) -> _Node | None:
         d = self.d
