@@ -10,14 +10,18 @@ repository root, alone on the machine::
         --n-jobs 1 2 --time-limit 300 --adult-time-limit 300
 
 Records: ``kind: "parallel"`` per solve (status, bounds, gap, time, CPU time, nodes, the
-first time the gap reached each of ``GAPS``), and ``kind: "speedup"`` per dataset and scale:
-the time to the certificate, or to the least gap both runs reached, of one worker over
-``n`` workers, and whether they found the same model.
+first time the gap reached each of ``GAPS``, the bounds about once a second), and
+``kind: "speedup"`` per dataset and scale: the time to the certificate, or to the least
+gap both runs reached, of one worker over ``n`` workers (``speedup``); the time one worker
+takes to its final lower bound over the time ``n`` take to reach it (``bound_speedup``);
+and whether they found the same model.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 import time
 
@@ -42,6 +46,7 @@ def solve(name: str, scale: str, n_jobs: int, time_limit: float) -> dict:
     limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
     events = []
     engine = "learned" if scale == "learned" else fixed_scale_engine(problem)
+    load = os.getloadavg()[0]
     cpu = time.process_time()
     with banners_to_stderr():
         if engine == "lcpa":
@@ -62,6 +67,12 @@ def solve(name: str, scale: str, n_jobs: int, time_limit: float) -> dict:
         if first is None and result.gap <= gap:
             first = result.time
         reached[str(gap)] = first
+    trajectory, last = [], -math.inf  # (time, lower, upper), at most one a second
+    for e in events:
+        if e.time - last >= 1.0 and math.isfinite(e.upper_bound):
+            trajectory.append((round(e.time, 2), e.lower_bound, e.upper_bound))
+            last = e.time
+    trajectory.append((round(result.time, 2), result.lower_bound, result.upper_bound))
     return {
         "kind": "parallel",
         "dataset": name,
@@ -77,8 +88,11 @@ def solve(name: str, scale: str, n_jobs: int, time_limit: float) -> dict:
         "gap": result.gap,
         "time": result.time,
         "cpu": cpu,
+        "load_before": load,  # the machine's load average (1 min) before and after
+        "load_after": os.getloadavg()[0],
         "time_to_certificate": result.time if result.status == "optimal" else None,
         "time_to_gap": reached,
+        "trajectory": trajectory,
         "nodes": result.nodes,
         "lp_solves": result.stats.get("lp_solves"),
         "screen_time": result.stats.get("screen_time"),
@@ -104,6 +118,14 @@ def speedup(one: dict, many: dict) -> dict:
         record["measure"] = "time to certificate"
         record["speedup"] = one["time"] / max(many["time"], 1e-9)
         return record
+    # the lower bound: when each run reached the bound one worker ends with
+    target = one["lower_bound"]
+    t_one = next(t for t, lower, _ in one["trajectory"] if lower >= target)
+    t_many = next((t for t, lower, _ in many["trajectory"] if lower >= target), None)
+    record["lower_bound_1"] = target
+    record[f"lower_bound_{many['n_jobs']}"] = many["lower_bound"]
+    if t_many is not None:
+        record["bound_speedup"] = t_one / max(t_many, 1e-9)
     common = [g for g in GAPS if one["time_to_gap"][str(g)] and many["time_to_gap"][str(g)]]
     if common:
         gap = min(common)

@@ -587,7 +587,7 @@ class _ScaledLCPA(_LCPA):
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(node.lower[: d + 1], node.upper[: d + 1])
         data, cutoff = self._support_data(), self.ub
-        with self._released():
+        with self._released(), self._screen_turn:
             result = self._screen_supports(data, forced, free, k_min, k_max, w_lo, w_hi, cutoff)
         self.screen_time += self.clock.elapsed() - t0
         self.screened += len(result)
