@@ -64,7 +64,7 @@ def make_problem(name: str, max_size: int) -> RiskScoreProblem:
     from riskexplore.datasets import load_dataset
 
     if name == "adult":
-        from riskexplore.data.binarize import Binarizer
+        from riskexplore.checklist.binarize import Binarizer
 
         data = load_dataset("adult_raw", split="all")
         X = Binarizer(complements=False).fit(data.X).transform(data.X)
@@ -83,6 +83,7 @@ def _time_to_within(events, final: float, share: float) -> float | None:
 def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str = "new") -> dict:
     events = []
     cpu = time.process_time()
+    wall = time.perf_counter()
     with banners_to_stderr():
         result = solve_scaled_lcpa(
             problem,
@@ -91,7 +92,9 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
             listeners=[events.append],
         )
     cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
     stats = result.stats
+    within = _time_to_within(events, result.objective, 0.01)
     model = problem.as_dict(result.solution) if result.has_model else None
     return {
         "kind": "scaled",
@@ -113,7 +116,11 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
         "time_to_first_solution": next(
             (e.time for e in events if math.isfinite(e.upper_bound)), None
         ),
-        "time_to_within_1pct": _time_to_within(events, result.objective, 0.01),
+        "time_to_within_1pct": within,
+        # the call's wall time (setup before the solver's clock included), and the time
+        # to within 1% counted from the call (conservative: all overhead added)
+        "wall": wall,
+        "wall_to_within_1pct": None if within is None else within + wall - result.time,
         "multiplier": stats.get("multiplier"),
         "nodes": result.nodes,
         "supports_screened": stats.get("supports_screened"),
@@ -180,10 +187,15 @@ def compare(ours: dict, theirs: dict) -> dict:
         "fasterrisk_loss": theirs["loss"],
         "loss_difference": ours["loss"] - theirs["loss"],
         "no_worse_than_fasterrisk": ours["objective"] <= theirs["objective"] + 1e-12,
+        "loss_no_worse_than_fasterrisk": ours["loss"] <= theirs["loss"] + 1e-12,
         "gap": ours["gap"],
         "fasterrisk_certified_gap": (theirs["objective"] - lower) / theirs["objective"],
         "time": ours["time"],
         "fasterrisk_time": theirs["time"],
+        "time_to_within_1pct": ours["time_to_within_1pct"],
+        "wall_to_within_1pct": ours["wall_to_within_1pct"],
+        "within_1pct_before_fasterrisk_ends": ours["wall_to_within_1pct"] is not None
+        and ours["wall_to_within_1pct"] <= theirs["time"],
     }
 
 
