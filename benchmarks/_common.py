@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new"]
+__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new", "time_split"]
 
 
 @contextlib.contextmanager
@@ -89,3 +89,33 @@ def old_and_new(old: dict, new: dict, fields=("status", "time", "cpu"), **extra)
     record["speedup"] = old["time"] / max(new["time"], 1e-9)
     record["same_objective"] = abs(old["objective"] - new["objective"]) <= 1e-9 * old["objective"]
     return record
+
+
+#: Phases of a risk-score solve whose seconds the engines' stats report.
+_PHASES = ("screen_time", "lattice_time", "lp_time", "heuristic_time", "fixing_time")
+
+
+def time_split(stats: dict[str, Any], total: float) -> dict[str, float | None]:
+    """Where the time of a solve went: the seconds of each phase its stats report, and
+    the rest (branching, cuts, bookkeeping in Python).
+
+    Parameters
+    ----------
+    stats : dict
+        ``SolveResult.stats`` of :func:`~riskexplore.risk_score.lcpa.solve_lcpa` or
+        :func:`~riskexplore.risk_score.scaled.solve_scaled_lcpa`.
+    total : float
+        The solve's time.
+
+    Returns
+    -------
+    dict
+        ``{phase: seconds}`` for the phases in ``stats`` (an old package may lack some:
+        ``None``), and ``"other"``. The engines time the phases apart (the screen's
+        time is its kernel calls only; rounding its best supports is heuristic time), so
+        no second is counted twice.
+    """
+    split = {phase.removesuffix("_time"): stats.get(phase) for phase in _PHASES}
+    known = sum(v for v in split.values() if v is not None)
+    split["other"] = total - known
+    return split

@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new
-from riskslim import OLD_REF, ROOT, old_tree
+from _common import banners_to_stderr, emit, old_and_new, time_split
+from riskslim import OLD_REF, ROOT, make_problem, old_tree
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.problem import RiskScoreProblem
@@ -38,7 +38,6 @@ except ImportError:  # an old tree (--as-old) from before the engines' subpackag
     from riskexplore.risk_score.scaled_lcpa import solve_scaled_lcpa
 
 DATASETS = ("mammo", "breastcancer", "income", "adult")
-SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
 MULTIPLIERS = (0.25, 10.0)
 DEFAULT_VENV = Path.home() / ".cache" / "riskexplore-bench" / "fasterrisk-venv"
 
@@ -56,21 +55,6 @@ multiplier, intercept, points = optimizer.get_models(0)
 print(json.dumps({"time": time.perf_counter() - start, "multiplier": float(multiplier),
                   "intercept": float(intercept), "points": [float(v) for v in points]}))
 """
-
-
-def make_problem(name: str, max_size: int) -> RiskScoreProblem:
-    """The bundled dataset; ``adult`` is ``adult_raw`` (train and test) binarized by
-    quintile thresholds and one-hot categories (111 items, 48,842 rows)."""
-    from riskexplore.datasets import load_dataset
-
-    if name == "adult":
-        from riskexplore.checklist.binarize import Binarizer
-
-        data = load_dataset("adult_raw", split="all")
-        X = Binarizer(complements=False).fit(data.X).transform(data.X)
-        return RiskScoreProblem(X, data.y.to_numpy(), max_size=max_size, **SETTINGS)
-    data = load_dataset(name)
-    return RiskScoreProblem(data.X, data.y, max_size=max_size, **SETTINGS)
 
 
 def _time_to_within(events, final: float, share: float) -> float | None:
@@ -128,6 +112,13 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
         "screen_time": stats.get("screen_time"),
         "heuristic_time": stats.get("heuristic_time"),
         "fixed_features": stats.get("fixed_features"),
+        "fixing_time": stats.get("fixing_time"),
+        "lp_solves": stats.get("lp_solves"),
+        "lp_time": stats.get("lp_time"),
+        "lattice_nodes": stats.get("lattice_nodes"),
+        "lattice_time": stats.get("lattice_time"),
+        "root_bound": stats.get("root_bound"),
+        "time_split": time_split(stats, result.time),
         "model": model,
     }
 

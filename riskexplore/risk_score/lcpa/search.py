@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -224,6 +225,7 @@ class _LCPA:
         self.current: _Node | None = None
         self.nodes = 0
         self.lp_solves = 0
+        self.lp_time = 0.0
         self.cuts = 0
         self.phase = "setup"
         self.heuristic_time = 0.0
@@ -282,6 +284,7 @@ class _LCPA:
     def _stats(self) -> dict:
         return {
             "lp_solves": self.lp_solves,
+            "lp_time": self.lp_time,
             "open_nodes": len(self.heap),
             "heuristic_time": self.heuristic_time,
             "root_bound": self.root_bound,
@@ -686,7 +689,10 @@ class _LCPA:
 
     def _solve_lp(self):
         self.lp_solves += 1
-        return self.lp.solve()
+        t0 = time.perf_counter()
+        sol = self.lp.solve()
+        self.lp_time += time.perf_counter() - t0
+        return sol
 
     # --- limits and reporting ------------------------------------------------------------
     def _should_stop(self) -> bool:
