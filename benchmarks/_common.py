@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new", "time_split"]
+__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new", "root_supports", "time_split"]
 
 
 @contextlib.contextmanager
@@ -119,3 +119,25 @@ def time_split(stats: dict[str, Any], total: float) -> dict[str, float | None]:
     known = sum(v for v in split.values() if v is not None)
     split["other"] = total - known
     return split
+
+
+def root_supports(problem) -> int | None:
+    """How many supports the root of ``problem`` has (what the root screen or the root
+    fixing would bound; each gives up above its ``*_max_supports``); None in an old
+    package without the support screen.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem.
+
+    Returns
+    -------
+    int or None
+        The number of feature sets of a size in ``[min_size, max_size]``.
+    """
+    try:
+        from riskexplore.risk_score.support.screen import count_supports
+    except ImportError:
+        return None
+    return int(count_supports(0, problem.n_features, problem.min_size, problem.max_size))

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new, time_split
+from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.lcpa import solve_lcpa  # a module in old trees, a package now
@@ -100,6 +100,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
         "nodes_per_s": result.nodes / max(result.time, 1e-9),
         "cuts": result.cuts,
         "lp_solves": result.stats.get("lp_solves"),
+        "root_supports": root_supports(problem),
         "fixed_features": result.stats.get("fixed_features"),
         "fixing_time": result.stats.get("fixing_time"),
         "supports_screened": result.stats.get("supports_screened"),

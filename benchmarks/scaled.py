@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new, time_split
+from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split
 from riskslim import OLD_REF, ROOT, make_problem, old_tree
 
 from riskexplore.core.limits import Limits
@@ -111,6 +111,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
         "screen_survivors": stats.get("screen_survivors"),
         "screen_time": stats.get("screen_time"),
         "heuristic_time": stats.get("heuristic_time"),
+        "root_supports": root_supports(problem),
         "fixed_features": stats.get("fixed_features"),
         "fixing_time": stats.get("fixing_time"),
         "lp_solves": stats.get("lp_solves"),
