@@ -14,7 +14,15 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["banners_to_stderr", "clean", "emit", "old_and_new", "root_supports", "time_split"]
+__all__ = [
+    "banners_to_stderr",
+    "clean",
+    "emit",
+    "old_and_new",
+    "root_supports",
+    "time_split",
+    "timed_cuts",
+]
 
 
 @contextlib.contextmanager
@@ -95,7 +103,45 @@ def old_and_new(old: dict, new: dict, fields=("status", "time", "cpu"), **extra)
 _PHASES = ("screen_time", "lattice_time", "lp_time", "heuristic_time", "fixing_time")
 
 
-def time_split(stats: dict[str, Any], total: float) -> dict[str, float | None]:
+@contextlib.contextmanager
+def timed_cuts(problem) -> Iterator[list[float]]:
+    """Time every loss and gradient of ``problem``'s loss meanwhile (the loss cuts: the
+    engines evaluate ``problem.loss.value_and_grad`` only for cuts, never inside their
+    timed phases).
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem being solved.
+
+    Yields
+    ------
+    list of float
+        One element, the seconds spent so far.
+    """
+    import time
+
+    loss = problem.loss
+    spent = [0.0]
+    original = loss.value_and_grad
+
+    def timed(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    loss.value_and_grad = timed
+    try:
+        yield spent
+    finally:
+        del loss.value_and_grad
+
+
+def time_split(
+    stats: dict[str, Any], total: float, cuts: float | None = None
+) -> dict[str, float | None]:
     """Where the time of a solve went: the seconds of each phase its stats report, and
     the rest (branching, cuts, bookkeeping in Python).
 
@@ -106,6 +152,8 @@ def time_split(stats: dict[str, Any], total: float) -> dict[str, float | None]:
         :func:`~riskexplore.risk_score.scaled.solve_scaled_lcpa`.
     total : float
         The solve's time.
+    cuts : float, optional
+        Seconds spent on loss cuts (:func:`timed_cuts`).
 
     Returns
     -------
@@ -116,6 +164,7 @@ def time_split(stats: dict[str, Any], total: float) -> dict[str, float | None]:
         no second is counted twice.
     """
     split = {phase.removesuffix("_time"): stats.get(phase) for phase in _PHASES}
+    split["loss_cuts"] = cuts
     known = sum(v for v in split.values() if v is not None)
     split["other"] = total - known
     return split

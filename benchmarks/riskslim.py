@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split
+from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split, timed_cuts
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.lcpa import solve_lcpa  # a module in old trees, a package now
@@ -60,7 +60,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
     events = []
     limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
     cpu = time.process_time()
-    with banners_to_stderr():
+    with banners_to_stderr(), timed_cuts(problem) as cuts:
         if engine == "screen":
             from riskexplore.risk_score.scaled import solve_scaled_lcpa
 
@@ -107,7 +107,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
         "screen_survivors": result.stats.get("screen_survivors"),
         "screen_time": result.stats.get("screen_time"),
         "root_bound": result.stats.get("root_bound"),
-        "time_split": time_split(result.stats, result.time),
+        "time_split": time_split(result.stats, result.time, cuts[0]),
         "model": problem.as_dict(result.solution) if result.has_model else None,
     }
 

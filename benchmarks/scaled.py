@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split
+from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split, timed_cuts
 from riskslim import OLD_REF, ROOT, make_problem, old_tree
 
 from riskexplore.core.limits import Limits
@@ -68,7 +68,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
     events = []
     cpu = time.process_time()
     wall = time.perf_counter()
-    with banners_to_stderr():
+    with banners_to_stderr(), timed_cuts(problem) as cuts:
         result = solve_scaled_lcpa(
             problem,
             MULTIPLIERS,
@@ -119,7 +119,7 @@ def run_ours(name: str, problem: RiskScoreProblem, time_limit: float, label: str
         "lattice_nodes": stats.get("lattice_nodes"),
         "lattice_time": stats.get("lattice_time"),
         "root_bound": stats.get("root_bound"),
-        "time_split": time_split(stats, result.time),
+        "time_split": time_split(stats, result.time, cuts[0]),
         "model": model,
     }
 
