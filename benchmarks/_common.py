@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "CutTimer",
     "banners_to_stderr",
     "clean",
     "emit",
     "old_and_new",
     "root_supports",
     "time_split",
-    "timed_cuts",
 ]
 
 
@@ -103,40 +103,43 @@ def old_and_new(old: dict, new: dict, fields=("status", "time", "cpu"), **extra)
 _PHASES = ("screen_time", "lattice_time", "lp_time", "heuristic_time", "fixing_time")
 
 
-@contextlib.contextmanager
-def timed_cuts(problem) -> Iterator[list[float]]:
-    """Time every loss and gradient of ``problem``'s loss meanwhile (the loss cuts: the
-    engines evaluate ``problem.loss.value_and_grad`` only for cuts, never inside their
-    timed phases).
+class CutTimer:
+    """Time every loss and gradient of ``problem``'s loss from now until :meth:`stop`
+    (the loss cuts: the engines evaluate ``problem.loss.value_and_grad`` only for cuts,
+    never inside their timed phases).
 
     Parameters
     ----------
     problem : RiskScoreProblem
-        The problem being solved.
-
-    Yields
-    ------
-    list of float
-        One element, the seconds spent so far.
+        The problem about to be solved.
     """
-    import time
 
-    loss = problem.loss
-    spent = [0.0]
-    original = loss.value_and_grad
+    def __init__(self, problem) -> None:
+        import time
 
-    def timed(*args, **kwargs):
-        t0 = time.perf_counter()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            spent[0] += time.perf_counter() - t0
+        self.loss = problem.loss
+        self.seconds = 0.0
+        original = self.loss.value_and_grad
 
-    loss.value_and_grad = timed
-    try:
-        yield spent
-    finally:
-        del loss.value_and_grad
+        def timed(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - t0
+
+        self.loss.value_and_grad = timed
+
+    def stop(self) -> float:
+        """Stop timing.
+
+        Returns
+        -------
+        float
+            The seconds spent in the loss and its gradient.
+        """
+        self.loss.__dict__.pop("value_and_grad", None)
+        return self.seconds
 
 
 def time_split(
@@ -153,7 +156,7 @@ def time_split(
     total : float
         The solve's time.
     cuts : float, optional
-        Seconds spent on loss cuts (:func:`timed_cuts`).
+        Seconds spent on loss cuts (:class:`CutTimer`).
 
     Returns
     -------

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new, root_supports, time_split, timed_cuts
+from _common import CutTimer, banners_to_stderr, emit, old_and_new, root_supports, time_split
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.lcpa import solve_lcpa  # a module in old trees, a package now
@@ -38,19 +38,15 @@ SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, 
 MAX_SIZE = 5
 
 
-def make_problem(name: str, max_size: int = MAX_SIZE) -> RiskScoreProblem:
-    """The bundled dataset; ``adult`` is ``adult_raw`` (train and test) binarized by
-    quintile thresholds and one-hot categories (111 items, 48,842 rows)."""
+def make_problem(name: str) -> RiskScoreProblem:
     from riskexplore.datasets import load_dataset
 
-    if name == "adult":
-        from riskexplore.checklist.binarize import Binarizer
+    if name == "adult":  # the 111-item set of scaled.py
+        from scaled import make_problem as scaled_problem
 
-        data = load_dataset("adult_raw", split="all")
-        X = Binarizer(complements=False).fit(data.X).transform(data.X)
-        return RiskScoreProblem(X, data.y.to_numpy(), max_size=max_size, **SETTINGS)
+        return scaled_problem(name, MAX_SIZE)
     data = load_dataset(name)
-    return RiskScoreProblem(data.X, data.y, max_size=max_size, **SETTINGS)
+    return RiskScoreProblem(data.X, data.y, max_size=MAX_SIZE, **SETTINGS)
 
 
 def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "new") -> dict:
@@ -60,7 +56,8 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
     events = []
     limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
     cpu = time.process_time()
-    with banners_to_stderr(), timed_cuts(problem) as cuts:
+    cut_timer = CutTimer(problem)
+    with banners_to_stderr():
         if engine == "screen":
             from riskexplore.risk_score.scaled import solve_scaled_lcpa
 
@@ -70,6 +67,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
         else:
             result = solve_lcpa(problem, limits=limits, listeners=[events.append])
     cpu = time.process_time() - cpu
+    cuts = cut_timer.stop()
     final = result.objective
     within = None
     for e in events:
@@ -107,7 +105,7 @@ def run_lcpa(name: str, time_limit: float, engine: str = "lcpa", label: str = "n
         "screen_survivors": result.stats.get("screen_survivors"),
         "screen_time": result.stats.get("screen_time"),
         "root_bound": result.stats.get("root_bound"),
-        "time_split": time_split(result.stats, result.time, cuts[0]),
+        "time_split": time_split(result.stats, result.time, cuts),
         "model": problem.as_dict(result.solution) if result.has_model else None,
     }
 
