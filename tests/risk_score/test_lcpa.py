@@ -279,4 +279,3 @@ def test_beam_search_offers_only_models_of_the_problem(seed):
                     lam[1 + names.index(name)] = value
                 assert problem.violations(lam) == []
                 assert problem.objective(lam) >= optimum * (1 - 1e-12)
-
