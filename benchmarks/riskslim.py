@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import banners_to_stderr, emit, old_and_new
+from _common import CutTimer, banners_to_stderr, emit, old_and_new, root_supports, time_split
 
 from riskexplore.core.limits import Limits
 from riskexplore.risk_score.lcpa import solve_lcpa  # a module in old trees, a package now
@@ -33,7 +33,7 @@ from riskexplore.risk_score.problem import RiskScoreProblem
 ROOT = Path(__file__).resolve().parent.parent
 #: The package before issue 18 (root fixing, the fixed scale by the screen, the faster kernel).
 OLD_REF = "cd087f5"
-DATASETS = ("mammo", "breastcancer", "income")
+DATASETS = ("mammo", "breastcancer", "income", "adult")
 SETTINGS = dict(coef_min=-5, coef_max=5, intercept_min=-100, intercept_max=100, c0=1e-6)
 MAX_SIZE = 5
 
@@ -41,6 +41,10 @@ MAX_SIZE = 5
 def make_problem(name: str) -> RiskScoreProblem:
     from riskexplore.datasets import load_dataset
 
+    if name == "adult":  # the 111-item set of scaled.py
+        from scaled import make_problem as scaled_problem
+
+        return scaled_problem(name, MAX_SIZE)
     data = load_dataset(name)
     return RiskScoreProblem(data.X, data.y, max_size=MAX_SIZE, **SETTINGS)
 
@@ -60,6 +64,7 @@ def run_lcpa(
     events = []
     limits = Limits(time_limit=time_limit, gap_tolerance=1e-6)
     cpu = time.process_time()
+    cut_timer = CutTimer(problem)
     with banners_to_stderr():
         if engine == "screen":
             from riskexplore.risk_score.scaled import solve_scaled_lcpa
@@ -72,6 +77,7 @@ def run_lcpa(
                 problem, limits=limits, listeners=[events.append], settings=settings
             )
     cpu = time.process_time() - cpu
+    cuts = cut_timer.stop()
     final = result.objective
     within = None
     for e in events:
@@ -103,11 +109,14 @@ def run_lcpa(
         "nodes_per_s": result.nodes / max(result.time, 1e-9),
         "cuts": result.cuts,
         "lp_solves": result.stats.get("lp_solves"),
+        "root_supports": root_supports(problem),
         "fixed_features": result.stats.get("fixed_features"),
         "fixing_time": result.stats.get("fixing_time"),
         "supports_screened": result.stats.get("supports_screened"),
         "screen_survivors": result.stats.get("screen_survivors"),
         "screen_time": result.stats.get("screen_time"),
+        "root_bound": result.stats.get("root_bound"),
+        "time_split": time_split(result.stats, result.time, cuts),
         "model": problem.as_dict(result.solution) if result.has_model else None,
     }
 
@@ -142,6 +151,7 @@ def run_old(tree: Path, names: list[str], args) -> list[dict]:
     command += ["--old-ref", args.old_ref]
     command += ["--time-limit", str(args.time_limit)]
     command += ["--income-time-limit", str(args.income_time_limit)]
+    command += ["--adult-time-limit", str(args.adult_time_limit)]
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
@@ -205,10 +215,17 @@ def time_per_cut(n: int, d: int, kind: str, rng: np.random.Generator, reps: int 
     }
 
 
+def _time_limit(name: str, args) -> float:
+    return {"income": args.income_time_limit, "adult": args.adult_time_limit}.get(
+        name, args.time_limit
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--income-time-limit", type=float, default=1200.0)
+    parser.add_argument("--adult-time-limit", type=float, default=300.0)
     parser.add_argument("--datasets", nargs="*", default=None, choices=DATASETS)
     parser.add_argument(
         "--quick", action="store_true", help="mammo and breastcancer only; scaling to 1e6"
@@ -225,13 +242,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     names = args.datasets
     if names is None:
-        names = ["mammo", "breastcancer"] if args.quick else list(DATASETS)
+        names = ["mammo", "breastcancer"] if args.quick else list(DATASETS[:3])
 
     if args.as_old:  # inside the old package: warm up its kernels, then plain LCPA
         with banners_to_stderr():
             solve_lcpa(make_problem("breastcancer"), limits=Limits(time_limit=5.0))
         for name in names:
-            limit = args.income_time_limit if name == "income" else args.time_limit
+            limit = _time_limit(name, args)
             emit(run_lcpa(name, limit, "lcpa", f"old ({args.old_ref})"))
         return 0
 
@@ -239,7 +256,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tree = None if args.skip_old else old_tree(tmp, args.old_ref)
         for name in names:
-            limit = args.income_time_limit if name == "income" else args.time_limit
+            limit = _time_limit(name, args)
             news = run_new(name, limit, args.n_jobs)
             for record in news:
                 emit(record)

@@ -200,6 +200,15 @@ def find_feasible(problem) -> np.ndarray | None:
     return lam if status == "feasible" else None
 
 
+def _intercept_only(problem) -> np.ndarray | None:
+    """The model with no points and the integer intercept nearest 0 in its bounds, if it
+    satisfies the problem (then no MIP is needed to show that a model exists)."""
+    lo, hi = problem.lam_bounds()
+    lam = np.zeros(problem.n_features + 1)
+    lam[0] = min(max(0.0, math.ceil(lo[0])), math.floor(hi[0]))
+    return None if problem.violations(lam) else lam
+
+
 def check_feasible(problem) -> np.ndarray | None:
     """Raise :class:`~riskexplore.errors.InfeasibleError` when no integer model satisfies
     the problem.
@@ -226,6 +235,9 @@ def check_feasible(problem) -> np.ndarray | None:
     InfeasibleError
         When no model satisfies the problem.
     """
+    start = _intercept_only(problem)
+    if start is not None:  # most problems: no MIP needed
+        return start
     model = FeasibilityModel(problem)
 
     def without_bounds(keep: list[int]) -> bool:

@@ -198,3 +198,38 @@ def test_forty_features_and_twenty_rows():
     assert len(problem.rows) == 20
     lam = check_feasible(problem)
     assert problem.violations(lam) == []
+
+
+@pytest.mark.parametrize(
+    ("kw", "intercept"),
+    [
+        ({}, 0),
+        ({"intercept_min": 3, "intercept_max": 7}, 3),
+        ({"intercept_min": -9, "intercept_max": -2}, -2),
+        ({"constraints": [Exclude("f1"), AtMostKOf(["f0", "f2"], 1)]}, 0),
+    ],
+)
+def test_a_problem_the_intercept_alone_satisfies_needs_no_mip(monkeypatch, kw, intercept):
+    import riskexplore.risk_score.feasibility as feasibility
+
+    def no_mip(*args, **kwargs):
+        raise AssertionError("the MIP was built")
+
+    monkeypatch.setattr(feasibility, "FeasibilityModel", no_mip)
+    problem = make_problem(**kw)
+    lam = check_feasible(problem)
+    assert lam.tolist() == [intercept] + [0] * 6 and problem.violations(lam) == []
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"constraints": [Include("f3")]},
+        {"min_size": 2},
+        {"constraints": [PredictedRisk(when={}, at_least=0.9)]},
+    ],
+)
+def test_a_problem_the_intercept_alone_breaks_still_gets_a_model(kw):
+    problem = make_problem(**kw)
+    lam = check_feasible(problem)
+    assert problem.violations(lam) == [] and np.any(lam != 0)

@@ -252,3 +252,30 @@ def test_cut_pool_refuses_other_data():
     solve_lcpa(random_problem(1, with_constraints=False), cut_pool=pool)
     with pytest.raises(InputError, match="other data"):
         solve_lcpa(random_problem(2, with_constraints=False), cut_pool=pool)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_beam_search_offers_only_models_of_the_problem(seed):
+    """The beam search's rounded models (before any LP point) meet every bound and
+    constraint and never beat the optimum; with it and without, the same optimum."""
+    problem = random_problem(300 + seed, with_constraints=seed % 3 != 0)
+    optimum = enumerate_optimum(problem)
+    if not math.isfinite(optimum):
+        return
+    names = list(problem.feature_names)
+    beam_only = LCPASettings(init_max_iterations=0, init_roundings=0, root_fixing=False)
+    for settings in (beam_only, LCPASettings(beam_width=0)):
+        trace = Trace()
+        result = solve_lcpa(
+            problem, limits=Limits(gap_tolerance=0.0), settings=settings, listeners=[trace]
+        )
+        assert result.status == "optimal"
+        assert result.upper_bound == pytest.approx(optimum, rel=1e-9, abs=0)
+        for event in trace.events:
+            if event.incumbent is not None:
+                lam = np.zeros(len(names) + 1)
+                lam[0] = event.incumbent["intercept"]
+                for name, value in event.incumbent["points"].items():
+                    lam[1 + names.index(name)] = value
+                assert problem.violations(lam) == []
+                assert problem.objective(lam) >= optimum * (1 - 1e-12)

@@ -398,3 +398,31 @@ def test_intercept_and_loss_bounds_hold_for_the_class(seed):
         if value <= optimum + 1e-12:
             assert lo0 <= lam[0] <= hi0
     assert (lo0, hi0) != (-15.0, 15.0)  # the bounds do bind here
+
+
+def test_views_on_a_support_merge_rows_as_before_and_the_cache_stays_bounded(monkeypatch):
+    """A view on a support has the loss of the full model at every multiplier, whether
+    its merged rows come from the cache or not; the cache drops its oldest entries."""
+    import riskexplore.risk_score.scaled.model_class as model_class
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (200, 5)).astype(float)
+    y = rng.integers(0, 2, 200)
+    problem = RiskScoreProblem(X, y, max_size=3, coef_min=-3, coef_max=3)
+    sclass = ScaledClass(problem, (0.5, 4.0))
+    for support in ([0, 2], [1, 3, 4], [0, 2]):
+        for t in (0.25, 1.0, 2.0):
+            view = sclass.fixed_scale(t, support)
+            small = rng.integers(-3, 4, len(support) + 1)
+            lam = view.embed(small)
+            assert view.loss.value(small.astype(float)) == pytest.approx(
+                sclass.loss(lam, 1.0 / t), rel=1e-12
+            )
+            Z, inverse = np.unique(
+                problem.loss.Z[:, [0, *(j + 1 for j in support)]], axis=0, return_inverse=True
+            )
+            assert np.array_equal(view.loss.Z, Z * t)
+    assert len(sclass._merged) == 2
+    monkeypatch.setattr(model_class, "_MERGED_CACHE", 1)
+    sclass.fixed_scale(1.0, [4])
+    assert list(sclass._merged) == [(4,)] and sclass._merged_size == sclass._merged[(4,)][0].size

@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -38,7 +39,7 @@ from riskexplore.risk_score.lcpa.parallel import ParallelNodes
 from riskexplore.risk_score.lcpa.pseudo_costs import PseudoCosts
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.support.fixing import FeatureFixing, alpha_rows, root_feature_floors
-from riskexplore.risk_score.support.screen import SupportData
+from riskexplore.risk_score.support.screen import SupportData, beam_supports
 
 _INT_TOL = 1e-6
 
@@ -56,6 +57,12 @@ class LCPASettings:
         Share of the time limit the initialization may use.
     init_roundings : int
         How many of the last relaxation points are rounded and polished.
+    beam_width : int
+        Before the cutting planes, a beam search over supports (forward selection with
+        the support kernel's continuous fits) keeps this many supports per size (0: no
+        beam search).
+    beam_roundings : int
+        Best supports of the beam search whose fits are rounded and polished.
     sequential_rounding : bool
         Round fractional LP points when the lower bound has moved, then polish.
     polishing : bool
@@ -106,6 +113,8 @@ class LCPASettings:
     init_max_iterations: int = 300
     init_time_fraction: float = 0.2
     init_roundings: int = 5
+    beam_width: int = 10
+    beam_roundings: int = 10
     sequential_rounding: bool = True
     polishing: bool = True
     chained_updates: bool = True
@@ -213,6 +222,7 @@ class _LCPA(ParallelNodes):
         self.current: _Node | None = None
         self.nodes = 0
         self.lp_solves = 0
+        self.lp_time = 0.0
         self.cuts = 0
         self.phase = "setup"
         self.heuristic_time = 0.0
@@ -271,6 +281,7 @@ class _LCPA(ParallelNodes):
     def _stats(self) -> dict:
         return {
             "lp_solves": self.lp_solves,
+            "lp_time": self.lp_time,
             "open_nodes": len(self.heap),
             "heuristic_time": self.heuristic_time,
             "root_bound": self.root_bound,
@@ -412,9 +423,45 @@ class _LCPA(ParallelNodes):
         self.fixing.update(self.ub)
         return self.fixing.restrict(node.lower, node.upper)
 
+    def _beam(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Round and polish the continuous fits of the best supports of a beam search: on
+        many features a good first model long before the LP's points give one."""
+        d = self.d
+        forced = np.flatnonzero(lo[d + 1 :] > 0)
+        k_max = self._size_range(lo, hi)[1]
+        if forced.size > k_max:  # more features forced in than any model may have
+            return
+        t0 = self.clock.elapsed()
+        w_lo, w_hi = self._fixing_box(lo, hi)
+        found = beam_supports(
+            self._support_data(),
+            allowed=np.flatnonzero(hi[d + 1 :] > 0),
+            forced=forced,
+            k_max=k_max,
+            width=self.settings.beam_width,
+            w_lower=w_lo,
+            w_upper=w_hi,
+            c0=self.problem.c0,
+        )
+        self.heuristic_time += self.clock.elapsed() - t0
+        for s in np.argsort(found.fits, kind="stable")[: self.settings.beam_roundings]:
+            if self._should_stop():
+                return
+            lam_real = np.zeros(d + 1)
+            theta = found.thetas[s, : found.sizes[s] + 1]
+            lam_real[0] = theta[0]
+            lam_real[found.support(s) + 1] = theta[1:]
+            t0 = self.clock.elapsed()
+            lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
+            self.heuristic_time += self.clock.elapsed() - t0
+            if lam is not None:  # polished on its own features (cheap on many features)
+                self._consider(lam, polish_it=True, only_nonzero=True)
+
     # --- initialization (Appendix E): cutting planes on the LP relaxation -----------------
     def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
         p = self.problem
+        if self.settings.beam_width > 0 and self.d > 0:
+            self._beam(lo, hi)
         budget = self.settings.init_time_fraction * min(self.limits.time_limit, 3600.0)
         points = []
         for _ in range(self.settings.init_max_iterations):
@@ -691,8 +738,11 @@ class _LCPA(ParallelNodes):
     def _solve_lp(self):
         self.lp_solves += 1
         self._sync_lp()
+        t0 = time.perf_counter()
         with self._released():
-            return self.lp.solve()
+            sol = self.lp.solve()
+        self.lp_time += time.perf_counter() - t0  # summed over threads
+        return sol
 
     # --- limits and reporting ------------------------------------------------------------
     def _should_stop(self) -> bool:

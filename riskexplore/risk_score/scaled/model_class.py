@@ -108,6 +108,8 @@ class ScaledClass:
         self.logit_lower = np.array([marks[i][0] for i in self.risk_rows], dtype=float)
         self.logit_upper = np.array([marks[i][1] for i in self.risk_rows], dtype=float)
         self._structural: _Rowless | None = None
+        self._merged: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._merged_size = 0
         rm = problem.row_matrix
         d = problem.n_features
         if self.risk_rows.size and np.any(rm.A[self.risk_rows, d + 1 :] != 0):
@@ -266,6 +268,36 @@ class ScaledClass:
             self._structural = _Rowless(self)
         return self._structural
 
+    def merged_rows(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The loss's rows on ``[intercept, features]``, merged where equal, with weights.
+
+        Cached per support (the heuristics view one support at many multipliers).
+
+        Parameters
+        ----------
+        features : int array
+            Sorted feature indices (0-based).
+
+        Returns
+        -------
+        (ndarray, ndarray)
+            Distinct rows ``Z[:, [0, features + 1]]`` and their summed weights.
+        """
+        key = tuple(int(j) for j in features)
+        found = self._merged.get(key)
+        if found is None:
+            loss = self.problem.loss
+            Z = loss.Z[:, np.concatenate([[0], np.asarray(features, dtype=int) + 1])]
+            Z, inverse = np.unique(Z, axis=0, return_inverse=True)
+            w = np.bincount(inverse.ravel(), weights=loss.weights, minlength=len(Z))
+            found = (Z, w)
+            self._merged[key] = found
+            self._merged_size += Z.size
+            while self._merged_size > _MERGED_CACHE and len(self._merged) > 1:
+                oldest = self._merged.pop(next(iter(self._merged)))
+                self._merged_size -= oldest[0].size
+        return found
+
     def fixed_scale(self, t: float, support=None) -> FixedScaleView:
         """The problem at ``t = 1/m`` fixed, optionally on the features ``support`` only.
 
@@ -364,6 +396,11 @@ class ScaledClass:
         return out
 
 
+#: Entries of merged rows :meth:`ScaledClass.merged_rows` keeps (about 16 MB), oldest
+#: dropped first.
+_MERGED_CACHE = 2_000_000
+
+
 def _distinct_scores(loss: LogisticLoss, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Margins ``z_i . lam`` merged when equal (integer data give few), with weights."""
     s = loss.scores(lam)
@@ -452,10 +489,10 @@ class FixedScaleView:
         self.features = feats
         self.cols = np.concatenate([[0], feats + 1]).astype(int)
         self.t = float(t)
-        Z, w = p.loss.Z[:, self.cols], p.loss.weights
-        if support is not None:
-            Z, inverse = np.unique(Z, axis=0, return_inverse=True)
-            w = np.bincount(inverse.ravel(), weights=w, minlength=len(Z))
+        if support is None:
+            Z, w = p.loss.Z, p.loss.weights
+        else:
+            Z, w = sclass.merged_rows(feats)
         self.loss = LogisticLoss(Z * self.t, w)
         self.c0 = p.c0[feats]
         self.feature_names = [p.feature_names[j] for j in feats]
