@@ -66,8 +66,10 @@ from riskexplore.checklist.search.bounds import (
     FLOOR,
     SIMILAR,
     SIBLING_PRUNED,
-) = range(16)
-N_COUNTERS = 16
+    N_DEFERRED,
+    DEFER_DEPTH,
+) = range(18)
+N_COUNTERS = 18
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -121,6 +123,7 @@ def search(problem, cells, state, budget, slack, depth):
         T, rowsum, alive, bound, item_of, order, n_children, cursor, best_path, incumbent,
         counters, f_path, f_len, f_bound, f_alive, found_path, found_size, found_key,
         hist_pos, hist_neg, touched, mark, path, sib_n, sib_pos, sib_key,
+        d_path, d_len, d_bound, d_alive, defer_at,
     ) = state  # fmt: skip
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
@@ -148,6 +151,11 @@ def search(problem, cells, state, budget, slack, depth):
     # may have ruled one out
     similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
     leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
+    # children of a bound at least defer_at[0] (and of at most DEFER_DEPTH items) go to
+    # the deferred list instead of the stack: the caller searches them later, least bound
+    # first, so the least open bound rises like a best-first search's
+    deferring = not building and not collecting and defer_at[0] < np.inf
+    defer_room = d_bound.shape[0]
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
             if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
@@ -192,6 +200,8 @@ def search(problem, cells, state, budget, slack, depth):
         first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
         if collecting and counters[N_FOUND] + (n_positions - first) * n_planes > capacity:
             break  # the caller empties the buffer, then this node is expanded
+        if deferring and counters[N_DEFERRED] + n_positions - first > defer_room:
+            break  # likewise for the deferred list
         # children of this size go to the frontier (sized by the caller to hold every
         # subset of that size)
         to_frontier = building and lvl + 1 == depth
@@ -379,11 +389,40 @@ def search(problem, cells, state, budget, slack, depth):
             ranked = np.argsort(bound[lvl + 1, :kept], kind="mergesort")
             for i in range(kept):
                 order[lvl + 1, i] = ranked[i]
+            if deferring and lvl + 1 <= counters[DEFER_DEPTH]:
+                kept = _defer(
+                    kept, lvl, path, item_of, order, bound, alive, defer_at[0], counters,
+                    d_path, d_len, d_bound, d_alive,
+                )  # fmt: skip
+        if kept:
             n_children[lvl + 1] = kept
             cursor[lvl + 1] = 0
             lvl += 1
     counters[LEVEL] = lvl
     return open_bound(bound, order, n_children, cursor, lvl)
+
+
+@njit(**JIT)
+def _defer(
+    kept, lvl, path, item_of, order, bound, alive, above, counters, d_path, d_len, d_bound,
+    d_alive,
+):  # fmt: skip
+    """Move the children at level ``lvl + 1`` whose bound is at least ``above`` (the last
+    ones: they are sorted) to the deferred list; returns how many stay."""
+    size = lvl + 1
+    while kept > 0:
+        slot = order[size, kept - 1]
+        if bound[size, slot] < above:
+            break
+        d = counters[N_DEFERRED]
+        d_path[d, :lvl] = path[:lvl]
+        d_path[d, lvl] = item_of[size, slot]
+        d_len[d] = size
+        d_bound[d] = bound[size, slot]
+        d_alive[d, :] = alive[size, slot]
+        counters[N_DEFERRED] = d + 1
+        kept -= 1
+    return kept
 
 
 @njit(**JIT)
