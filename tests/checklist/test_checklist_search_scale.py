@@ -244,7 +244,8 @@ def test_sibling_bound_rules_out_nodes():
     pruned = 0
     for seed in range(12):
         problem = _sibling_instance(seed)
-        search = ExactSearch(problem, settings=ExactSearchSettings(n_jobs=1, refine=False))
+        settings = ExactSearchSettings(n_jobs=1, refine=False, defer_band=0.0)
+        search = ExactSearch(problem, settings=settings)
         search.run()
         pruned += int(search.counters[kernel.SIBLING_PRUNED] > 0)
     assert pruned >= 6

@@ -44,7 +44,12 @@ The search
   Nodes at the *frontier* depth (the deepest level with at most ``FRONTIER_SIZE``
   subsets) are collected first and searched least bound first, by one worker or by
   ``n_jobs`` threads or a Dask cluster that share the incumbent
-  (:mod:`~riskexplore.checklist.search.parallel`).
+  (:mod:`~riskexplore.checklist.search.parallel`). Below the frontier, a child whose
+  bound is well above the least open bound (``defer_band`` of the gap) is *deferred*: put
+  back with the frontier nodes, with its full bound (cells included), and searched when
+  the least open bound gets near it. Down to ``defer_depth`` items the search is thus
+  best-first, and the reported bound rises as fast as the bounds allow; below, it is
+  depth-first (cheap, and the sibling bound needs a node's siblings searched together).
 * **Exact comparisons.** When the weighted class counts have a common grid ``q`` (unit or
   integer weights; rational weights), objective values are integers in float64: ``key =
   S * loss / q + c_n N + c_m M`` with ``S = 2 (d + 1)^2``, i.e. exactly the objective
@@ -168,8 +173,9 @@ class ExactSearchSettings:
         order searched them for four fifths of the time). 0 turns it off: depth-first
         below each frontier node.
     defer_depth : int or None
-        Largest size of a deferred node (``None``: every size above the frontier whose
-        children are not leaves, so that the sibling bound keeps working).
+        Largest size of a deferred node (``None``: any node below the frontier). A node
+        is deferred when its turn comes, so that its searched siblings can still rule it
+        out (the sibling bound) first.
     refine_share : float
         Refining also stops after this share of the time already spent building the
         search and its frontier. Refining runs on one core, so it pays only where the
@@ -267,6 +273,8 @@ class ExactSearch:
         self.held = math.inf  # least bound of subtrees a worker left open for good
         self.open_key = -math.inf  # least open bound (a key) at the last return of the loop
         self.deferred_nodes = 0  # put back with the frontier (see defer_band)
+        self.pool: list[Batch] = []  # deferred nodes not merged into the frontier yet
+        self.pool_min = math.inf
         self.frontier_built = 0  # frontier nodes when the frontier was complete
 
     # --- state ---------------------------------------------------------------------------
@@ -312,9 +320,9 @@ class ExactSearch:
         self.d_len = np.zeros(room, dtype=np.int64)
         self.d_bound = np.zeros(room)
         self.d_alive = np.zeros((room, s.max_m + 1), dtype=np.uint8)
-        self.defer_at = np.array([math.inf])
+        self.defer_at = np.array([math.inf, math.inf])  # deferring from; the pool's least
         depth = self.settings.defer_depth
-        self.counters[kernel.DEFER_DEPTH] = s.max_items - 2 if depth is None else depth
+        self.counters[kernel.DEFER_DEPTH] = s.max_items - 1 if depth is None else depth
         if self.collect_below is not None:
             self.counters[kernel.COLLECT] = 1
             self.incumbent[0] = self.collect_below
@@ -361,31 +369,43 @@ class ExactSearch:
             self.d_alive[:n].copy(),
         )  # fmt: skip
 
-    def add_frontier(self, batch: Batch) -> None:
-        """Put nodes back with the frontier nodes not searched yet, in order of bound
-        (the searched ones are dropped; equal bounds keep the nodes already there first)."""
+    def add_deferred(self, batch: Batch) -> None:
+        """Keep deferred nodes aside until the frontier reaches their bounds (merging them
+        at once would copy the frontier at every return of the loop)."""
+        self.pool.append(batch)
+        self.pool_min = min(self.pool_min, float(batch.bounds.min()))
+        self.deferred_nodes += len(batch)
+
+    def merge_deferred(self) -> None:
+        """Merge the deferred nodes into the frontier when the next frontier node is not
+        below them (or none is left), so that the frontier is taken least bound first."""
+        if not self.pool:
+            return
         c = self.counters
         start, end = int(c[kernel.NEXT_FRONTIER]), int(c[kernel.N_FRONTIER])
+        if start < end and self.pool_min > self.f_bound[start]:
+            return
+        fields = ("paths", "lengths", "bounds", "alive")
+        batch = Batch(*(np.concatenate([getattr(b, f) for b in self.pool]) for f in fields))
+        self.pool, self.pool_min = [], math.inf
         ranked = np.argsort(batch.bounds, kind="stable")
         at = np.searchsorted(self.f_bound[start:end], batch.bounds[ranked], side="right")
         width = self.f_path.shape[1]
+        arrays = (self.f_path, self.f_len, self.f_bound, self.f_alive)
         merged = [
             np.insert(old[start:end], at, new[ranked], axis=0)
-            for old, new in (
-                (self.f_path, batch.paths[:, :width]),
-                (self.f_len, batch.lengths),
-                (self.f_bound, batch.bounds),
-                (self.f_alive, batch.alive),
+            for old, new in zip(
+                arrays, (batch.paths[:, :width], batch.lengths, batch.bounds, batch.alive),
+                strict=True,
             )
-        ]
+        ]  # fmt: skip
         n = end - start + len(batch)
         if n > len(self.f_bound):
             self._frontier_arrays(2 * n)
-        arrays = (self.f_path, self.f_len, self.f_bound, self.f_alive)
+            arrays = (self.f_path, self.f_len, self.f_bound, self.f_alive)
         for array, values in zip(arrays, merged, strict=True):
             array[:n] = values
         c[kernel.N_FRONTIER], c[kernel.NEXT_FRONTIER] = n, 0
-        self.deferred_nodes += len(batch)
 
     def _run_slice(self, budget: int) -> float:
         return self.run_kernel(budget, self.depth)
@@ -405,7 +425,8 @@ class ExactSearch:
         if c[kernel.PHASE] == kernel.BUILD:
             return float(self.f_bound[:n].min()) if n else math.inf
         nxt = int(c[kernel.NEXT_FRONTIER])
-        return float(self.f_bound[nxt]) if nxt < n else math.inf  # sorted
+        least = float(self.f_bound[nxt]) if nxt < n else math.inf  # sorted
+        return min(least, self.pool_min)
 
     def _descend(self) -> None:
         """Sort the frontier by bound and start searching below it."""
@@ -544,15 +565,17 @@ class ExactSearch:
         """Run about ``budget`` more nodes; returns whether the search is complete."""
         if self.data.empty:
             return True
-        self.defer_at[0] = self.defer_threshold()
+        self.merge_deferred()
+        self.defer_at[:] = self.defer_threshold(), self.pool_min
         open_bound = self._run_slice(budget)
         self._from_kernel()
         self._drain()
         c = self.counters
         deferred = self.take_deferred()
         if deferred is not None:
-            self.add_frontier(deferred)
-            c[kernel.DONE] = 0  # the loop takes them from the frontier
+            self.add_deferred(deferred)
+        if self.pool:
+            c[kernel.DONE] = 0  # the loop takes them from the frontier, once merged
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
             if self.settings.refine and self.collect_below is None:
                 settings = self.settings
@@ -622,16 +645,21 @@ class ExactSearch:
         c = self.counters
         n = int(c[kernel.N_FRONTIER])
         start = int(c[kernel.NEXT_FRONTIER]) if c[kernel.PHASE] == kernel.DESCEND else 0
-        for f in range(start, n):
-            size = int(self.f_len[f])
-            pos = int(self.f_path[f, size - 1])
+        waiting = [
+            (self.f_path[f], self.f_len[f], self.f_bound[f], self.f_alive[f])
+            for f in range(start, n)
+        ]
+        for b in self.pool:  # deferred, not merged yet
+            waiting += zip(b.paths, b.lengths, b.bounds, b.alive, strict=True)
+        for f_path, size, bound, alive in waiting:
+            pos = int(f_path[size - 1])
             first = int(s.group_start[s.group_of[pos] + 1])
             out.append(
                 OpenNode(
-                    items=tuple(names[s.items[p]] for p in self.f_path[f, :size]),
+                    items=tuple(names[s.items[p]] for p in f_path[:size]),
                     later_items=tuple(names[j] for j in s.items[first:]),
-                    lower_bound=float(self.f_bound[f]) * s.unit,
-                    alive=tuple(int(m) for m in np.flatnonzero(self.f_alive[f])),
+                    lower_bound=float(bound) * s.unit,
+                    alive=tuple(int(m) for m in np.flatnonzero(alive)),
                 )
             )
         return out

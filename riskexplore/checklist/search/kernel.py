@@ -151,16 +151,23 @@ def search(problem, cells, state, budget, slack, depth):
     # may have ruled one out
     similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
     leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
-    # children of a bound at least defer_at[0] (and of at most DEFER_DEPTH items) go to
-    # the deferred list instead of the stack: the caller searches them later, least bound
-    # first, so the least open bound rises like a best-first search's
+    # a node of a bound at least defer_at[0] (and of at most DEFER_DEPTH items, below the
+    # frontier node) goes to the deferred list when its turn comes, after its searched
+    # siblings had their say: the caller searches it later, least bound first, so the
+    # least open bound rises like a best-first search's
     deferring = not building and not collecting and defer_at[0] < np.inf
+    # a deferred node keeps its full bound (cells included), as a frontier node does:
+    # it is the reported lower bound until the node is searched
+    defer_depth = counters[DEFER_DEPTH]
     defer_room = d_bound.shape[0]
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
             if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
                 lvl -= 1
                 continue
+            nxt = counters[NEXT_FRONTIER]
+            if not building and nxt < counters[N_FRONTIER] and f_bound[nxt] > defer_at[1]:
+                break  # a deferred node comes first: the caller merges them in
             if building or not _load_frontier(
                 X, T[0, 0, 0], A, T, rowsum, alive, bound, item_of, order, n_children,
                 cursor, incumbent, counters, slack, f_path, f_len, f_bound, f_alive,
@@ -196,12 +203,16 @@ def search(problem, cells, state, budget, slack, depth):
                 counters[SIBLING_PRUNED] += 1
                 cursor[lvl] += 1
                 continue
+        if deferring and counters[FLOOR] < lvl <= defer_depth and parent_bound >= defer_at[0]:
+            if counters[N_DEFERRED] >= defer_room:
+                break  # the caller empties the list, then this node is deferred
+            _defer(lvl, path, slot, bound, alive, counters, d_path, d_len, d_bound, d_alive)
+            cursor[lvl] += 1
+            continue
         parent_pos = item_of[lvl, slot]
         first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
         if collecting and counters[N_FOUND] + (n_positions - first) * n_planes > capacity:
             break  # the caller empties the buffer, then this node is expanded
-        if deferring and counters[N_DEFERRED] + n_positions - first > defer_room:
-            break  # likewise for the deferred list
         # children of this size go to the frontier (sized by the caller to hold every
         # subset of that size)
         to_frontier = building and lvl + 1 == depth
@@ -346,6 +357,7 @@ def search(problem, cells, state, budget, slack, depth):
                 capped = lower + most_gain[g + 1]
                 if entry_start[g + 2] > entry_start[g + 1] and (
                     building
+                    or (deferring and size <= defer_depth and capped >= defer_at[0])
                     or beaten(capped, incumbent[0], slack, ties, path, size, best_path, best_len)
                 ):
                     counters[CELL_BOUNDS] += 1
@@ -389,12 +401,6 @@ def search(problem, cells, state, budget, slack, depth):
             ranked = np.argsort(bound[lvl + 1, :kept], kind="mergesort")
             for i in range(kept):
                 order[lvl + 1, i] = ranked[i]
-            if deferring and lvl + 1 <= counters[DEFER_DEPTH]:
-                kept = _defer(
-                    kept, lvl, path, item_of, order, bound, alive, defer_at[0], counters,
-                    d_path, d_len, d_bound, d_alive,
-                )  # fmt: skip
-        if kept:
             n_children[lvl + 1] = kept
             cursor[lvl + 1] = 0
             lvl += 1
@@ -403,26 +409,14 @@ def search(problem, cells, state, budget, slack, depth):
 
 
 @njit(**JIT)
-def _defer(
-    kept, lvl, path, item_of, order, bound, alive, above, counters, d_path, d_len, d_bound,
-    d_alive,
-):  # fmt: skip
-    """Move the children at level ``lvl + 1`` whose bound is at least ``above`` (the last
-    ones: they are sorted) to the deferred list; returns how many stay."""
-    size = lvl + 1
-    while kept > 0:
-        slot = order[size, kept - 1]
-        if bound[size, slot] < above:
-            break
-        d = counters[N_DEFERRED]
-        d_path[d, :lvl] = path[:lvl]
-        d_path[d, lvl] = item_of[size, slot]
-        d_len[d] = size
-        d_bound[d] = bound[size, slot]
-        d_alive[d, :] = alive[size, slot]
-        counters[N_DEFERRED] = d + 1
-        kept -= 1
-    return kept
+def _defer(lvl, path, slot, bound, alive, counters, d_path, d_len, d_bound, d_alive):
+    """Append the node at ``lvl``, ``slot`` (items ``path[:lvl]``) to the deferred list."""
+    d = counters[N_DEFERRED]
+    d_path[d, :lvl] = path[:lvl]
+    d_len[d] = lvl
+    d_bound[d] = bound[lvl, slot]
+    d_alive[d, :] = alive[lvl, slot]
+    counters[N_DEFERRED] = d + 1
 
 
 @njit(**JIT)

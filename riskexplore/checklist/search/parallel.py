@@ -50,6 +50,7 @@ def _batch_size(remaining: int, workers: int, most: int) -> int:
 
 def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
     """The next batch of the driver's sorted frontier, or None when none is left."""
+    search.merge_deferred()
     c = search.counters
     start, end = int(c[kernel.NEXT_FRONTIER]), int(c[kernel.N_FRONTIER])
     if start >= end:
@@ -141,7 +142,7 @@ class _Team:
             with self.lock:
                 deferred = w.search.take_deferred()
                 if deferred is not None:  # their bounds are at least this worker's last
-                    self.driver.add_frontier(deferred)
+                    self.driver.add_deferred(deferred)
                 w.busy, w.open = not done, open_bound
                 found = w.search.kernel_incumbent()
                 if found is not None:
@@ -370,7 +371,7 @@ def run_dask(driver) -> tuple[bool, str | None]:
                 if found is not None:
                     driver.offer_found(*found)
                 if deferred is not None:  # bounded no lower than the batch
-                    driver.add_frontier(deferred)
+                    driver.add_deferred(deferred)
                 if not finished:  # out of time or stopped: its subtrees stay open
                     driver.hold_bound(open_bound if open_bound < math.inf else bound)
             driver.other_nodes = spare_nodes
