@@ -23,6 +23,7 @@ from riskexplore.checklist.search import (
     solve_checklist_exact,
 )
 from riskexplore.checklist.search.cells import later_signatures
+from riskexplore.checklist.search.driver import DEFER_FRONTIER_SIZE
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.core.parallel import available_cores, resolve_n_jobs
@@ -353,6 +354,20 @@ def test_deferring_raises_the_bound_earlier():
     depth_first, without = nodes_to_reach(0.0)
     _same_answer(problem, with_deferral, without)
     assert deferred < depth_first
+
+
+def test_deferring_is_on_by_default_only_on_large_data():
+    """Small data (under DEFER_MIN_WORDS words of rows): depth-first, as before; large
+    data: deferring, with a shallow frontier and no refining."""
+    small = solve_checklist_exact(_thresholds(3, n=300, max_items=4))
+    assert small.stats["defer_band"] == 0.0
+    assert small.stats["deferred_nodes"] == 0
+    problem = _thresholds(7, n=3000, features=9, cuts=5, max_items=6)
+    large = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
+    assert large.stats["defer_band"] == 0.25
+    assert large.stats["frontier_nodes"] <= DEFER_FRONTIER_SIZE
+    off = ExactSearchSettings(n_jobs=1, defer_band=0.0)
+    _same_answer(problem, large, solve_checklist_exact(problem, settings=off))
 
 
 @pytest.mark.parametrize("bad", [{"defer_band": -0.1}, {"defer_band": 1.5}, {"defer_depth": -1}])

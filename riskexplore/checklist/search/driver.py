@@ -110,6 +110,14 @@ _FLOAT_SLACK = 1e-12
 _FOUND_ROOM = 1 << 16
 #: Nodes the compiled loop may defer before returning them to the frontier.
 _DEFER_ROOM = 1 << 14
+#: Deferring is on by default when the rows fill at least this many 64-bit words (a
+#: node's expansion then costs far more than handling a deferred node).
+DEFER_MIN_WORDS = 32
+#: The default frontier when deferring: a shallow one (one item on adult_raw), so that
+#: the workers start at once and the deferral does the best-first part.
+DEFER_FRONTIER_SIZE = 1000
+#: Share of the gap of the default defer band.
+DEFER_BAND = 0.25
 
 
 @dataclass
@@ -152,18 +160,20 @@ class ExactSearchSettings:
     sibling_bound : bool
         Bound a node whose children are leaves by a searched sibling of the same group
         (``bounds.sibling_bound``); off only to measure it.
-    frontier_size : int
+    frontier_size : int or None
         The frontier is the deepest level with at most this many subsets (one item per
-        group), at least two levels above the largest size.
+        group), at least two levels above the largest size (``None``: ``FRONTIER_SIZE``,
+        or ``DEFER_FRONTIER_SIZE`` when deferring, which does the best-first part itself).
     refine : bool
         Refine the frontier best-first before the depth-first phase
-        (:mod:`~riskexplore.checklist.search.refine`), so that the lower bound rises early.
+        (:mod:`~riskexplore.checklist.search.refine`), so that the lower bound rises early
+        (not when deferring, which does that below the frontier too).
     frontier_limit : int
         Most frontier nodes after refining.
     refine_seconds : float
         Most time spent refining (each expansion is a call from Python; the depth-first
         phase, on every worker, does the rest faster).
-    defer_band : float
+    defer_band : float or None
         Below the frontier, a child whose bound is more than this share of the gap above
         the least open bound is *deferred*: put back with the frontier nodes, to be
         searched when the least open bound gets near it, instead of right below its
@@ -171,7 +181,9 @@ class ExactSearchSettings:
         depth-first below, so the lower bound rises early (on adult_raw N <= 5, nodes
         bounded below 80% of the optimum hold a tenth of the work, but the depth-first
         order searched them for four fifths of the time). 0 turns it off: depth-first
-        below each frontier node.
+        below each frontier node. ``None``: 0.25 when the rows fill at least
+        ``DEFER_MIN_WORDS`` words of 64, else 0 (on small data a node costs less than
+        handling it twice: heart N <= 8 took 5.4 s deferring against 4.0 s without).
     defer_depth : int or None
         Largest size of a deferred node (``None``: any node below the frontier). A node
         is deferred when its turn comes, so that its searched siblings can still rule it
@@ -191,17 +203,17 @@ class ExactSearchSettings:
     client: object | None = None
     cell_bound: bool = True
     sibling_bound: bool = True
-    frontier_size: int = FRONTIER_SIZE
+    frontier_size: int | None = None
     refine: bool = True
     frontier_limit: int = 200_000
     refine_seconds: float = 1.0
     refine_share: float = 0.5
-    defer_band: float = 0.25
+    defer_band: float | None = None
     defer_depth: int | None = None
 
     def __post_init__(self) -> None:
         self.n_jobs = resolve_n_jobs(self.n_jobs)
-        if not 0.0 <= self.defer_band <= 1.0:
+        if self.defer_band is not None and not 0.0 <= self.defer_band <= 1.0:
             raise InputError(
                 f"defer_band must be in [0, 1] (a share of the gap), got {self.defer_band}"
             )
@@ -261,6 +273,10 @@ class ExactSearch:
             cells_budget=CELL_ENTRY_BUDGET if self.settings.cell_bound else 0,
         )
         self.build_time = time.perf_counter() - t0
+        band = self.settings.defer_band
+        if band is None:
+            band = DEFER_BAND if len(self.data.valid) >= DEFER_MIN_WORDS else 0.0
+        self.defer_band = band
         self.best: tuple[np.ndarray, int] | None = None
         self.found: list[tuple[tuple[int, ...], int]] = []  # (item indices, M) collected
         self.ub = math.inf
@@ -302,7 +318,10 @@ class ExactSearch:
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
         self.counters[kernel.TIES] = int(s.exact and self.collect_below is None)
         self.counters[kernel.SIMILAR] = int(self.settings.sibling_bound)
-        self.depth, capacity = frontier_depth(s, self.settings.frontier_size)
+        size = self.settings.frontier_size
+        if size is None:
+            size = DEFER_FRONTIER_SIZE if self.defer_band > 0 else FRONTIER_SIZE
+        self.depth, capacity = frontier_depth(s, size)
         self._frontier_arrays(max(capacity, len(s.items)) if capacity else 0)
         room = _FOUND_ROOM if self.collect_below is not None else 1
         self.found_path = np.zeros((room, levels), dtype=np.int64)
@@ -352,7 +371,7 @@ class ExactSearch:
     # --- deferred nodes ------------------------------------------------------------------
     def defer_threshold(self) -> float:
         """Bound (a key) from which the compiled loop defers a child (see ``defer_band``)."""
-        band, incumbent, least = self.settings.defer_band, float(self.incumbent[0]), self.open_key
+        band, incumbent, least = self.defer_band, float(self.incumbent[0]), self.open_key
         if band <= 0 or not math.isfinite(incumbent) or not math.isfinite(least):
             return math.inf
         return least + band * max(incumbent - least, 0.0)
@@ -577,7 +596,7 @@ class ExactSearch:
         if self.pool:
             c[kernel.DONE] = 0  # the loop takes them from the frontier, once merged
         if c[kernel.DONE] and c[kernel.PHASE] == kernel.BUILD and c[kernel.N_FRONTIER]:
-            if self.settings.refine and self.collect_below is None:
+            if self.settings.refine and self.collect_below is None and not self.defer_band:
                 settings = self.settings
                 spent = self.build_time + self.clock.elapsed()
                 seconds = min(settings.refine_seconds, settings.refine_share * spent)
@@ -841,6 +860,7 @@ class ExactSearch:
             "frontier_depth": self.depth if hasattr(self, "depth") else None,
             "frontier_nodes": self.frontier_built,
             "deferred_nodes": self.deferred_nodes,
+            "defer_band": getattr(self, "defer_band", None),
             "frontier_time": self.frontier_time,
             "cell_entries": int(s.cells.entry_start[-1]) if s.cells is not None else 0,
             "cell_bounds": int(self.counters[kernel.CELL_BOUNDS]) + self.other_cell_bounds
