@@ -23,6 +23,7 @@ from riskexplore.checklist.search import (
     solve_checklist_exact,
 )
 from riskexplore.checklist.search.cells import later_signatures
+from riskexplore.checklist.search.driver import DEFER_FRONTIER_SIZE
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.core.parallel import available_cores, resolve_n_jobs
@@ -244,7 +245,8 @@ def test_sibling_bound_rules_out_nodes():
     pruned = 0
     for seed in range(12):
         problem = _sibling_instance(seed)
-        search = ExactSearch(problem, settings=ExactSearchSettings(n_jobs=1, refine=False))
+        settings = ExactSearchSettings(n_jobs=1, refine=False, defer_band=0.0)
+        search = ExactSearch(problem, settings=settings)
         search.run()
         pruned += int(search.counters[kernel.SIBLING_PRUNED] > 0)
     assert pruned >= 6
@@ -285,6 +287,93 @@ def test_refining_the_frontier_keeps_bounds_sound_and_the_answer(seed):
         solve_checklist_exact(problem, settings=plain),
         solve_checklist_exact(problem, settings=settings),
     )
+
+
+# ------------------------------------------------------------------ deferred nodes
+_DEFERRING = [
+    {"defer_band": 0.05},
+    {"defer_band": 0.25, "defer_depth": 4},  # parents of leaves too
+    {"defer_band": 0.6, "defer_depth": 3},
+]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_deferred_nodes_keep_every_open_bound_sound(seed):
+    """Children put back with the frontier keep a bound below every checklist of their
+    subtree (weights, FNR limits and group gaps included), the certificate stays below
+    the optimum at every step, and the answer is the depth-first search's."""
+    rng = np.random.default_rng(seed)
+    extra = {}
+    if seed % 3 == 1:
+        extra["sample_weight"] = rng.integers(1, 4, size=300).astype(float)
+    if seed % 4 == 2:
+        extra["constraints"] = [OneItemPerGroup(), FNRLimit(0.5)]
+    if seed % 5 == 3:
+        extra["constraints"] = [OneItemPerGroup(), GroupRateGap("fpr", 0.4, by="sex")]
+    problem = _thresholds(700 + seed, n=300, features=7, cuts=2, max_items=5, **extra)
+    settings = ExactSearchSettings(
+        n_jobs=1, refine=False, frontier_size=100, **_DEFERRING[seed % 3]
+    )
+    optimum, items, M = brute_force(problem)
+    search = ExactSearch(problem, settings=settings)
+    search.start()
+    checked, done = 0, False
+    while not done:
+        done = search.step(int(rng.integers(1, 30)))
+        checked += _check_open_nodes(problem, search)
+        assert search.lower_bound <= optimum * (1 + TOL) + 1e-12
+    assert search.deferred_nodes > 0
+    assert checked > 0
+    result = solve_checklist_exact(problem, settings=settings)
+    assert result.stats["deferred_nodes"] > 0
+    depth_first = solve_checklist_exact(
+        problem, settings=dataclasses.replace(settings, defer_band=0.0)
+    )
+    assert depth_first.stats["deferred_nodes"] == 0
+    _same_answer(problem, result, depth_first)
+    assert lexicographic(problem, *result.solution)[1:] == lexicographic(problem, items, M)[1:]
+
+
+def test_deferring_raises_the_bound_earlier():
+    """Searched least bound first down to the deferred depth, the search reaches a
+    lower bound of 80% of the optimum after fewer nodes than depth-first below the same
+    frontier (measured: 306k nodes against 372k, which is the whole search)."""
+    problem = _thresholds(7, n=3000, features=9, cuts=5, max_items=6)
+
+    def nodes_to_reach(band):
+        trace = Trace()
+        settings = ExactSearchSettings(
+            n_jobs=1, refine=False, defer_band=band, frontier_size=1000, progress_interval=0.0
+        )
+        result = solve_checklist_exact(problem, settings=settings, listeners=[trace])
+        assert result.status == "optimal"
+        target = 0.8 * result.upper_bound
+        return min(e.nodes for e in trace.events if e.lower_bound >= target), result
+
+    deferred, with_deferral = nodes_to_reach(0.25)
+    depth_first, without = nodes_to_reach(0.0)
+    _same_answer(problem, with_deferral, without)
+    assert deferred < depth_first
+
+
+def test_deferring_is_on_by_default_only_on_large_data():
+    """Small data (under DEFER_MIN_WORDS words of rows): depth-first, as before; large
+    data: deferring, with a shallow frontier and no refining."""
+    small = solve_checklist_exact(_thresholds(3, n=300, max_items=4))
+    assert small.stats["defer_band"] == 0.0
+    assert small.stats["deferred_nodes"] == 0
+    problem = _thresholds(7, n=3000, features=9, cuts=5, max_items=6)
+    large = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
+    assert large.stats["defer_band"] == 0.25
+    assert large.stats["frontier_nodes"] <= DEFER_FRONTIER_SIZE
+    off = ExactSearchSettings(n_jobs=1, defer_band=0.0)
+    _same_answer(problem, large, solve_checklist_exact(problem, settings=off))
+
+
+@pytest.mark.parametrize("bad", [{"defer_band": -0.1}, {"defer_band": 1.5}, {"defer_depth": -1}])
+def test_bad_defer_settings_are_refused(bad):
+    with pytest.raises(InputError, match="defer_"):
+        ExactSearchSettings(**bad)
 
 
 # ------------------------------------------------------------------ the tie order
@@ -333,7 +422,9 @@ def test_threads_rise_the_bound_and_certify_a_larger_search():
     result = solve_checklist_exact(
         problem,
         listeners=[trace],
-        settings=ExactSearchSettings(n_jobs=2, progress_interval=0.0, slice_seconds=0.005),
+        settings=ExactSearchSettings(
+            n_jobs=2, progress_interval=0.0, slice_seconds=0.005, frontier_size=1000
+        ),
     )
     serial = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
     _same_answer(problem, serial, result)
@@ -341,6 +432,7 @@ def test_threads_rise_the_bound_and_certify_a_larger_search():
     lower = [e.lower_bound for e in trace.events if e.kind == "progress"]
     assert lower == sorted(lower)
     assert len({b for b in lower if 0 < b < result.upper_bound}) >= 3
+    assert result.stats["deferred_nodes"] > 0  # workers put nodes back with the frontier
 
 
 def test_threads_stop_and_time_limit_keep_a_valid_bound():
@@ -389,6 +481,13 @@ def test_a_dask_cluster_gives_the_serial_answer(dask_client):
         _same_answer(problem, serial, on_dask)
         lower = [e.lower_bound for e in trace.events]
         assert lower == sorted(lower)
+    # a shallow frontier: the tasks defer nodes, which come back to the driver's frontier
+    problem = _thresholds(7, n=3000, features=9, cuts=5, max_items=6)
+    settings = ExactSearchSettings(client=dask_client, frontier_size=1000)
+    on_dask = solve_checklist_exact(problem, settings=settings)
+    assert on_dask.stats["deferred_nodes"] > 0
+    serial = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
+    _same_answer(problem, serial, on_dask)
 
 
 def test_a_dask_time_limit_keeps_a_valid_bound(dask_client):

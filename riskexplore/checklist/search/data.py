@@ -471,7 +471,7 @@ def frontier_depth(data: SearchData, limit: int = FRONTIER_SIZE) -> tuple[int, i
     for size in sizes:
         count[1:] = count[1:] + count[:-1] * size
     best = (data.max_items + 1, 0)
-    for depth in range(2, data.max_items - 1):
+    for depth in range(1, data.max_items - 1):
         if count[depth] <= limit:
             best = (depth, int(count[depth]))
     return best

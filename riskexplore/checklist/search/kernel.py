@@ -66,8 +66,10 @@ from riskexplore.checklist.search.bounds import (
     FLOOR,
     SIMILAR,
     SIBLING_PRUNED,
-) = range(16)
-N_COUNTERS = 16
+    N_DEFERRED,
+    DEFER_DEPTH,
+) = range(18)
+N_COUNTERS = 18
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -121,6 +123,7 @@ def search(problem, cells, state, budget, slack, depth):
         T, rowsum, alive, bound, item_of, order, n_children, cursor, best_path, incumbent,
         counters, f_path, f_len, f_bound, f_alive, found_path, found_size, found_key,
         hist_pos, hist_neg, touched, mark, path, sib_n, sib_pos, sib_key,
+        d_path, d_len, d_bound, d_alive, defer_at,
     ) = state  # fmt: skip
     n_positions = X.shape[0]
     n_groups = group_start.shape[0] - 1
@@ -148,11 +151,23 @@ def search(problem, cells, state, budget, slack, depth):
     # may have ruled one out
     similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
     leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
+    # a node of a bound at least defer_at[0] (and of at most DEFER_DEPTH items, below the
+    # frontier node) goes to the deferred list when its turn comes, after its searched
+    # siblings had their say: the caller searches it later, least bound first, so the
+    # least open bound rises like a best-first search's
+    deferring = not building and not collecting and defer_at[0] < np.inf
+    # a deferred node keeps its full bound (cells included), as a frontier node does:
+    # it is the reported lower bound until the node is searched
+    defer_depth = counters[DEFER_DEPTH]
+    defer_room = d_bound.shape[0]
     while counters[NODES] < stop_at:
         if cursor[lvl] >= n_children[lvl]:
             if lvl > counters[FLOOR]:  # the level whose list ends the current subtree
                 lvl -= 1
                 continue
+            nxt = counters[NEXT_FRONTIER]
+            if not building and nxt < counters[N_FRONTIER] and f_bound[nxt] > defer_at[1]:
+                break  # a deferred node comes first: the caller merges them in
             if building or not _load_frontier(
                 X, T[0, 0, 0], A, T, rowsum, alive, bound, item_of, order, n_children,
                 cursor, incumbent, counters, slack, f_path, f_len, f_bound, f_alive,
@@ -188,6 +203,12 @@ def search(problem, cells, state, budget, slack, depth):
                 counters[SIBLING_PRUNED] += 1
                 cursor[lvl] += 1
                 continue
+        if deferring and counters[FLOOR] < lvl <= defer_depth and parent_bound >= defer_at[0]:
+            if counters[N_DEFERRED] >= defer_room:
+                break  # the caller empties the list, then this node is deferred
+            _defer(lvl, path, slot, bound, alive, counters, d_path, d_len, d_bound, d_alive)
+            cursor[lvl] += 1
+            continue
         parent_pos = item_of[lvl, slot]
         first = 0 if parent_pos < 0 else group_start[group_of[parent_pos] + 1]
         if collecting and counters[N_FOUND] + (n_positions - first) * n_planes > capacity:
@@ -336,6 +357,7 @@ def search(problem, cells, state, budget, slack, depth):
                 capped = lower + most_gain[g + 1]
                 if entry_start[g + 2] > entry_start[g + 1] and (
                     building
+                    or (deferring and size <= defer_depth and capped >= defer_at[0])
                     or beaten(capped, incumbent[0], slack, ties, path, size, best_path, best_len)
                 ):
                     counters[CELL_BOUNDS] += 1
@@ -384,6 +406,17 @@ def search(problem, cells, state, budget, slack, depth):
             lvl += 1
     counters[LEVEL] = lvl
     return open_bound(bound, order, n_children, cursor, lvl)
+
+
+@njit(**JIT)
+def _defer(lvl, path, slot, bound, alive, counters, d_path, d_len, d_bound, d_alive):
+    """Append the node at ``lvl``, ``slot`` (items ``path[:lvl]``) to the deferred list."""
+    d = counters[N_DEFERRED]
+    d_path[d, :lvl] = path[:lvl]
+    d_len[d] = lvl
+    d_bound[d] = bound[lvl, slot]
+    d_alive[d, :] = alive[lvl, slot]
+    counters[N_DEFERRED] = d + 1
 
 
 @njit(**JIT)

@@ -26,13 +26,12 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 
 from riskexplore.checklist.search import kernel
 from riskexplore.checklist.search.data import build_search
-from riskexplore.checklist.search.driver import ExactSearch
+from riskexplore.checklist.search.driver import Batch, ExactSearch
 from riskexplore.core.parallel import dask_workers
 
 __all__ = ["Batch", "run_dask", "run_parallel", "run_threads", "search_batch"]
@@ -45,19 +44,6 @@ _BATCH_MAX = 64
 _DASK_BATCH_MAX = 2048
 
 
-@dataclass
-class Batch:
-    """Frontier nodes (positions, bound, alive thresholds), least bound first."""
-
-    paths: np.ndarray
-    lengths: np.ndarray
-    bounds: np.ndarray
-    alive: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.bounds)
-
-
 def _batch_size(remaining: int, workers: int, most: int) -> int:
     """Small batches while many nodes are left keep the bound moving and the load even."""
     return int(min(most, max(1, remaining // (8 * workers))))
@@ -65,6 +51,7 @@ def _batch_size(remaining: int, workers: int, most: int) -> int:
 
 def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
     """The next batch of the driver's sorted frontier, or None when none is left."""
+    search.merge_deferred()
     c = search.counters
     start, end = int(c[kernel.NEXT_FRONTIER]), int(c[kernel.N_FRONTIER])
     if start >= end:
@@ -151,8 +138,12 @@ class _Team:
                     if batch is None:
                         break
                     w.load(batch)
+                w.search.defer_at[0] = self.driver.defer_threshold()
             done, open_bound = w.run(seconds)
             with self.lock:
+                deferred = w.search.take_deferred()
+                if deferred is not None:  # their bounds are at least this worker's last
+                    self.driver.add_deferred(deferred)
                 w.busy, w.open = not done, open_bound
                 found = w.search.kernel_incumbent()
                 if found is not None:
@@ -246,7 +237,9 @@ def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
 _DATA_CACHE: dict[str, object] = {}
 
 
-def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds, stop_name):
+def search_batch(
+    problem, token: str, settings, batch: Batch, incumbent, seconds, stop_name, defer_at=math.inf
+):
     """A Dask task: search a batch's subtrees to the end, the time limit or a stop.
 
     Parameters
@@ -264,12 +257,16 @@ def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds
         Time left before the time limit.
     stop_name : str or None
         Name of the Dask ``Event`` that asks every task to stop.
+    defer_at : float
+        Children with at least this bound are not searched but returned (the driver's
+        ``defer_threshold`` when the task was sent).
 
     Returns
     -------
     tuple
-        ``(done, open_bound, nodes, found)``, where ``found`` is the best checklist seen
-        as ``(key, positions, M)`` or None.
+        ``(done, open_bound, nodes, found, deferred)``, where ``found`` is the best
+        checklist seen as ``(key, positions, M)`` or None, and ``deferred`` the nodes
+        left for later (a :class:`Batch`, or None).
     """
     data = _DATA_CACHE.get(token)
     if data is None:
@@ -279,17 +276,31 @@ def search_batch(problem, token: str, settings, batch: Batch, incumbent, seconds
     search = ExactSearch(problem, settings=settings, data=data).spawn()
     search.set_incumbent(*incumbent)
     search.load_frontier(batch)
+    search.defer_at[0] = defer_at
     stop = _stop_event(stop_name)
     deadline = time.monotonic() + seconds
     budget = 20_000
-    open_bound = math.inf
+    deferred: list[Batch] = []
+    found = None
     while True:
         open_bound = search._run_slice(budget)
+        more = search.take_deferred()
+        if more is not None:
+            deferred.append(more)
+        found = search.kernel_incumbent() or found  # incumbents only improve
         if search.counters[kernel.DONE]:
-            return True, math.inf, search.nodes_visited, search.kernel_incumbent()
+            return True, math.inf, search.nodes_visited, found, _joined(deferred)
         open_bound = min(open_bound, search._frontier_bound())
         if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
-            return False, open_bound, search.nodes_visited, search.kernel_incumbent()
+            return False, open_bound, search.nodes_visited, found, _joined(deferred)
+
+
+def _joined(batches: list[Batch]) -> Batch | None:
+    """One batch of all these nodes (None for none)."""
+    if not batches:
+        return None
+    fields = ("paths", "lengths", "bounds", "alive")
+    return Batch(*(np.concatenate([getattr(b, f) for b in batches]) for f in fields))
 
 
 def _stop_event(name: str | None):
@@ -345,7 +356,7 @@ def run_dask(driver) -> tuple[bool, str | None]:
                 seconds = driver.seconds_left()
                 future = client.submit(
                     search_batch, problem, token, settings, batch, driver.incumbent_state(),
-                    seconds, stop.name, pure=False,
+                    seconds, stop.name, driver.defer_threshold(), pure=False,
                 )  # fmt: skip
                 pending[future] = float(batch.bounds[0])
             driver.set_open_bound(min([*pending.values(), driver._frontier_bound()]))
@@ -356,10 +367,12 @@ def run_dask(driver) -> tuple[bool, str | None]:
                 return verdict
             for future in _first_done(list(pending), driver.settings.progress_interval):
                 bound = pending.pop(future)
-                finished, open_bound, nodes, found = future.result()
+                finished, open_bound, nodes, found, deferred = future.result()
                 spare_nodes += nodes
                 if found is not None:
                     driver.offer_found(*found)
+                if deferred is not None:  # bounded no lower than the batch
+                    driver.add_deferred(deferred)
                 if not finished:  # out of time or stopped: its subtrees stay open
                     driver.hold_bound(open_bound if open_bound < math.inf else bound)
             driver.other_nodes = spare_nodes
