@@ -27,7 +27,7 @@ from riskexplore.checklist.search.cells import (
     row_order,
 )
 
-__all__ = ["FRONTIER_SIZE", "SearchData", "build_search", "frontier_depth"]
+__all__ = ["FRONTIER_SIZE", "Batch", "SearchData", "build_search", "frontier_depth"]
 
 #: Largest integer held exactly by a float64.
 _EXACT_LIMIT = 2.0**53
@@ -446,6 +446,19 @@ def build_search(
 
 #: Most frontier nodes: the frontier is the deepest level with at most this many subsets.
 FRONTIER_SIZE = 250_000
+
+
+@dataclass
+class Batch:
+    """Frontier nodes (positions, size, bound, alive thresholds), least bound first."""
+
+    paths: np.ndarray
+    lengths: np.ndarray
+    bounds: np.ndarray
+    alive: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bounds)
 
 
 def frontier_depth(data: SearchData, limit: int = FRONTIER_SIZE) -> tuple[int, int]:
