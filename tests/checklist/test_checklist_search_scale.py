@@ -50,6 +50,18 @@ def _thresholds(seed: int, n: int = 300, features: int = 5, cuts: int = 3, **kwa
     return ChecklistProblem(X, y, item_groups=groups, groups=sex, **kwargs)
 
 
+def _weights_and_rules(seed: int, rng, n: int = 300) -> dict:
+    """Weights, an FNR limit or a group gap for some seeds (arguments of ``_thresholds``)."""
+    extra = {}
+    if seed % 3 == 1:
+        extra["sample_weight"] = rng.integers(1, 4, size=n).astype(float)
+    if seed % 4 == 2:
+        extra["constraints"] = [OneItemPerGroup(), FNRLimit(0.5)]
+    if seed % 5 == 3:
+        extra["constraints"] = [OneItemPerGroup(), GroupRateGap("fpr", 0.4, by="sex")]
+    return extra
+
+
 def _same_answer(problem, a, b):
     assert a.status == b.status
     if a.solution is None:
@@ -82,13 +94,7 @@ def test_cell_bound_is_sound_at_open_nodes(seed):
     """Every open node's bound (cells included) is at most the best checklist below it,
     on data whose cells mix labels; weights, FNR limits and group gaps included."""
     rng = np.random.default_rng(seed)
-    extra = {}
-    if seed % 3 == 1:
-        extra["sample_weight"] = rng.integers(1, 4, size=300).astype(float)
-    if seed % 4 == 2:
-        extra["constraints"] = [OneItemPerGroup(), FNRLimit(0.5)]
-    if seed % 5 == 3:
-        extra["constraints"] = [OneItemPerGroup(), GroupRateGap("fpr", 0.4, by="sex")]
+    extra = _weights_and_rules(seed, rng)
     problem = _thresholds(seed, max_items=4, **extra)
     data = build_search(problem)
     assert data.cells.entry_start[-1] > 0  # the instance has mixed cells
@@ -303,13 +309,7 @@ def test_deferred_nodes_keep_every_open_bound_sound(seed):
     subtree (weights, FNR limits and group gaps included), the certificate stays below
     the optimum at every step, and the answer is the depth-first search's."""
     rng = np.random.default_rng(seed)
-    extra = {}
-    if seed % 3 == 1:
-        extra["sample_weight"] = rng.integers(1, 4, size=300).astype(float)
-    if seed % 4 == 2:
-        extra["constraints"] = [OneItemPerGroup(), FNRLimit(0.5)]
-    if seed % 5 == 3:
-        extra["constraints"] = [OneItemPerGroup(), GroupRateGap("fpr", 0.4, by="sex")]
+    extra = _weights_and_rules(seed, rng)
     problem = _thresholds(700 + seed, n=300, features=7, cuts=2, max_items=5, **extra)
     settings = ExactSearchSettings(
         n_jobs=1, refine=False, frontier_size=100, **_DEFERRING[seed % 3]
