@@ -10,6 +10,7 @@ from a table instead of computed.
 from __future__ import annotations
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 #: Largest score range for which an integer lookup table is built.
 _MAX_TABLE = 2_000_000
@@ -51,8 +52,6 @@ class LogisticLoss:
         if self.Z.size >= _SPARSE_MIN_SIZE and (
             np.count_nonzero(self.Z) <= _SPARSE_DENSITY * self.Z.size
         ):
-            from scipy.sparse import csr_matrix
-
             self._csr = csr_matrix(self.Z)
         if lam_lower is not None and np.all(self.Z == np.round(self.Z)):
             smin, smax = score_range(self.Z, lam_lower, lam_upper)
