@@ -171,11 +171,7 @@ def run(args: argparse.Namespace) -> int:
             **options,
         )
 
-    try:
-        model = run_solve(start, progress)
-    finally:
-        if client is not None:
-            client.close()
+    model = run_solve(start, progress, client)
     audits = audit_report(model, X, y, args, audit_data)
     if args.json:
         report = checklist_report(model, name, len(y))

@@ -307,7 +307,9 @@ def stdout_to_stderr():
         os.close(saved)
 
 
-def run_solve(start: Callable[[threading.Event], Any], progress: ProgressPrinter | None) -> Any:
+def run_solve(
+    start: Callable[[threading.Event], Any], progress: ProgressPrinter | None, client=None
+) -> Any:
     """Run a solve with Ctrl-C handling, its stdout kept off ours.
 
     Parameters
@@ -317,14 +319,22 @@ def run_solve(start: Callable[[threading.Event], Any], progress: ProgressPrinter
         :func:`run_with_interrupt`).
     progress : ProgressPrinter or None
         Shown the events, if given.
+    client : distributed.Client or None
+        The solve's Dask client (:func:`dask_client`), closed when the solve ends,
+        however it ends.
 
     Returns
     -------
     Any
         The fitted model.
     """
-    with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
-        return run_with_interrupt(start, progress if progress is not None else (lambda e: None))
+    try:
+        with stdout_to_stderr():  # solver libraries' banners must not pollute stdout
+            consume = progress if progress is not None else (lambda e: None)
+            return run_with_interrupt(start, consume)
+    finally:
+        if client is not None:
+            client.close()
 
 
 def print_model(model: Any, report: dict[str, Any] | None, **text_options: Any) -> int:
@@ -539,7 +549,7 @@ def dask_client(address: str | None):
     Returns
     -------
     distributed.Client or None
-        The client; the caller closes it.
+        The client; :func:`run_solve` closes it.
 
     Raises
     ------

@@ -132,11 +132,7 @@ def run(args: argparse.Namespace) -> int:
             **scale_kwargs,
         )
 
-    try:
-        model = run_solve(start, progress)
-    finally:
-        if client is not None:
-            client.close()
+    model = run_solve(start, progress, client)
     audits = audit_report(model, X, y, args, audit_data)
     if args.json:
         report = fit_report(model, name, len(y))
