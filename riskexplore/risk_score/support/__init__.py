@@ -4,6 +4,8 @@ Its modules (all under ``riskexplore.risk_score.support``):
 
 * ``kernel``: compiled (numba) logistic regressions on a few features with a certified
   lower bound, valid whether or not Newton converged;
+* ``merge``: a support's rows merged by their values on it (one row per pattern);
+* ``combinations``: a region's supports in lexicographic order, in batches of arrays;
 * ``screen``: :func:`screen_supports`, the bound of every support of a region, and
   :func:`beam_supports`, a forward selection with the same kernel;
 * ``fixing``: root feature fixing, the screen's floor on every model that uses a feature;

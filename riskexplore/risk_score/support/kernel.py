@@ -8,14 +8,15 @@ projected Newton method, and returns, besides the last iterate, the bound
 
 which holds for every ``theta`` in the box because ``f`` is convex (``f(theta) >= f(theta_k) +
 g . (theta - theta_k)``), whether or not Newton converged. Rows are first merged by their
-values on ``S`` (when the features of ``S`` take few values, as binary ones do), so a
-support of five binary features costs one pass over the data and a Newton method on at
-most 64 rows.
+values on ``S`` (:mod:`riskexplore.risk_score.support.merge`) into one row per value
+pattern with its weight and its share of positive weight, so a support of five binary
+features costs a Newton method on at most 32 rows, with one exponential and one logarithm
+per row.
 
 Inputs are plain arrays prepared by :mod:`riskexplore.risk_score.support.screen`:
 ``VT[j, i]`` the index of row ``i``'s value of feature ``j`` in ``vals[j]`` (``K[j]`` values)
 and, in its last row, 1 for positive rows; ``X`` the values themselves, ``y`` in
-``{-1, +1}`` and weights ``w``.
+``{-1, +1}``, weights ``w``, and ``split`` (the rows of binary features' rarer values).
 """
 
 from __future__ import annotations
@@ -25,99 +26,9 @@ import math
 import numpy as np
 from numba import njit
 
-#: Merge rows only when a support's value patterns are at most this many.
-PATTERN_CAP = 2048
+from riskexplore.risk_score.support.merge import gather, workspace
+
 _MAX_ITER = 40
-
-
-@njit(cache=True)
-def _codes(feats, k, VT, K, levels, cached):
-    """Pattern codes of the rows on ``feats[:k - 1]`` (with the label as lowest bit).
-
-    ``levels[q]`` keeps the codes on ``feats[:q + 1]`` and ``cached[:k_max]`` the features
-    they were built for, so consecutive supports with a common prefix (as lexicographic
-    enumeration gives) only add their changed features; the last feature is added while
-    the rows are merged (:func:`_gather`). Returns the number of patterns on all ``k``
-    features (``2 * prod K``), or -1 when they exceed :data:`PATTERN_CAP` or the number
-    of rows.
-    """
-    n = VT.shape[1]
-    prod = 1
-    for q in range(k):
-        prod *= K[feats[q]]
-        if prod > PATTERN_CAP or prod > n:
-            return -1
-    same = 0
-    while same < k - 1 and cached[same] == feats[same]:
-        same += 1
-    label = VT[VT.shape[0] - 1]
-    r = 2
-    for q in range(same):
-        r *= K[feats[q]]
-    for q in range(same, k - 1):
-        col = VT[feats[q]]
-        out = levels[q]
-        if q == 0:
-            for i in range(n):
-                out[i] = label[i] + col[i] * r
-        else:
-            prev = levels[q - 1]
-            for i in range(n):
-                out[i] = prev[i] + col[i] * r
-        r *= K[feats[q]]
-        cached[q] = feats[q]
-    for q in range(max(k - 1, 0), cached.shape[0]):
-        cached[q] = -1
-    return 2 * prod
-
-
-@njit(cache=True)
-def _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb):
-    """Rows of the regression on ``feats[:k]`` (merged by pattern when few); their count.
-
-    ``VT[j, i]`` is row ``i``'s value index for feature ``j``; its last row is 1 for
-    positive rows. The codes of the last feature are added in the merging pass itself
-    (one pass over the rows per support when only the last feature changed).
-    """
-    n = X.shape[0]
-    patterns = _codes(feats, k, VT, K, levels, cached)
-    if patterns < 0:
-        for i in range(n):
-            for q in range(k):
-                Xb[i, q] = X[i, feats[q]]
-            yb[i] = y[i]
-            wb[i] = w[i]
-        return n
-    # four interleaved sums per pattern: consecutive rows often share a pattern, and one
-    # sum would make every addition wait for the one before
-    acc[: 4 * patterns] = 0.0
-    if k == 0:
-        label = VT[VT.shape[0] - 1]
-        for i in range(n):
-            acc[4 * label[i] + (i & 3)] += w[i]
-    else:
-        r = 8
-        for q in range(k - 1):
-            r *= K[feats[q]]
-        col = VT[feats[k - 1]]
-        prev = levels[k - 2] if k > 1 else VT[VT.shape[0] - 1]
-        for i in range(n):
-            acc[4 * prev[i] + col[i] * r + (i & 3)] += w[i]
-    for c in range(patterns):
-        acc[c] = acc[4 * c] + acc[4 * c + 1] + acc[4 * c + 2] + acc[4 * c + 3]
-    m = 0
-    for c in range(patterns):
-        if acc[c] <= 0.0:
-            continue
-        rest = c >> 1
-        for q in range(k):
-            f = feats[q]
-            Xb[m, q] = vals[f, rest % K[f]]
-            rest //= K[f]
-        yb[m] = 1.0 if c & 1 else -1.0
-        wb[m] = acc[c]
-        m += 1
-    return m
 
 
 @njit(cache=True)
@@ -132,18 +43,14 @@ def _evaluate(Xb, yb, wb, m, k, theta, g, H, with_hessian):
         z = theta[0]
         for a in range(k):
             z += theta[a + 1] * Xb[r, a]
-        mr = yb[r] * z
-        if mr > 0:
-            e = math.exp(-mr)
-            f += wb[r] * math.log1p(e)
-            q = e / (1.0 + e)
-        else:
-            e = math.exp(mr)
-            f += wb[r] * (math.log1p(e) - mr)
-            q = 1.0 / (1.0 + e)
+        # w (share * log(1 + e^-z) + (1 - share) * log(1 + e^z)), with one exp and log
+        e = math.exp(-abs(z))
+        share = yb[r]
+        f += wb[r] * (math.log1p(e) + (share * -z if z < 0 else (1.0 - share) * z))
+        q = 1.0 / (1.0 + e) if z >= 0 else e / (1.0 + e)  # the predicted risk
         if not with_hessian:
             continue
-        c = -wb[r] * yb[r] * q
+        c = wb[r] * (q - share)
         h = wb[r] * q * (1.0 - q)
         g[0] += c
         H[0, 0] += h
@@ -224,8 +131,9 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
     Parameters
     ----------
     Xb, yb, wb : arrays
-        The support's merged rows (margins on ``[1, x_S]``), labels and weights; the
-        first ``m`` rows are used.
+        The support's merged rows: values on ``S``, the share of positive weight
+        (1 or 0 for rows that are not merged) and the weight; the first ``m`` rows are
+        used.
     m : int
         Number of merged rows.
     k : int
@@ -290,8 +198,9 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
 
 @njit(cache=True, nogil=True)
 def screen_batch(
-    supports, sizes, VT, K, vals, X, y, w, lo_w, hi_w, c0, prior, cutoff, bounds, fits, thetas
-):
+    supports, sizes, VT, K, vals, X, y, w, split, lo_w, hi_w, c0, prior, cutoff, bounds, fits,
+    thetas,
+):  # fmt: skip
     """Fit every support of a batch; write objective bounds, fits and iterates.
 
     Parameters
@@ -303,6 +212,9 @@ def screen_batch(
     VT, K, vals, X, y, w : arrays
         The loss's rows as :class:`~riskexplore.risk_score.support.screen.SupportData`
         holds them.
+    split : tuple of arrays
+        ``SupportData.split``: per binary feature its rarer value and the rows that take
+        it (``-1`` for other features).
     lo_w, hi_w : arrays (d+1,)
         Box of ``[w_0, w_1..w_d]``.
     c0 : array (d,)
@@ -317,15 +229,8 @@ def screen_batch(
     thetas : array (N, k_max + 1)
         Output: the last iterate ``[w_0, w_S]`` of each support.
     """
-    n = X.shape[0]
     kmax = supports.shape[1]
-    rows = max(n, 2 * PATTERN_CAP)
-    Xb = np.zeros((rows, max(kmax, 1)))
-    yb = np.zeros(rows)
-    wb = np.zeros(rows)
-    levels = np.zeros((max(kmax, 1), n), dtype=np.int32)
-    cached = np.full(max(kmax, 1), -1, dtype=np.int64)
-    acc = np.zeros(8 * PATTERN_CAP)
+    Xb, yb, wb, levels, cached, acc, ws = workspace(kmax, X.shape[0], K.size)
     lo = np.zeros(kmax + 1)
     hi = np.zeros(kmax + 1)
     theta = np.zeros(kmax + 1)
@@ -353,41 +258,8 @@ def screen_batch(
         for q in range(k):
             prev[q] = feats[q]
         prev_k = k
-        m = _gather(feats, k, VT, K, vals, X, y, w, levels, cached, acc, Xb, yb, wb)
+        m = gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb)
         f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
         bounds[s] = b + pen
         fits[s] = f + pen
         thetas[s, : k + 1] = theta[: k + 1]
-
-
-def gather_rows(data, support) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The rows of the regression on one support, merged by pattern when few.
-
-    Parameters
-    ----------
-    data : SupportData
-        The loss's rows (:class:`~riskexplore.risk_score.support.screen.SupportData`).
-    support : sequence of int
-        The support's features (0-based).
-
-    Returns
-    -------
-    Xb, yb, wb : arrays
-        The rows' values on the support, labels and weights, as ``fit_support``
-        reads them.
-    m : int
-        The number of rows.
-    """
-    feats = np.asarray(support, dtype=np.int64)
-    k = feats.size
-    n = data.X.shape[0]
-    rows = max(n, 2 * PATTERN_CAP)
-    Xb, yb, wb = np.zeros((rows, max(k, 1))), np.zeros(rows), np.zeros(rows)
-    levels = np.zeros((max(k, 1), n), dtype=np.int32)
-    cached = np.full(max(k, 1), -1, dtype=np.int64)
-    acc = np.zeros(8 * PATTERN_CAP)
-    m = _gather(
-        feats, k, data.VT, data.K, data.vals, data.X, data.y, data.w, levels, cached, acc,
-        Xb, yb, wb,
-    )  # fmt: skip
-    return Xb, yb, wb, int(m)

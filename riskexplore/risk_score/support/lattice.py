@@ -35,7 +35,8 @@ import numpy as np
 from numba import njit
 
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.support.kernel import _evaluate, fit_support, gather_rows
+from riskexplore.risk_score.support.kernel import _evaluate, fit_support
+from riskexplore.risk_score.support.merge import gather_rows
 from riskexplore.risk_score.support.screen import SupportData
 
 __all__ = ["LatticeResult", "lattice_fits", "search_support"]

@@ -19,7 +19,6 @@ for heuristics where enumeration is too costly.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +29,9 @@ import numpy as np
 from riskexplore.core.parallel import ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support.kernel import PATTERN_CAP, screen_batch
+from riskexplore.risk_score.support.combinations import support_batches
+from riskexplore.risk_score.support.kernel import screen_batch
+from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
 
 __all__ = ["ScreenResult", "SupportData", "beam_supports", "count_supports", "screen_supports"]
 
@@ -45,6 +46,10 @@ class SupportData:
     ----------
     loss : LogisticLoss
         The problem's loss (its distinct rows ``Z`` and their weights).
+    split_pairs : bool
+        Intersect the rarer rows of every pair of binary features, so that a support
+        reads only the rows rare on both its last features (see
+        :mod:`~riskexplore.risk_score.support.merge`; False for a comparison).
 
     Attributes
     ----------
@@ -56,13 +61,17 @@ class SupportData:
         Those values.
     VT : int32 array (d + 1, n)
         Each row's value index per feature, then its label bit.
+    split : tuple of arrays
+        Per binary feature its rarer value's rows, and per pair of them the rows rare on
+        both (:func:`~riskexplore.risk_score.support.merge.row_splits`): the kernel merges
+        a support's rows by reading only those of its last one or two features.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
         Number of features.
     """
 
-    def __init__(self, loss: LogisticLoss) -> None:
+    def __init__(self, loss: LogisticLoss, split_pairs: bool = True) -> None:
         Z = loss.Z
         self.y = np.ascontiguousarray(Z[:, 0])
         self.X = np.ascontiguousarray(Z[:, 1:] * self.y[:, None])
@@ -77,6 +86,7 @@ class SupportData:
             self.vals[j, : len(v)] = v
             self.VT[j] = np.searchsorted(v, self.X[:, j])
         self.VT[d] = self.y > 0
+        self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
@@ -204,20 +214,6 @@ def count_supports(n_forced: int, n_free: int, k_min: int, k_max: int) -> int:
     return sum(math.comb(n_free, e) for e in range(lo, hi + 1))
 
 
-def _chunks(forced, free, k_min: int, k_max: int):
-    """Supports in batches: ``forced`` plus subsets of ``free`` with a size in range."""
-    lo, hi = max(k_min - len(forced), 0), min(k_max - len(forced), len(free))
-    batch = []
-    for extra in range(lo, hi + 1):
-        for combo in itertools.combinations(free, extra):
-            batch.append(forced + combo)
-            if len(batch) >= _BATCH:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
-
-
 def _alpha_feasible(rows: RowMatrix | None, d: int, supports, sizes) -> np.ndarray:
     """Which supports meet every row that involves indicators only."""
     ok = np.ones(len(sizes), dtype=bool)
@@ -297,11 +293,10 @@ def screen_supports(
     stopped = []
 
     def prepared():
-        for batch in _chunks(forced, free, k_min, k_max):
+        for sup, sizes in support_batches(forced, free, k_min, k_max, _BATCH):
             if should_stop is not None and should_stop():
                 stopped.append(True)
                 return
-            sup, sizes = _as_array(batch, k_max)
             keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
             yield sup[keep], sizes[keep], w_lower, w_upper, c0, cutoff
 
@@ -319,7 +314,7 @@ def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:
     thetas = np.zeros((n, sup.shape[1] + 1))
     if n:
         screen_batch(
-            sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w,
+            sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w, data.split,
             np.asarray(w_lower, float), np.asarray(w_upper, float), np.asarray(c0, float),
             data.prior, float(cutoff), bounds, fits, thetas,
         )  # fmt: skip
