@@ -65,3 +65,28 @@ def test_the_split_merges_give_the_bounds_of_a_full_pass():
             np.testing.assert_array_equal(split.supports, full.supports)
             np.testing.assert_allclose(split.bounds, full.bounds, rtol=1e-10, atol=1e-12)
             np.testing.assert_allclose(split.fits, full.fits, rtol=1e-10, atol=1e-12)
+
+
+def test_a_screen_that_keeps_the_bounds_below_a_cutoff_keeps_the_floors():
+    from riskexplore.risk_score.support.fixing import feature_floors
+
+    rng = np.random.default_rng(5)
+    n, d = 700, 20
+    X = (rng.random((n, d)) < rng.uniform(0.05, 0.6, d)).astype(float)
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X[:, :4] @ [1.5, -1.0, 1.0, 0.8] - 0.6)))).astype(int)
+    problem = RiskScoreProblem(X, y, max_size=4, coef_min=-3, coef_max=3)
+    lo = np.concatenate([[-6.0], np.full(d, -3.0)])
+    hi = np.concatenate([[6.0], np.full(d, 3.0)])
+    kwargs = dict(forced=(), free=range(d), k_min=0, k_max=4, w_lower=lo, w_upper=hi)
+    data = SupportData(problem.loss)
+    every = screen_supports(data, **kwargs, c0=problem.c0, n_jobs=2)
+    assert every.screened == len(every) > 4096  # several batches
+    cutoff = float(np.quantile(every.bounds, 0.02))
+    kept = screen_supports(
+        data, **kwargs, c0=problem.c0, n_jobs=2, keep_below=cutoff, floors=True
+    )  # fmt: skip
+    below = every.bounds < cutoff
+    assert kept.screened == len(every) and len(kept) == np.count_nonzero(below) > 0
+    np.testing.assert_array_equal(kept.supports, every.supports[below])
+    np.testing.assert_array_equal(kept.bounds, every.bounds[below])
+    np.testing.assert_array_equal(kept.floors, feature_floors(every, d))

@@ -590,7 +590,7 @@ class _ScaledLCPA(_LCPA):
         with self._released(), self._screen_turn:
             result = self._screen_supports(data, forced, free, k_min, k_max, w_lo, w_hi, cutoff)
         self.screen_time += self.clock.elapsed() - t0
-        self.screened += len(result)
+        self.screened += result.screened
         if not result.complete:
             self.floor = min(self.floor, node.bound)
             return []
@@ -613,6 +613,7 @@ class _ScaledLCPA(_LCPA):
             should_stop=self._should_stop,
             n_jobs=self.settings.n_jobs,
             client=self.settings.client,
+            keep_below=cutoff,  # the others hold no model better than the incumbent
         )
 
     def _support_children(self, node: _Node, result: ScreenResult) -> list[_Node]:

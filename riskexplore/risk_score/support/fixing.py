@@ -31,6 +31,7 @@ from riskexplore.risk_score.support.screen import (
     SupportData,
     count_supports,
     screen_supports,
+    support_floors,
 )
 
 __all__ = ["FeatureFixing", "alpha_rows", "feature_floors", "root_feature_floors"]
@@ -73,12 +74,9 @@ def feature_floors(result: ScreenResult, d: int) -> np.ndarray:
         ``floor_j`` (``inf`` for a feature in no screened support: no model of the region
         uses it).
     """
-    floors = np.full(d, math.inf)
-    for q in range(result.supports.shape[1]):
-        col = result.supports[:, q]
-        used = col >= 0
-        np.minimum.at(floors, col[used], result.bounds[used])
-    return floors
+    if result.floors is not None:
+        return result.floors
+    return support_floors(result.supports, result.bounds, d)
 
 
 def root_feature_floors(
@@ -159,6 +157,8 @@ def root_feature_floors(
         should_stop=should_stop,
         n_jobs=n_jobs,
         client=client,
+        keep_below=-math.inf,  # only the floors are wanted
+        floors=True,
     )
     if not result.complete:
         return None

@@ -143,7 +143,13 @@ class ScreenResult:
         That iterate, ``[w_0, w_S]``.
     complete : bool
         False when a stop request cut the screen short (then the bounds cover only the
-        supports listed).
+        supports screened).
+    screened : int
+        Number of supports screened (more than those listed when the screen kept only
+        the bounds below a cutoff).
+    floors : array (d,), optional
+        Per feature, the least bound over the screened supports that contain it
+        (``inf`` for a feature in none), when the screen was asked for them.
     """
 
     supports: np.ndarray
@@ -152,6 +158,12 @@ class ScreenResult:
     fits: np.ndarray
     thetas: np.ndarray
     complete: bool = True
+    screened: int = -1
+    floors: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.screened < 0:
+            self.screened = len(self.sizes)
 
     def __len__(self) -> int:
         return len(self.sizes)
@@ -251,6 +263,8 @@ def screen_supports(
     should_stop: Callable[[], bool] | None = None,
     n_jobs: int = 1,
     client: Any = None,
+    keep_below: float | None = None,
+    floors: bool = False,
 ) -> ScreenResult:
     """Bound the objective of every model on every support of a region.
 
@@ -280,12 +294,18 @@ def screen_supports(
     client : dask.distributed.Client, optional
         Fit the batches as tasks on this Dask cluster instead (the rows are sent to every
         worker once per :class:`SupportData`); the result is again the serial one.
+    keep_below : float, optional
+        List only the supports whose bound is below this objective (the others hold no
+        better model); a screen of a hundred million supports then keeps a few.
+    floors : bool
+        Also give each feature's least bound over the supports that contain it
+        (``ScreenResult.floors``).
 
     Returns
     -------
     ScreenResult
-        One entry per support that meets ``alpha_rows``, with its lower bound (valid
-        whether or not Newton converged).
+        One entry per support that meets ``alpha_rows`` (and whose bound is below
+        ``keep_below``), with its lower bound (valid whether or not Newton converged).
     """
     forced = tuple(int(j) for j in forced)
     free = tuple(int(j) for j in free if j not in forced)
@@ -298,16 +318,18 @@ def screen_supports(
                 stopped.append(True)
                 return
             keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-            yield sup[keep], sizes[keep], w_lower, w_upper, c0, cutoff
+            yield sup[keep], sizes[keep], w_lower, w_upper, c0, cutoff, keep_below, floors
 
     total = count_supports(len(forced), len(free), k_min, k_max)
     if total <= _BATCH:  # one batch: no worker to wait for
         n_jobs, client = 1, None
     parts = list(ordered_map(_fit, prepared(), n_jobs=n_jobs, client=client, shared=(data,)))
-    return _merge(parts, k_max, not stopped)
+    return _merge(parts, k_max, not stopped, data.d if floors else None)
 
 
-def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:
+def _fit(
+    data, sup, sizes, w_lower, w_upper, c0, cutoff, keep_below=None, floors=False
+) -> ScreenResult:
     """Fit one batch of supports (a task of :func:`screen_supports`' workers)."""
     n = len(sizes)
     bounds, fits = np.zeros(n), np.zeros(n)
@@ -318,15 +340,40 @@ def _fit(data, sup, sizes, w_lower, w_upper, c0, cutoff) -> ScreenResult:
             np.asarray(w_lower, float), np.asarray(w_upper, float), np.asarray(c0, float),
             data.prior, float(cutoff), bounds, fits, thetas,
         )  # fmt: skip
-    return ScreenResult(sup, sizes, bounds, fits, thetas)
+    result = ScreenResult(sup, sizes, bounds, fits, thetas)
+    if floors:
+        result.floors = support_floors(sup, bounds, data.d)
+    if keep_below is not None:
+        kept = bounds < keep_below
+        result.supports, result.sizes = sup[kept], sizes[kept]
+        result.bounds, result.fits, result.thetas = bounds[kept], fits[kept], thetas[kept]
+    return result
 
 
-def _merge(parts: list[ScreenResult], k_max: int, complete: bool) -> ScreenResult:
+def support_floors(supports: np.ndarray, bounds: np.ndarray, d: int) -> np.ndarray:
+    """Per feature, the least of ``bounds`` over the supports (rows of ``supports``,
+    padded with -1) that contain it; ``inf`` for a feature in none."""
+    out = np.full(d, math.inf)
+    for q in range(supports.shape[1]):
+        col = supports[:, q]
+        used = col >= 0
+        np.minimum.at(out, col[used], bounds[used])
+    return out
+
+
+def _merge(
+    parts: list[ScreenResult], k_max: int, complete: bool, d: int | None = None
+) -> ScreenResult:
+    width = max(k_max, 1)
+    floors = None
+    if d is not None:
+        floors = np.full(d, math.inf)
+        for p in parts:
+            np.minimum(floors, p.floors, out=floors)
     if not parts:
-        width = max(k_max, 1)
         return ScreenResult(
             np.zeros((0, width), np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0),
-            np.zeros((0, width + 1)), complete,
+            np.zeros((0, width + 1)), complete, 0, floors,
         )  # fmt: skip
     return ScreenResult(
         np.vstack([p.supports for p in parts]),
@@ -335,6 +382,8 @@ def _merge(parts: list[ScreenResult], k_max: int, complete: bool) -> ScreenResul
         np.concatenate([p.fits for p in parts]),
         np.vstack([p.thetas for p in parts]),
         complete,
+        sum(p.screened for p in parts),
+        floors,
     )
 
 
