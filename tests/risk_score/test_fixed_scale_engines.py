@@ -103,7 +103,10 @@ def test_engine_choice():
     y2 = rng.integers(0, 2, 20_000)
     assert fixed_scale_engine(RiskScoreProblem(wider, y2, max_size=5)) == "lcpa"
     wide = RiskScoreProblem(rng.integers(0, 2, (500, 40)).astype(float), y, max_size=10)
-    assert fixed_scale_engine(wide) == "lcpa"  # 1.3e9 supports: too many for the screen
+    assert fixed_scale_engine(wide) == "lcpa"  # 1,024 patterns on 500 rows: no merge
+    # 5.5e6 supports, more than one screen takes: the screen engine's LP nodes split them
+    items = RiskScoreProblem(rng.integers(0, 2, (500, 60)).astype(float), y, max_size=5)
+    assert fixed_scale_engine(items) == "screen"
 
 
 def test_screen_engine_events_look_like_lcpa_ones():
