@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = ["PAIR_BUDGET", "PATTERN_CAP", "gather_rows", "row_splits"]
+
 #: Merge rows only when a support's value patterns are at most this many.
 PATTERN_CAP = 2048
 #: The pair split is used when the first features (and the label) make at most this many

@@ -33,7 +33,14 @@ from riskexplore.risk_score.support.combinations import support_batches
 from riskexplore.risk_score.support.kernel import screen_batch
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
 
-__all__ = ["ScreenResult", "SupportData", "beam_supports", "count_supports", "screen_supports"]
+__all__ = [
+    "ScreenResult",
+    "SupportData",
+    "beam_supports",
+    "count_supports",
+    "screen_supports",
+    "support_floors",
+]
 
 #: Supports fitted per call of the kernel (stop requests are polled in between).
 _BATCH = 4096
