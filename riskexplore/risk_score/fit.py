@@ -227,7 +227,7 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     # the screen pays where the kernel merges rows (binary or few-valued features), also
     # when the root has too many supports to screen at once: its LP nodes then split the
     # root until their supports can be screened (adult's 111 items, 1.3e8 supports:
-    # certified in 75 s, where LCPA kept a 7.6% gap after 300 s)
+    # certified in 72-93 s on 2 cores, where LCPA kept a 4.7% gap after 300 s)
     if SupportData(problem.loss, split_pairs=False).merges_all(problem.max_size):
         return "screen"
     lo, hi = problem.lam_bounds()
