@@ -358,8 +358,23 @@ def _fit(
 
 
 def support_floors(supports: np.ndarray, bounds: np.ndarray, d: int) -> np.ndarray:
-    """Per feature, the least of ``bounds`` over the supports (rows of ``supports``,
-    padded with -1) that contain it; ``inf`` for a feature in none."""
+    """Per feature, the least bound over the supports that contain it.
+
+    Parameters
+    ----------
+    supports : int array (N, k_max)
+        One support per row, padded with -1.
+    bounds : array (N,)
+        Their bounds.
+    d : int
+        Number of features.
+
+    Returns
+    -------
+    numpy.ndarray (d,)
+        ``min(bounds[s] for s containing j)`` per feature ``j``; ``inf`` for a feature in
+        no support.
+    """
     out = np.full(d, math.inf)
     for q in range(supports.shape[1]):
         col = supports[:, q]
