@@ -193,3 +193,39 @@ def root_supports(problem) -> int | None:
     except ImportError:
         return None
     return int(count_supports(0, problem.n_features, problem.min_size, problem.max_size))
+
+
+def result_record(problem, result, time_limit: float, wall: float, **fields) -> dict[str, Any]:
+    """The fields every solve record shares: the problem's size, the status, bounds, gap,
+    wall time and nodes of ``result`` (a ``SolveResult``), after ``fields``.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem solved.
+    result : SolveResult
+        Its result.
+    time_limit : float
+        The time limit of the solve.
+    wall : float
+        Seconds the solve took (wall clock).
+    **fields
+        Fields that come first (kind, engine, settings).
+
+    Returns
+    -------
+    dict
+        The record.
+    """
+    return {
+        **fields,
+        "n": int(problem.X.shape[0]),
+        "d": int(problem.n_features),
+        "time_limit": time_limit,
+        "status": result.status,
+        "objective": result.objective,
+        "lower_bound": result.lower_bound,
+        "gap": result.gap,
+        "time": wall,
+        "nodes": result.nodes,
+    }

@@ -16,7 +16,7 @@ import sys
 import time
 
 import numpy as np
-from _common import banners_to_stderr, emit
+from _common import banners_to_stderr, emit, result_record
 from scaled import SETTINGS
 
 from riskexplore.core.limits import Limits
@@ -49,20 +49,11 @@ def run(engine: str, time_limit: float) -> dict:
             result = solve_scaled_lcpa(problem, (1.0, 1.0), limits=limits)
         else:
             result = solve_lcpa(problem, limits=limits)
-    return {
-        "kind": "real_valued",
-        "engine": engine,
-        "picked": fixed_scale_engine(problem),
-        "n": int(problem.X.shape[0]),
-        "d": int(problem.n_features),
-        "time_limit": time_limit,
-        "status": result.status,
-        "objective": result.objective,
-        "lower_bound": result.lower_bound,
-        "gap": result.gap,
-        "time": time.perf_counter() - start,
-        "nodes": result.nodes,
-    }
+    wall = time.perf_counter() - start
+    return result_record(
+        problem, result, time_limit, wall,
+        kind="real_valued", engine=engine, picked=fixed_scale_engine(problem),
+    )  # fmt: skip
 
 
 def main(argv=None) -> int:

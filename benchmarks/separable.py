@@ -17,7 +17,7 @@ import sys
 import time
 
 import numpy as np
-from _common import banners_to_stderr, emit
+from _common import banners_to_stderr, emit, result_record
 from scaled import MULTIPLIERS, SETTINGS
 
 from riskexplore.core.limits import Limits
@@ -53,26 +53,16 @@ def run(noise: float, scale: str, time_limit: float) -> dict:
             result = solve_scaled_lcpa(problem, (1.0, 1.0), limits=limits)
         else:
             result = solve_lcpa(problem, limits=limits)
+    wall = time.perf_counter() - start
     stats = result.stats
-    return {
-        "kind": "separable",
-        "scale": scale,
-        "engine": "learned" if scale == "learned" else fixed_scale_engine(problem),
-        "noise": noise,
-        "n": int(problem.X.shape[0]),
-        "d": int(problem.n_features),
-        "time_limit": time_limit,
-        "status": result.status,
-        "objective": result.objective,
-        "lower_bound": result.lower_bound,
-        "gap": result.gap,
-        "time": time.perf_counter() - start,
-        "nodes": result.nodes,
-        "multiplier": stats.get("multiplier"),
-        "root_bound": stats.get("root_bound"),
-        "supports_screened": stats.get("supports_screened"),
-        "screen_survivors": stats.get("screen_survivors"),
-    }
+    engine = "learned" if scale == "learned" else fixed_scale_engine(problem)
+    record = result_record(
+        problem, result, time_limit, wall, kind="separable", scale=scale, engine=engine,
+        noise=noise,
+    )  # fmt: skip
+    for name in ("multiplier", "root_bound", "supports_screened", "screen_survivors"):
+        record[name] = stats.get(name)
+    return record
 
 
 def main(argv=None) -> int:
