@@ -90,3 +90,21 @@ def test_a_screen_that_keeps_the_bounds_below_a_cutoff_keeps_the_floors():
     np.testing.assert_array_equal(kept.supports, every.supports[below])
     np.testing.assert_array_equal(kept.bounds, every.bounds[below])
     np.testing.assert_array_equal(kept.floors, feature_floors(every, d))
+
+
+def test_the_pair_split_of_items_that_never_meet():
+    """One-hot items of one variable: every pair's rows rare on both are none at all."""
+    rng = np.random.default_rng(11)
+    n, d = 600, 6
+    category = rng.integers(0, d, n)
+    X = (category[:, None] == np.arange(d)).astype(float)
+    y = (rng.random(n) < np.linspace(0.1, 0.8, d)[category]).astype(int)
+    problem = RiskScoreProblem(X, y, max_size=3, coef_min=-4, coef_max=4)
+    lo = np.concatenate([[-8.0], np.full(d, -4.0)])
+    hi = np.concatenate([[8.0], np.full(d, 4.0)])
+    kwargs = dict(forced=(), free=range(d), k_min=0, k_max=3, w_lower=lo, w_upper=hi, c0=problem.c0)
+    data = SupportData(problem.loss)
+    assert data.split[3].size > 1 and data.split[4].size == 0  # pairs, all empty
+    pairs = screen_supports(data, **kwargs)
+    full = screen_supports(_without_split(SupportData(problem.loss)), **kwargs)
+    np.testing.assert_allclose(pairs.bounds, full.bounds, rtol=1e-10, atol=1e-12)

@@ -95,19 +95,29 @@ def _prefix_codes(feats, depth, K):
 
 
 @njit(cache=True)
-def _sum_by_code(codes, w, rows, lo, hi, scratch, out, count):
-    """``out[c]`` = the weight of the rows ``rows[lo:hi]`` with code ``c`` (``c < count``);
-    every row when ``rows`` is empty."""
+def _sum_by_code(codes, w, scratch, out, count):
+    """``out[c]`` = the weight of the rows with code ``c`` (for ``c < count``)."""
     # four interleaved sums per code: consecutive rows often share a code, and one sum
     # would make every addition wait for the one before
     scratch[: 4 * count] = 0.0
-    if rows.size == 0:
-        for i in range(codes.shape[0]):
-            scratch[4 * codes[i] + (i & 3)] += w[i]
-    else:
-        for t in range(lo, hi):
-            i = rows[t]
-            scratch[4 * codes[i] + (t & 3)] += w[i]
+    for i in range(codes.shape[0]):
+        scratch[4 * codes[i] + (i & 3)] += w[i]
+    _fold(scratch, out, count)
+
+
+@njit(cache=True)
+def _sum_rows_by_code(codes, w, rows, lo, hi, scratch, out, count):
+    """``out[c]`` = the weight of the rows ``rows[lo:hi]`` with code ``c``."""
+    scratch[: 4 * count] = 0.0
+    for t in range(lo, hi):
+        i = rows[t]
+        scratch[4 * codes[i] + (t & 3)] += w[i]
+    _fold(scratch, out, count)
+
+
+@njit(cache=True)
+def _fold(scratch, out, count):
+    """Add up the four interleaved sums of each code."""
     for c in range(count):
         out[c] = scratch[4 * c] + scratch[4 * c + 1] + scratch[4 * c + 2] + scratch[4 * c + 3]
 
@@ -135,7 +145,7 @@ def _half(value, whole):
 def _merge_all(feats, k, VT, K, w, levels, acc, scratch, patterns):
     """Pattern weights by one pass over every row (the last feature added on the way)."""
     if k == 0:
-        _sum_by_code(VT[VT.shape[0] - 1], w, np.zeros(0, np.int32), 0, 0, scratch, acc, 2)
+        _sum_by_code(VT[VT.shape[0] - 1], w, scratch, acc, 2)
         return
     r = _prefix_codes(feats, k - 1, K)
     col = VT[feats[k - 1]]
@@ -143,8 +153,7 @@ def _merge_all(feats, k, VT, K, w, levels, acc, scratch, patterns):
     scratch[: 4 * patterns] = 0.0
     for i in range(prev.shape[0]):
         scratch[4 * (prev[i] + col[i] * r) + (i & 3)] += w[i]
-    for c in range(patterns):
-        acc[c] = scratch[4 * c] + scratch[4 * c + 1] + scratch[4 * c + 2] + scratch[4 * c + 3]
+    _fold(scratch, acc, patterns)
 
 
 @njit(cache=True)
@@ -156,10 +165,10 @@ def _split_last(feats, k, VT, K, w, split, levels, acc, ws):
     r = _prefix_codes(feats, k - 1, K)
     prev = _coded(k - 1, VT, levels)
     if not _same_key(key, feats, k - 1):
-        _sum_by_code(prev, w, np.zeros(0, np.int32), 0, 0, scratch, sums, r)
+        _sum_by_code(prev, w, scratch, sums, r)
     j = feats[k - 1]
     part = ws[8]
-    _sum_by_code(prev, w, rows, starts[j], starts[j + 1], scratch, part, r)
+    _sum_rows_by_code(prev, w, rows, starts[j], starts[j + 1], scratch, part, r)
     v = rare[j]
     for c in range(r):
         acc[c + v * r] = part[c]
@@ -184,15 +193,15 @@ def _split_two(feats, k, VT, K, w, split, levels, acc, ws):
     r = _prefix_codes(feats, k - 2, K)
     codes = _coded(k - 2, VT, levels)
     if not _same_key(key, feats, k - 2):
-        _sum_by_code(codes, w, np.zeros(0, np.int32), 0, 0, scratch, sums, r)
+        _sum_by_code(codes, w, scratch, sums, r)
         version[0] += 1
     a, b = feats[k - 2], feats[k - 1]
     for f in (a, b):
         if stamp[f] != version[0]:
-            _sum_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
+            _sum_rows_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
             stamp[f] = version[0]
     p = _pair_index(a, b, d)
-    _sum_by_code(codes, w, pair_rows, pair_ptr[p], pair_ptr[p + 1], scratch, T, r)
+    _sum_rows_by_code(codes, w, pair_rows, pair_ptr[p], pair_ptr[p + 1], scratch, T, r)
     va, vb = rare[a], rare[b]
     Sa, Sb = S[a], S[b]
     for c in range(r):
