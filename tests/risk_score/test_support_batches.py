@@ -108,3 +108,55 @@ def test_the_pair_split_of_items_that_never_meet():
     pairs = screen_supports(data, **kwargs)
     full = screen_supports(_without_split(SupportData(problem.loss)), **kwargs)
     np.testing.assert_allclose(pairs.bounds, full.bounds, rtol=1e-10, atol=1e-12)
+
+
+def _near_the_cap() -> RiskScoreProblem:
+    """Three ten-valued features and a binary one: 2,000 value patterns (4,000 with the
+    label), just under the merge's cap of 2,048."""
+    rng = np.random.default_rng(11)
+    n = 6000
+    X = np.column_stack([rng.integers(0, 10, (n, 3)), rng.integers(0, 2, n)]).astype(float)
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X @ [0.2, -0.1, 0.15, 0.8] - 0.5)))).astype(int)
+    return RiskScoreProblem(X, y, max_size=4, coef_min=-3, coef_max=3)
+
+
+def test_a_support_with_nearly_the_most_patterns_merges_its_rows_exactly():
+    # the merge's buffers once held PATTERN_CAP codes, half of what such a support needs
+    from riskexplore.risk_score.support.kernel import fit_support
+    from riskexplore.risk_score.support.merge import PATTERN_CAP, gather_rows
+
+    problem = _near_the_cap()
+    data = SupportData(problem.loss)
+    support = [0, 1, 2, 3]
+    assert PATTERN_CAP // 2 < np.prod(data.K[support]) <= PATTERN_CAP
+    Xb, yb, wb, m = gather_rows(data, support)
+    assert m == np.unique(data.X[:, support], axis=0).shape[0]
+    np.testing.assert_allclose(wb[:m].sum(), data.w.sum(), rtol=1e-12)
+    lo, hi = np.array([-6.0, -3, -3, -3, -3]), np.array([6.0, 3, 3, 3, 3])
+    merged = fit_support(Xb, yb, wb, m, 4, lo, hi, np.zeros(5), np.inf)
+    raw = fit_support(
+        np.ascontiguousarray(data.X[:, support]), (data.y > 0).astype(float), data.w,
+        data.X.shape[0], 4, lo, hi, np.zeros(5), np.inf,
+    )  # fmt: skip
+    np.testing.assert_allclose(merged, raw, rtol=1e-9)
+
+
+def test_the_merges_stay_inside_their_buffers(tmp_path):
+    # numba does not check indices: run the screens once with its bounds checks on (and a
+    # cache of their own), so a write past a buffer is an IndexError, not a corrupt heap
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "screens.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(__import__('pathlib').Path(__file__).parent)!r})\n"
+        "import test_support_batches as t\n"
+        "t.test_a_support_with_nearly_the_most_patterns_merges_its_rows_exactly()\n"
+        "t.test_the_split_merges_give_the_bounds_of_a_full_pass()\n"
+        "t.test_the_pair_split_of_items_that_never_meet()\n"
+    )
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]

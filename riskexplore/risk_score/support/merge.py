@@ -268,23 +268,24 @@ def gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, y
 def workspace(kmax, n, d):
     """Scratch arrays of :func:`gather` for supports of up to ``kmax`` of ``d`` features
     over ``n`` rows: ``(Xb, yb, wb, levels, cached, acc, ws)``."""
-    rows = max(n, 2 * PATTERN_CAP)
+    codes = 2 * PATTERN_CAP  # value patterns and the label
+    rows = max(n, codes)
     width = max(kmax, 1)
     ws = (
-        np.zeros(PATTERN_CAP),  # 0: the first k - 1 features' pattern sums
+        np.zeros(codes),  # 0: the first k - 1 features' pattern sums
         np.full(width + 1, -1, dtype=np.int64),  # 1: ... and those features
-        np.zeros(4 * PATTERN_CAP),  # 2: interleaved sums
+        np.zeros(4 * codes),  # 2: interleaved sums
         np.zeros(PAIR_CODES),  # 3: the first k - 2 features' pattern sums
         np.full(width + 1, -1, dtype=np.int64),  # 4: ... and those features
         np.zeros((d, PAIR_CODES)),  # 5: per feature, its rarer rows' sums by those
         np.full(d, -1, dtype=np.int64),  # 6: ... and the version of 3 they are for
         np.zeros(1, dtype=np.int64),  # 7: that version
-        np.zeros(PATTERN_CAP),  # 8: the sums of a last feature's rarer rows, or a pair's
+        np.zeros(codes),  # 8: the sums of a last feature's rarer rows, or a pair's
     )
     return (
         np.zeros((rows, width)), np.zeros(rows), np.zeros(rows),
         np.zeros((width, n), dtype=np.int32), np.full(width, -1, dtype=np.int64),
-        np.zeros(PATTERN_CAP), ws,
+        np.zeros(codes), ws,
     )  # fmt: skip
 
 
