@@ -99,9 +99,13 @@ def test_engine_choice():
     names = [f"x{j}" for j in range(6)]
     mixed = RiskScoreProblem(many, y, max_size=3, feature_names=names, constraints=[risk])
     assert fixed_scale_engine(mixed) == "lcpa"
-    wider = rng.integers(0, 30, (20_000, 30)).astype(float)  # 1.7e5 supports of 2e4 rows
+    # real-valued features: the screen bounds supports on rows grouped by bins, while a
+    # root screen reads at most 1e11 rows (1.7e5 supports of 2e4 rows), else LCPA
     y2 = rng.integers(0, 2, 20_000)
-    assert fixed_scale_engine(RiskScoreProblem(wider, y2, max_size=5)) == "lcpa"
+    wider = rng.integers(0, 30, (20_000, 30)).astype(float)
+    assert fixed_scale_engine(RiskScoreProblem(wider, y2, max_size=5)) == "screen"
+    widest = rng.integers(0, 30, (20_000, 60)).astype(float)  # 5.9e6 supports: 1.2e11 rows
+    assert fixed_scale_engine(RiskScoreProblem(widest, y2, max_size=5)) == "lcpa"
     wide = RiskScoreProblem(rng.integers(0, 2, (500, 40)).astype(float), y, max_size=10)
     assert fixed_scale_engine(wide) == "lcpa"  # 1,024 patterns on 500 rows: no merge
     # 5.5e6 supports, more than one screen takes: the screen engine's LP nodes split them

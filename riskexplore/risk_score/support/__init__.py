@@ -5,6 +5,8 @@ Its modules (all under ``riskexplore.risk_score.support``):
 * ``kernel``: compiled (numba) logistic regressions on a few features with a certified
   lower bound, valid whether or not Newton converged;
 * ``merge``: a support's rows merged by their values on it (one row per pattern);
+* ``binned``: where they do not merge (real-valued features), rows grouped by bins at
+  their centroids, a weaker bound by Jensen's inequality for one pass over the rows;
 * ``combinations``: a region's supports in lexicographic order, in batches of arrays;
 * ``screen``: :func:`screen_supports`, the bound of every support of a region, and
   :func:`beam_supports`, a forward selection with the same kernel;

@@ -26,7 +26,8 @@ import math
 import numpy as np
 from numba import njit
 
-from riskexplore.risk_score.support.merge import gather, workspace
+from riskexplore.risk_score.support.binned import binned_workspace, gather_binned
+from riskexplore.risk_score.support.merge import PATTERN_CAP, gather, workspace
 
 _MAX_ITER = 40
 
@@ -196,10 +197,37 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
     return f, best
 
 
+@njit(cache=True)
+def _merges(feats, k, K, n):
+    """Whether the rows merge exactly on ``feats[:k]`` (few value patterns)."""
+    prod = 1
+    for q in range(k):
+        prod *= K[feats[q]]
+        if prod > PATTERN_CAP or prod > n:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _binned_bound(feats, k, VB, KB, X, w, bws, Xb, yb, wb, lo, hi, theta, cutoff):
+    """The bound on the rows grouped by bins, level after level until one reaches
+    ``cutoff``: ``(loss at the last iterate, bound)`` (``-inf`` when no level applies)."""
+    f, best = np.inf, -np.inf
+    for level in range(VB.shape[0]):
+        m = gather_binned(feats, k, level, VB, KB, X, w, bws, Xb, yb, wb)
+        if m < 0:
+            continue
+        f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff)
+        best = max(best, b)
+        if best >= cutoff:
+            break
+    return f, best
+
+
 @njit(cache=True, nogil=True)
 def screen_batch(
-    supports, sizes, VT, K, vals, X, y, w, split, lo_w, hi_w, c0, prior, cutoff, bounds, fits,
-    thetas,
+    supports, sizes, VT, K, vals, X, y, w, split, VB, KB, lo_w, hi_w, c0, prior, cutoff,
+    bounds, fits, thetas,
 ):  # fmt: skip
     """Fit every support of a batch; write objective bounds, fits and iterates.
 
@@ -215,6 +243,11 @@ def screen_batch(
     split : tuple of arrays
         ``SupportData.split``: per binary feature its rarer value and the rows that take
         it (``-1`` for other features).
+    VB, KB : arrays
+        ``SupportData.bins``: the rows' bins per level
+        (:mod:`~riskexplore.risk_score.support.binned`). A support whose rows do not
+        merge is first bounded on its rows grouped by bins; only when that bound stays
+        below ``cutoff`` are its rows fitted one by one.
     lo_w, hi_w : arrays (d+1,)
         Box of ``[w_0, w_1..w_d]``.
     c0 : array (d,)
@@ -225,12 +258,16 @@ def screen_batch(
         Objective at which Newton may stop (the bound is good enough).
     bounds, fits : arrays (N,)
         Output: lower bound on the objective of every model on each support, and the
-        objective of the last iterate.
+        objective of the last iterate (on the grouped rows when those already reached
+        ``cutoff``: then below the true one, but still at least the bound).
     thetas : array (N, k_max + 1)
         Output: the last iterate ``[w_0, w_S]`` of each support.
     """
     kmax = supports.shape[1]
-    Xb, yb, wb, levels, cached, acc, ws = workspace(kmax, X.shape[0], K.size)
+    n = X.shape[0]
+    Xb, yb, wb, levels, cached, acc, ws = workspace(kmax, n, K.size)
+    bws = binned_workspace(VB.shape[0], kmax, n)
+    binned = VB.shape[0] > 0 and cutoff < np.inf  # without a cutoff it prunes nothing
     lo = np.zeros(kmax + 1)
     hi = np.zeros(kmax + 1)
     theta = np.zeros(kmax + 1)
@@ -258,8 +295,15 @@ def screen_batch(
         for q in range(k):
             prev[q] = feats[q]
         prev_k = k
-        m = gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb)
-        f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
-        bounds[s] = b + pen
+        bound = -np.inf
+        if binned and not _merges(feats, k, K, n):
+            f, bound = _binned_bound(
+                feats, k, VB, KB, X, w, bws, Xb, yb, wb, lo, hi, theta, cutoff - pen
+            )
+        if bound < cutoff - pen:  # the rows themselves (Newton from the grouped fit)
+            m = gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb)
+            f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
+            bound = max(bound, b)
+        bounds[s] = bound + pen
         fits[s] = f + pen
         thetas[s, : k + 1] = theta[: k + 1]

@@ -29,6 +29,7 @@ import numpy as np
 from riskexplore.core.parallel import ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
+from riskexplore.risk_score.support.binned import bin_codes
 from riskexplore.risk_score.support.combinations import support_batches
 from riskexplore.risk_score.support.kernel import screen_batch
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
@@ -72,6 +73,10 @@ class SupportData:
         Per binary feature its rarer value's rows, and per pair of them the rows rare on
         both (:func:`~riskexplore.risk_score.support.merge.row_splits`): the kernel merges
         a support's rows by reading only those of its last one or two features.
+    bins : tuple of arrays
+        Each row's bin per feature at a few levels, and the bins' counts
+        (:func:`~riskexplore.risk_score.support.binned.bin_codes`): a support whose rows
+        do not merge is first bounded on its rows grouped by those bins.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
@@ -94,6 +99,7 @@ class SupportData:
             self.VT[j] = np.searchsorted(v, self.X[:, j])
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
+        self.bins = bin_codes(self.VT, self.K, self.vals, self.w)
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
@@ -131,6 +137,28 @@ class SupportData:
         """
         return self.merges(np.argsort(self.K)[::-1][: max(k_max, 0)])
 
+    def groups_all(self, k_max: int) -> bool:
+        """Whether every support of at most ``k_max`` features has few groups of rows at
+        the first level of bins (:mod:`~riskexplore.risk_score.support.binned`), so that
+        a support whose rows do not merge is bounded by one pass over the rows.
+
+        Parameters
+        ----------
+        k_max : int
+            Largest support.
+
+        Returns
+        -------
+        bool
+            False when there are no bins (every feature has few values: see
+            :meth:`merges_all`) or they make too many patterns.
+        """
+        VB, KB = self.bins
+        if VB.shape[0] == 0:
+            return False
+        widest = np.sort(KB[0])[::-1][: max(k_max, 0)]
+        return math.prod(int(b) for b in widest) <= min(PATTERN_CAP, self.X.shape[0])
+
 
 @dataclass
 class ScreenResult:
@@ -145,7 +173,8 @@ class ScreenResult:
         Lower bounds on the objective (loss plus penalties) of the models on each support.
     fits : array (N,)
         Objective of the last Newton iterate (a continuous point; at least the least
-        continuous objective on the support's box).
+        continuous objective on the support's box, except for a support ruled out by its
+        rows grouped in bins, whose fit is on those rows and then at least the cutoff).
     thetas : array (N, k_max + 1)
         That iterate, ``[w_0, w_S]``.
     complete : bool
@@ -344,8 +373,8 @@ def _fit(
     if n:
         screen_batch(
             sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w, data.split,
-            np.asarray(w_lower, float), np.asarray(w_upper, float), np.asarray(c0, float),
-            data.prior, float(cutoff), bounds, fits, thetas,
+            *data.bins, np.asarray(w_lower, float), np.asarray(w_upper, float),
+            np.asarray(c0, float), data.prior, float(cutoff), bounds, fits, thetas,
         )  # fmt: skip
     result = ScreenResult(sup, sizes, bounds, fits, thetas)
     if floors:
