@@ -16,12 +16,16 @@ from riskexplore.risk_score.support.screen import SupportData
 
 
 def lattice_case(seed: int):
-    """A problem of at most four features with a few to ten values each, a support and a
-    node's box (integer bounds on the intercept and the support's points)."""
+    """A problem of at most four features with a few to ten values each or real values, a
+    support and a node's box (integer bounds on the intercept and the support's points)."""
     rng = np.random.default_rng(seed)
     n, d = int(rng.integers(40, 250)), int(rng.integers(1, 5))
-    levels = int(rng.choice([2, 4, 10]))
-    X = rng.integers(0, levels, (n, d)).astype(float)
+    levels = int(rng.choice([2, 4, 10, 0]))
+    if levels == 0:  # real-valued, half zeros: boxes are bounded on rows grouped by bins
+        X = np.round(np.exp(rng.normal(size=(n, d))) * (rng.random((n, d)) < 0.5), 2)
+        levels = 3
+    else:
+        X = rng.integers(0, levels, (n, d)).astype(float)
     beta = rng.normal(size=d) * (2.0 / levels)
     y = (rng.random(n) < 1 / (1 + np.exp(-(X @ beta - 0.5)))).astype(int)
     if y.min() == y.max():

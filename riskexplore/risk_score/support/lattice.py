@@ -8,7 +8,10 @@ an LP, by a depth-first branch-and-bound over boxes of integers:
 * a box is bounded by the kernel (``fit_support`` of
   :mod:`riskexplore.risk_score.support.kernel`): the least loss over the box, from a
   gradient at Newton's last iterate, valid whether or not Newton converged (less
-  ``1e-9 (1 + |bound|)`` for rounding);
+  ``1e-9 (1 + |bound|)`` for rounding); on rows that do not merge (real-valued
+  features), first on the rows grouped by bins
+  (:mod:`~riskexplore.risk_score.support.binned`), a weaker bound for a Newton method on
+  a few rows, and on the rows themselves only when that one leaves room;
 * a box whose bound reaches the incumbent is dropped (or, within the gap tolerance, dropped
   with its bound kept as a floor of the certificate);
 * a box is split at zero when a feature of ``S`` may still be zero there and its continuous
@@ -35,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from riskexplore.risk_score.problem import RiskScoreProblem
+from riskexplore.risk_score.support.binned import grouped_rows
 from riskexplore.risk_score.support.kernel import _evaluate, fit_support
 from riskexplore.risk_score.support.merge import gather_rows
 from riskexplore.risk_score.support.screen import SupportData
@@ -88,7 +92,7 @@ def _split(S_lo, S_hi, S_th, S_b, top, lo, hi, theta, bound, a, left_hi, right_l
 @njit(cache=True, nogil=True)
 def lattice_search(
     Xb, yb, wb, m, k, lo0, hi0, theta0, cutoff, penalty, gap, max_nodes, best, open_lo, open_hi,
-    open_bound,
+    open_bound, Gb, gyb, gwb, gm,
 ):  # fmt: skip
     """Depth-first search of the integer points of a box on one support.
 
@@ -117,6 +121,11 @@ def lattice_search(
     open_lo, open_hi : arrays (N, k+1), open_bound : array (N,)
         Output: the boxes left open and their bounds; ``N`` at least the sum of the box's
         side lengths plus 2.
+    Gb, gyb, gwb : arrays, gm : int
+        The rows grouped by bins (:mod:`~riskexplore.risk_score.support.binned`), ``gm``
+        of them (0: none). A box is first bounded on them (a lower bound by Jensen's
+        inequality, for a Newton method on a few rows) and on the rows themselves only
+        when that bound leaves room below the incumbent.
 
     Returns
     -------
@@ -159,8 +168,14 @@ def lattice_search(
         nodes += 1
         for a in range(p):
             theta[a] = min(max(S_th[top, a], lo[a]), hi[a])
-        _, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, value)
-        b = max(b - 1e-9 * (1.0 + abs(b)), parent)
+        b = -np.inf
+        if gm > 0:
+            _, b = fit_support(Gb, gyb, gwb, gm, k, lo, hi, theta, value)
+            b = max(b - 1e-9 * (1.0 + abs(b)), parent)
+        if b < value - slack:  # the rows themselves (Newton from the grouped fit)
+            _, exact = fit_support(Xb, yb, wb, m, k, lo, hi, theta, value)
+            b = max(exact - 1e-9 * (1.0 + abs(exact)), b)
+        b = max(b, parent)
         if b >= value:
             continue
         if b >= value - slack:
@@ -292,6 +307,10 @@ def search_support(
     if np.any(lo0 > hi0) or not math.isfinite(cutoff):
         return LatticeResult(0, None, cutoff, empty, empty, np.zeros(0), math.inf)
     Xb, yb, wb, m = gather_rows(data, support)
+    Gb, gyb, gwb, gm = Xb[:0], yb[:0], wb[:0], 0
+    if not data.merges(support) and data.bins[0].shape[0] > 0:
+        Gb, gyb, gwb, gm = grouped_rows(data, support, 0)
+        gm = max(gm, 0)
     theta0 = np.zeros(k + 1)
     theta0[0] = data.prior
     cap = int(np.sum(hi0 - lo0)) + 2
@@ -299,7 +318,7 @@ def search_support(
     open_lo, open_hi, open_b = np.zeros((cap, k + 1)), np.zeros((cap, k + 1)), np.zeros(cap)
     nodes, value, n_open, floor = lattice_search(
         Xb, yb, wb, m, k, lo0, hi0, theta0, float(cutoff) - penalty, float(penalty),
-        float(gap), int(max_nodes), best, open_lo, open_hi, open_b,
+        float(gap), int(max_nodes), best, open_lo, open_hi, open_b, Gb, gyb, gwb, gm,
     )  # fmt: skip
     point = None
     if value < float(cutoff) - penalty:
