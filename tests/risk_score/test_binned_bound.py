@@ -31,14 +31,14 @@ def real_valued(seed: int, n: int = 400, d: int = 6, **settings) -> RiskScorePro
 
 
 def _without_bins(data: SupportData) -> SupportData:
-    VB, KB = data.bins
-    data.bins = (VB[:0], KB[:0])
+    VB, KB, columns = data.bins
+    data.bins = (VB[:0], KB[:0], columns)
     return data
 
 
 def test_bins_follow_the_values_and_keep_features_with_few():
     data = SupportData(real_valued(0).loss)
-    VB, KB = data.bins
+    VB, KB, _ = data.bins
     assert VB.shape[0] == len(BIN_LEVELS)
     for level, B in enumerate(BIN_LEVELS):
         for j in range(data.d):

@@ -209,12 +209,12 @@ def _merges(feats, k, K, n):
 
 
 @njit(cache=True)
-def _binned_bound(feats, k, VB, KB, X, w, bws, Xb, yb, wb, lo, hi, theta, cutoff):
+def _binned_bound(feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, cutoff):
     """The bound on the rows grouped by bins, level after level until one reaches
     ``cutoff``: ``(loss at the last iterate, bound)`` (``-inf`` when no level applies)."""
     f, best = np.inf, -np.inf
     for level in range(VB.shape[0]):
-        m = gather_binned(feats, k, level, VB, KB, X, w, bws, Xb, yb, wb)
+        m = gather_binned(feats, k, level, VB, KB, columns, w, bws, Xb, yb, wb)
         if m < 0:
             continue
         f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff)
@@ -226,8 +226,8 @@ def _binned_bound(feats, k, VB, KB, X, w, bws, Xb, yb, wb, lo, hi, theta, cutoff
 
 @njit(cache=True, nogil=True)
 def screen_batch(
-    supports, sizes, VT, K, vals, X, y, w, split, VB, KB, lo_w, hi_w, c0, prior, cutoff,
-    bounds, fits, thetas,
+    supports, sizes, VT, K, vals, X, y, w, split, VB, KB, columns, lo_w, hi_w, c0, prior,
+    cutoff, bounds, fits, thetas,
 ):  # fmt: skip
     """Fit every support of a batch; write objective bounds, fits and iterates.
 
@@ -243,9 +243,10 @@ def screen_batch(
     split : tuple of arrays
         ``SupportData.split``: per binary feature its rarer value and the rows that take
         it (``-1`` for other features).
-    VB, KB : arrays
+    VB, KB, columns : arrays
         ``SupportData.bins``: the rows' bins per level
-        (:mod:`~riskexplore.risk_score.support.binned`). A support whose rows do not
+        (:mod:`~riskexplore.risk_score.support.binned`) and each feature's nonzero
+        values times their rows' weights. A support whose rows do not
         merge is first bounded on its rows grouped by bins; only when that bound stays
         below ``cutoff`` are its rows fitted one by one.
     lo_w, hi_w : arrays (d+1,)
@@ -298,7 +299,7 @@ def screen_batch(
         bound = -np.inf
         if binned and not _merges(feats, k, K, n):
             f, bound = _binned_bound(
-                feats, k, VB, KB, X, w, bws, Xb, yb, wb, lo, hi, theta, cutoff - pen
+                feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, cutoff - pen
             )
         if bound < cutoff - pen:  # the rows themselves (Newton from the grouped fit)
             m = gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb)

@@ -29,7 +29,7 @@ import numpy as np
 from riskexplore.core.parallel import ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
-from riskexplore.risk_score.support.binned import bin_codes
+from riskexplore.risk_score.support.binned import bin_codes, weighted_columns
 from riskexplore.risk_score.support.combinations import support_batches
 from riskexplore.risk_score.support.kernel import screen_batch
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
@@ -73,10 +73,12 @@ class SupportData:
         Per binary feature its rarer value's rows, and per pair of them the rows rare on
         both (:func:`~riskexplore.risk_score.support.merge.row_splits`): the kernel merges
         a support's rows by reading only those of its last one or two features.
-    bins : tuple of arrays
-        Each row's bin per feature at a few levels, and the bins' counts
-        (:func:`~riskexplore.risk_score.support.binned.bin_codes`): a support whose rows
-        do not merge is first bounded on its rows grouped by those bins.
+    bins : tuple
+        Each row's bin per feature at a few levels, the bins' counts
+        (:func:`~riskexplore.risk_score.support.binned.bin_codes`) and the weighted
+        nonzero values of each feature
+        (:func:`~riskexplore.risk_score.support.binned.weighted_columns`): a support
+        whose rows do not merge is first bounded on its rows grouped by those bins.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
@@ -99,7 +101,9 @@ class SupportData:
             self.VT[j] = np.searchsorted(v, self.X[:, j])
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
-        self.bins = bin_codes(self.VT, self.K, self.vals, self.w)
+        VB, KB = bin_codes(self.VT, self.K, self.vals, self.w)
+        nothing = VB.shape[0] == 0  # then the kernel never reads the columns
+        self.bins = (VB, KB, weighted_columns(self.X[:0] if nothing else self.X, self.w))
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
@@ -153,7 +157,7 @@ class SupportData:
             False when there are no bins (every feature has few values: see
             :meth:`merges_all`) or they make too many patterns.
         """
-        VB, KB = self.bins
+        VB, KB, _ = self.bins
         if VB.shape[0] == 0:
             return False
         widest = np.sort(KB[0])[::-1][: max(k_max, 0)]
