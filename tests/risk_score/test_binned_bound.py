@@ -60,6 +60,14 @@ def test_binary_data_has_nothing_to_bin():
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
     data = SupportData(RiskScoreProblem(X, y, max_size=3).loss)
     assert data.bins[0].shape[0] == 0
+    assert not data.groups([0, 1]) and not data.groups_all(3)
+
+
+def test_which_supports_group():
+    data = SupportData(real_valued(0, n=400, d=6).loss)
+    assert not data.merges([3, 4]) and data.groups([3, 4])  # two real-valued features
+    assert data.groups_all(6)  # 2 x 2 x 2 x 2 x 2 x 3 patterns at the first level
+    assert not SupportData(real_valued(0, n=40, d=6).loss).groups_all(6)  # more than rows
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -136,3 +144,21 @@ def test_real_valued_scores_match_brute_force(seed, settings):
     assert result.upper_bound == pytest.approx(optimum, rel=1e-9)
     assert result.lower_bound <= optimum + 1e-12
     assert math.isfinite(result.lower_bound)
+
+
+@pytest.mark.parametrize("settings", [None, SEARCH_ONLY], ids=["default", "search-only"])
+@pytest.mark.parametrize("seed", range(4))
+def test_real_valued_scores_with_a_learned_multiplier_match_brute_force(seed, settings):
+    # one-support nodes are bounded on grouped rows before their LP
+    from _scaled_reference import scaled_optimum
+
+    problem = real_valued(
+        60 + seed, n=120, d=3, coef_min=-2, coef_max=2, intercept_min=-3, intercept_max=3
+    )
+    m_range = (0.5, 3.0)
+    optimum = scaled_optimum(problem, m_range)
+    limits = Limits(gap_tolerance=0.0)
+    result = solve_scaled_lcpa(problem, m_range, limits=limits, settings=settings)
+    assert result.status == "optimal"
+    assert result.upper_bound == pytest.approx(optimum, rel=1e-8)
+    assert result.lower_bound <= optimum + 1e-12

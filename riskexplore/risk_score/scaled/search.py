@@ -484,7 +484,8 @@ class _ScaledLCPA(_LCPA):
             return False
         support = np.flatnonzero(lo[d + 1 :] > 0)
         data = self._support_data()
-        if not data.merges(support):  # Newton on every row: about as costly as the LP
+        # Newton on every row costs about as much as the LP; rows grouped by bins do not
+        if not (data.merges(support) or data.groups(support)):
             return False
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])

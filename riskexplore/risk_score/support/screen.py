@@ -157,11 +157,29 @@ class SupportData:
             False when there are no bins (every feature has few values: see
             :meth:`merges_all`) or they make too many patterns.
         """
+        KB = self.bins[1]
+        return KB.shape[0] > 0 and self.groups(np.argsort(KB[0])[::-1][: max(k_max, 0)])
+
+    def groups(self, support) -> bool:
+        """Whether the rows on ``support`` fall in few groups at the first level of bins
+        (then a support whose rows do not merge is first bounded by one pass over them).
+
+        Parameters
+        ----------
+        support : sequence of int
+            0-based features.
+
+        Returns
+        -------
+        bool
+            The bins' patterns over the support are at most :data:`PATTERN_CAP` and the
+            number of rows; False when there are no bins.
+        """
         VB, KB, _ = self.bins
         if VB.shape[0] == 0:
             return False
-        widest = np.sort(KB[0])[::-1][: max(k_max, 0)]
-        return math.prod(int(b) for b in widest) <= min(PATTERN_CAP, self.X.shape[0])
+        patterns = math.prod(int(KB[0, j]) for j in support)
+        return patterns <= min(PATTERN_CAP, self.X.shape[0])
 
 
 @dataclass
