@@ -242,7 +242,7 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     count = count_supports(0, free, problem.min_size, problem.max_size)
     # real-valued features: the screen bounds a support on its rows grouped by bins, one
     # pass over the rows (a spambase-shaped set, 4.6 M supports of 4,601 rows: certified
-    # in 157 s on 2 cores, where LCPA kept a 16.5% gap after 300 s)
+    # in 125 s on 2 cores, where LCPA kept a 16.0% gap after 300 s)
     grouped_work = float(count) * problem.loss.n_rows
     lattice = lattice_fits(problem)
     if lattice and data.groups_all(problem.max_size) and grouped_work <= _GROUPED_SCREEN_WORK:
