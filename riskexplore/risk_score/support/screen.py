@@ -108,6 +108,11 @@ class SupportData:
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
 
+    def _few(self, counts, support) -> bool:
+        """Whether ``prod counts[j]`` over ``support`` is at most :data:`PATTERN_CAP` and
+        the number of rows."""
+        return math.prod(int(counts[j]) for j in support) <= min(PATTERN_CAP, self.X.shape[0])
+
     def merges(self, support) -> bool:
         """Whether the kernel merges the rows by their values on ``support`` (then a fit
         costs one pass over the rows and a Newton method on a few patterns).
@@ -123,8 +128,7 @@ class SupportData:
             ``prod K_j`` over the support is at most :data:`PATTERN_CAP` and the number of
             rows.
         """
-        patterns = math.prod(int(self.K[j]) for j in support)
-        return patterns <= min(PATTERN_CAP, self.X.shape[0])
+        return self._few(self.K, support)
 
     def merges_all(self, k_max: int) -> bool:
         """Whether the rows merge on every support of at most ``k_max`` features.
@@ -139,30 +143,12 @@ class SupportData:
         bool
             :meth:`merges` for the ``k_max`` features with the most values.
         """
-        return self.merges(np.argsort(self.K)[::-1][: max(k_max, 0)])
-
-    def groups_all(self, k_max: int) -> bool:
-        """Whether every support of at most ``k_max`` features has few groups of rows at
-        the first level of bins (:mod:`~riskexplore.risk_score.support.binned`), so that
-        a support whose rows do not merge is bounded by one pass over the rows.
-
-        Parameters
-        ----------
-        k_max : int
-            Largest support.
-
-        Returns
-        -------
-        bool
-            False when there are no bins (every feature has few values: see
-            :meth:`merges_all`) or they make too many patterns.
-        """
-        KB = self.bins[1]
-        return KB.shape[0] > 0 and self.groups(np.argsort(KB[0])[::-1][: max(k_max, 0)])
+        return self.merges(_widest(self.K, k_max))
 
     def groups(self, support) -> bool:
         """Whether the rows on ``support`` fall in few groups at the first level of bins
-        (then a support whose rows do not merge is first bounded by one pass over them).
+        (:mod:`~riskexplore.risk_score.support.binned`; then a support whose rows do not
+        merge is first bounded by one pass over them).
 
         Parameters
         ----------
@@ -173,13 +159,32 @@ class SupportData:
         -------
         bool
             The bins' patterns over the support are at most :data:`PATTERN_CAP` and the
-            number of rows; False when there are no bins.
+            number of rows; False when there are no bins (every feature has few values).
         """
-        VB, KB, _ = self.bins
-        if VB.shape[0] == 0:
-            return False
-        patterns = math.prod(int(KB[0, j]) for j in support)
-        return patterns <= min(PATTERN_CAP, self.X.shape[0])
+        KB = self.bins[1]
+        return KB.shape[0] > 0 and self._few(KB[0], support)
+
+    def groups_all(self, k_max: int) -> bool:
+        """Whether the rows fall in few groups on every support of at most ``k_max``
+        features.
+
+        Parameters
+        ----------
+        k_max : int
+            Largest support.
+
+        Returns
+        -------
+        bool
+            :meth:`groups` for the ``k_max`` features with the most bins.
+        """
+        KB = self.bins[1]
+        return KB.shape[0] > 0 and self.groups(_widest(KB[0], k_max))
+
+
+def _widest(counts: np.ndarray, k_max: int) -> np.ndarray:
+    """The ``k_max`` features with the largest ``counts``."""
+    return np.argsort(counts)[::-1][: max(k_max, 0)]
 
 
 @dataclass
