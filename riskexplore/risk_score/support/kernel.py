@@ -267,8 +267,8 @@ def screen_batch(
     kmax = supports.shape[1]
     n = X.shape[0]
     Xb, yb, wb, levels, cached, acc, ws = workspace(kmax, n, K.size)
-    bws = binned_workspace(VB.shape[0], kmax, n)
     binned = VB.shape[0] > 0 and cutoff < np.inf  # without a cutoff it prunes nothing
+    bws = binned_workspace(VB.shape[0], kmax, n if binned else 0)
     lo = np.zeros(kmax + 1)
     hi = np.zeros(kmax + 1)
     theta = np.zeros(kmax + 1)
