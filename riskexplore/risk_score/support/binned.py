@@ -16,7 +16,7 @@ with few values keeps its values, so it costs nothing), with one group per label
 The bound is weaker than the exact one, but a support of five real-valued features costs
 one pass over the rows and a Newton method on at most 64 rows (two bins each), and on a
 spambase-shaped set it rules out 99% of the supports that the exact bound rules out.
-The kernel (:func:`~riskexplore.risk_score.support.kernel.screen_batch`) tries the
+The kernel (:mod:`riskexplore.risk_score.support.kernel`) tries the
 levels in turn, finer bins each time, and fits the rows themselves only when none
 reaches the cutoff (starting from the last grouped fit, which is close).
 """
