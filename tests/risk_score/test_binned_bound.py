@@ -149,7 +149,7 @@ def test_real_valued_scores_match_brute_force(seed, settings):
 @pytest.mark.parametrize("settings", [None, SEARCH_ONLY], ids=["default", "search-only"])
 @pytest.mark.parametrize("seed", range(4))
 def test_real_valued_scores_with_a_learned_multiplier_match_brute_force(seed, settings):
-    # one-support nodes are bounded on grouped rows before their LP
+    # the screen of the learned scale bounds its supports on grouped rows too
     from _scaled_reference import scaled_optimum
 
     problem = real_valued(

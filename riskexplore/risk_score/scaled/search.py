@@ -484,8 +484,10 @@ class _ScaledLCPA(_LCPA):
             return False
         support = np.flatnonzero(lo[d + 1 :] > 0)
         data = self._support_data()
-        # Newton on every row costs about as much as the LP; rows grouped by bins do not
-        if not (data.merges(support) or data.groups(support)):
+        # Newton on every row costs about as much as the LP. (Bounding on rows grouped by
+        # bins first did not pay on a real-valued set: a 0.82% gap after 300 s against
+        # 0.75%, as the supports the grouped bound leaves still need every row.)
+        if not data.merges(support):
             return False
         t0 = self.clock.elapsed()
         w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
