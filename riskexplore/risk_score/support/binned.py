@@ -41,7 +41,7 @@ __all__ = [
 BIN_LEVELS = (2, 4)
 
 
-def bin_codes(VT: np.ndarray, K: np.ndarray, vals: np.ndarray, w: np.ndarray) -> tuple:
+def bin_codes(VT: np.ndarray, K: np.ndarray, w: np.ndarray) -> tuple:
     """Each row's bin per feature at every level: ``(VB, KB)``.
 
     Parameters
@@ -49,9 +49,7 @@ def bin_codes(VT: np.ndarray, K: np.ndarray, vals: np.ndarray, w: np.ndarray) ->
     VT : int array (d + 1, n)
         Value indices per feature, then the label bit (``SupportData.VT``).
     K : int array (d,)
-        Number of values of each feature.
-    vals : array (d, max K)
-        Those values, increasing.
+        Number of values of each feature (value indices follow the values' order).
     w : array (n,)
         Row weights.
 

@@ -101,7 +101,7 @@ class SupportData:
             self.VT[j] = np.searchsorted(v, self.X[:, j])
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
-        VB, KB = bin_codes(self.VT, self.K, self.vals, self.w)
+        VB, KB = bin_codes(self.VT, self.K, self.w)
         nothing = VB.shape[0] == 0  # then the kernel never reads the columns
         self.bins = (VB, KB, weighted_columns(self.X[:0] if nothing else self.X, self.w))
         pos = float(self.w[self.y > 0].sum())
