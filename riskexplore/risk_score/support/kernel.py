@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from riskexplore.risk_score.support.binned import binned_workspace, gather_binned
-from riskexplore.risk_score.support.merge import PATTERN_CAP, gather, workspace
+from riskexplore.risk_score.support.merge import gather, merges_exactly, workspace
 
 _MAX_ITER = 40
 
@@ -198,17 +198,6 @@ def fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff):
 
 
 @njit(cache=True)
-def _merges(feats, k, K, n):
-    """Whether the rows merge exactly on ``feats[:k]`` (few value patterns)."""
-    prod = 1
-    for q in range(k):
-        prod *= K[feats[q]]
-        if prod > PATTERN_CAP or prod > n:
-            return False
-    return True
-
-
-@njit(cache=True)
 def _binned_bound(feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, cutoff):
     """The bound on the rows grouped by bins, level after level until one reaches
     ``cutoff``: ``(loss at the last iterate, bound)`` (``-inf`` when no level applies)."""
@@ -297,7 +286,7 @@ def screen_batch(
             prev[q] = feats[q]
         prev_k = k
         bound = -np.inf
-        if binned and not _merges(feats, k, K, n):
+        if binned and not merges_exactly(feats, k, K, n):
             f, bound = _binned_bound(
                 feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, cutoff - pen
             )

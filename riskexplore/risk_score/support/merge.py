@@ -41,6 +41,18 @@ PAIR_FEATURES = 400
 
 
 @njit(cache=True)
+def merges_exactly(feats, k, K, n):
+    """Whether the values of ``feats[:k]`` make at most :data:`PATTERN_CAP` patterns and
+    at most ``n`` (the rows), so that merging the rows by them pays."""
+    prod = 1
+    for q in range(k):
+        prod *= K[feats[q]]
+        if prod > PATTERN_CAP or prod > n:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _codes(feats, depth, k, VT, K, levels, cached):
     """Pattern codes of the rows on ``feats[:depth]`` (with the label as lowest bit).
 
@@ -50,11 +62,11 @@ def _codes(feats, depth, k, VT, K, levels, cached):
     -1 when they exceed :data:`PATTERN_CAP` or the number of rows.
     """
     n = VT.shape[1]
+    if not merges_exactly(feats, k, K, n):
+        return -1
     prod = 1
     for q in range(k):
         prod *= K[feats[q]]
-        if prod > PATTERN_CAP or prod > n:
-            return -1
     same = 0
     while same < depth and cached[same] == feats[same]:
         same += 1
