@@ -8,7 +8,7 @@ ready kernels, the core gate); N pages (one browser, a context each) open it at 
 moment; each waits for its "Find the best score" button, clicks it (the defaults: mammo, at
 most 5 characteristics, 60 s limit), measures how long the page takes to answer the click,
 and waits for "certified optimal" (the logic is ``tests/_load.py``, shared with the load test
-``tests/cli/test_load_browser.py``).
+``tests/browser/test_load.py``).
 
 Prints one JSON line per page (``button_s``, ``certified_s`` from the moment all pages were
 opened, ``click_s``, ``risk_overflow``, ``status``) and a summary line (median and slowest

@@ -10,7 +10,7 @@ Prints one JSON object per line:
   table and ROC curves), mammo and heart.
 
 The browser's edit latency (card, metrics and distance on the page) is measured by
-``tests/cli/test_alternatives_browser.py`` (``artifacts/alternatives_<page>.json``).
+``tests/browser/test_alternatives.py`` (``artifacts/alternatives_<page>.json``).
 
 Run from the repository root: ``python benchmarks/near_optimal.py [--time-limit S]``.
 """

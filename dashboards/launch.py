@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 try:
-    from riskexplore.cli.dashboard import main
+    from riskexplore.cli.dashboard.command import main
 except ImportError:  # run from a checkout without installing: use the source tree
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from riskexplore.cli.dashboard import main
+    from riskexplore.cli.dashboard.command import main
 
 if __name__ == "__main__":
     sys.exit(main())

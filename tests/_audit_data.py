@@ -1,5 +1,5 @@
-"""Data shared by the audit tests (``tests/evaluation/test_audit_rules.py`` and
-``tests/widgets/test_audit_view.py``)."""
+"""Data shared by the audit tests (``tests/evaluation/audit/test_rules.py`` and
+``tests/widgets/audit/test_view.py``)."""
 
 from __future__ import annotations
 

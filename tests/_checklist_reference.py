@@ -11,8 +11,26 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 
+from riskexplore.checklist.constraints import (
+    AtMostKItems,
+    ExcludeItem,
+    FNRLimit,
+    FPRLimit,
+    GroupRateGap,
+    Implies,
+    IncludeItem,
+    MaxItems,
+    MinItems,
+    MRange,
+    OneItemPerGroup,
+    PredictNegativeWhen,
+    PredictPositiveWhen,
+    WorstGroupRate,
+)
 from riskexplore.checklist.problem import ChecklistProblem, violation_slack
+from riskexplore.checklist.rows import ChecklistRow
 
 
 def subset_masks(d: int, allowed: list[int] | None = None, base: list[int] = ()) -> np.ndarray:
@@ -137,3 +155,119 @@ def _enumerate_by_size(P, w_pos, w_neg, groups, max_items):
         if depth < max_items:
             depth += 1
     return best
+
+
+TOL = 1e-9
+
+
+def random_problem(seed: int) -> ChecklistProblem:
+    """5-60 rows, 3-15 items in 1-5 feature groups (with complements), duplicate rows
+    with opposite labels, weights and a random mix of every kind of constraint."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 61))
+    n_groups = int(rng.integers(1, 6))
+    d_target = int(rng.integers(3, 16))
+    columns: dict[str, np.ndarray] = {}
+    item_groups: dict[str, str] = {}
+    k = 0
+    while len(columns) < d_target:
+        g = f"f{k % n_groups}"
+        col = (rng.random(n) < rng.uniform(0.15, 0.85)).astype(int)
+        columns[f"x{k}"] = col
+        item_groups[f"x{k}"] = g
+        if len(columns) < d_target and rng.random() < 0.3:  # its complement, same group
+            columns[f"not x{k}"] = 1 - col
+            item_groups[f"not x{k}"] = g
+        k += 1
+    X = pd.DataFrame(columns)
+    names = list(X.columns)
+    d = len(names)
+    score = X.to_numpy() @ rng.normal(0.3, 1.0, size=d) + rng.normal(scale=1.0, size=n)
+    y = (score > np.median(score)).astype(int)
+    if y.min() == y.max():
+        y[0] = 1 - y[0]
+    if n > 6 and rng.random() < 0.5:  # duplicate rows with the opposite label
+        dup = rng.choice(n, size=min(5, n // 3), replace=False)
+        X = pd.concat([X, X.iloc[dup]], ignore_index=True)
+        y = np.concatenate([y, 1 - y[dup]])
+    n = len(y)
+    kwargs: dict = {}
+    weights = rng.random()
+    if weights < 0.25:
+        kwargs["sample_weight"] = rng.integers(1, 4, size=n).astype(float)
+    elif weights < 0.4:
+        kwargs["sample_weight"] = rng.uniform(0.5, 2.0, size=n)
+    if rng.random() < 0.3:
+        kwargs["fp_weight"] = float(rng.choice([0.5, 2.0, 3.0, 1.7]))
+    groups = pd.DataFrame(
+        {"sex": rng.choice(["F", "M"], size=n), "age": rng.choice(["young", "old"], size=n)}
+    )
+    constraints: list = []
+    if rng.random() < 0.6:
+        constraints.append(OneItemPerGroup())
+    pool = [
+        lambda: FNRLimit(float(rng.uniform(0.1, 0.6))),
+        lambda: FPRLimit(float(rng.uniform(0.1, 0.6))),
+        lambda: GroupRateGap(str(rng.choice(["fnr", "fpr"])), float(rng.uniform(0.1, 0.5))),
+        lambda: GroupRateGap("fpr", float(rng.uniform(0.1, 0.5)), by="sex"),
+        lambda: WorstGroupRate(str(rng.choice(["fnr", "fpr"])), float(rng.uniform(0.3, 0.8))),
+        lambda: IncludeItem(str(rng.choice(names))),
+        lambda: ExcludeItem(str(rng.choice(names))),
+        lambda: AtMostKItems(list(rng.choice(names, size=3, replace=False)), k=1),
+        lambda: AtMostKItems(list(rng.choice(names, size=3, replace=False)), k=2),
+        lambda: Implies(str(names[0]), then_any=[str(names[-1])]),
+        lambda: PredictPositiveWhen(list(rng.choice(names, size=2, replace=False))),
+        lambda: PredictNegativeWhen([str(rng.choice(names))]),
+        lambda: MRange(1, int(rng.integers(1, 4))),
+        lambda: MRange(int(rng.integers(1, 3)), None),
+        lambda: MaxItems(int(rng.integers(1, 6))),
+        lambda: MinItems(int(rng.integers(1, 4))),
+        lambda: ChecklistRow("row on N and M", N=1.0, M=-2.0, lower=0.0),
+        lambda: ChecklistRow("weighted items", {names[0]: 2.0, names[1]: -1.0}, N=0.5, upper=2.0),
+    ]
+    for _ in range(int(rng.integers(0, 4))):
+        constraints.append(pool[int(rng.integers(len(pool)))]())
+    sizes = {}
+    if rng.random() < 0.4:
+        sizes["max_items"] = int(rng.integers(1, d + 1))
+    if rng.random() < 0.2:
+        sizes["min_items"] = min(int(rng.integers(1, 3)), sizes.get("max_items", d))
+    if rng.random() < 0.2:
+        sizes["max_m"] = int(rng.integers(1, 4))
+    return ChecklistProblem(
+        X,
+        y,
+        item_groups=item_groups,
+        groups=groups,
+        constraints=constraints,
+        **kwargs,
+        **sizes,
+    )
+
+
+def check_open_nodes(problem, search):
+    """Every open node's bound is below each feasible checklist of its subtree, and a
+    threshold pruned there has no feasible checklist below the node beating the
+    incumbent."""
+    names = problem.item_names
+    index = {n: j for j, n in enumerate(names)}
+    incumbent = search.incumbent_objective
+    checked = 0
+    for node in search.open_nodes():
+        base = [index[i] for i in node.items]
+        later = [index[i] for i in node.later_items]
+        if len(later) > 12:
+            continue
+        masks = subset_masks(problem.n_items, later, base)
+        masks = masks[masks.sum(axis=1) > len(base)]  # strict descendants
+        if not len(masks):
+            continue
+        objective, feasible = score_all(problem, masks)
+        values = np.where(feasible, objective, math.inf)
+        best = values.min()
+        assert min(node.lower_bound, incumbent) <= best * (1 + TOL) + 1e-12
+        for M in range(1, problem.n_items + 1):
+            if M not in node.alive:
+                assert values[:, M].min() >= incumbent * (1 - TOL) - 1e-12
+        checked += 1
+    return checked

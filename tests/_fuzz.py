@@ -282,7 +282,7 @@ def base_study() -> dict:
     """A real study document (mammo, a small certified search), made once."""
     global _BASE_STUDY
     if _BASE_STUDY is None:
-        from riskexplore.widgets.explorer_state import ExplorerState
+        from riskexplore.exploration.explorer import ExplorerState
 
         state = ExplorerState()
         state.load_dataset("mammo")
@@ -294,7 +294,7 @@ def base_study() -> dict:
 
 
 def _edited_study(case: dict) -> bytes:
-    from riskexplore.widgets.study import checksum
+    from riskexplore.exploration.study.document import checksum
 
     doc = json.loads(json.dumps(base_study()))
     node, key = doc, None
@@ -319,7 +319,7 @@ def _edited_study(case: dict) -> bytes:
 
 
 def _study(case: dict) -> dict:
-    from riskexplore.widgets.explorer_state import ExplorerState
+    from riskexplore.exploration.explorer import ExplorerState
 
     state = ExplorerState.from_study(_edited_study(case))
     for run in state.runs.values():

@@ -1,6 +1,6 @@
 """Many clinicians at once: N pages of the risk dashboard opened together in headless Chromium.
 
-Shared by the load test (``tests/cli/test_load_browser.py``) and the benchmark
+Shared by the load test (``tests/browser/test_load.py``) and the benchmark
 (``benchmarks/dashboard_load.py``). One server is started as the launcher starts it (the
 numba kernels warmed, a pool of ready kernels, the core gate); N pages (one browser, a
 context each) open it at the same moment; each
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, kernel_pids, rss_mb
 
-from riskexplore.cli.dashboard import start_voila, stop_process, warm_up
+from riskexplore.cli.dashboard.command import start_voila, stop_process, warm_up
 
 #: The issue's targets on a 2-core machine (10 pages opened together).
 BUTTON_TARGET_S = 30.0
@@ -173,7 +173,7 @@ def run_load(
         ``(results, summary)``: one dict per page (``button_s``, ``click_s``,
         ``certified_s``, ``risk_overflow``, ``status``, ``error``) and the summary.
     """
-    from riskexplore.cli.dashboard import default_pool
+    from riskexplore.cli.dashboard.command import default_pool
 
     ensure_chromium()
     pool = default_pool() if pool is None else pool

@@ -31,8 +31,8 @@ def page(gallery: Path) -> str:
         "# Gallery",
         "",
         "The dashboards' pages as the browser tests see them: each picture is a screenshot "
-        "taken by `tests/cli/test_dashboards_browser.py` or "
-        "`tests/cli/test_alternatives_browser.py` and copied here by "
+        "taken by `tests/browser/test_dashboards.py` or "
+        "`tests/browser/test_alternatives.py` and copied here by "
         "`docs/scripts/gallery.py`. How to run the dashboards: {doc}`/guide/dashboards`.",
         "",
     ]

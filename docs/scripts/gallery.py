@@ -2,7 +2,7 @@
 
 Usage (after the browser tests have run and left their screenshots in ``artifacts/``)::
 
-    python -m pytest tests/cli/test_dashboards_browser.py tests/cli/test_alternatives_browser.py
+    python -m pytest tests/browser/test_dashboards.py tests/browser/test_alternatives.py
     python docs/scripts/gallery.py
 
 Every picture named in ``docs/_static/gallery/captions.json`` is copied from ``artifacts/``
@@ -39,8 +39,8 @@ def refresh(artifacts: Path = ARTIFACTS, gallery: Path = GALLERY) -> list[str]:
     missing = [name for name in names if not (artifacts / name).is_file()]
     if missing:
         raise FileNotFoundError(
-            f"not in {artifacts}: {', '.join(missing)}; run tests/cli/test_dashboards_browser.py"
-            " and tests/cli/test_alternatives_browser.py first"
+            f"not in {artifacts}: {', '.join(missing)}; run tests/browser/test_dashboards.py"
+            " and tests/browser/test_alternatives.py first"
         )
     for stale in gallery.glob("*.png"):
         if stale.name not in names:

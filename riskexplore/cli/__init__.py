@@ -32,7 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "every model within a tolerance of the optimum, certified complete",
     ),
     "dashboard": (
-        "riskexplore.cli.dashboard",
+        "riskexplore.cli.dashboard.command",
         "serve the Voila dashboards (see: dashboard --help)",
     ),
     "datasets": ("riskexplore.cli.datasets", "list the bundled datasets"),

@@ -197,7 +197,7 @@ class ModelFamily:
         The fitted model class.
     constraint_types : tuple of type
         The family's readable constraint classes (frozen dataclasses): the only ones a
-        study file may name (see :mod:`riskexplore.widgets.study`). Keyword-only, default
+        study file may name (see :mod:`~riskexplore.exploration.study`). Keyword-only, default
         none.
     fit : callable
         ``fit(X, y, *, constraints, callbacks, stop, time_limit, **settings) -> model``.

@@ -30,12 +30,31 @@ from typing import TYPE_CHECKING
 from riskexplore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the public names (imported on first use)
-    from riskexplore.widgets.alternatives import AlternativesView as AlternativesView
-    from riskexplore.widgets.alternatives_state import (
+    from riskexplore.exploration.alternatives import (
         AlternativesState as AlternativesState,
     )
-    from riskexplore.widgets.audit_state import AuditState as AuditState
-    from riskexplore.widgets.audit_view import AuditView as AuditView
+    from riskexplore.exploration.audit import AuditState as AuditState
+    from riskexplore.exploration.explorer import ExplorerState as ExplorerState
+    from riskexplore.exploration.runner import (
+        SolveRunner as SolveRunner,
+    )
+    from riskexplore.exploration.runner import (
+        describe_error as describe_error,
+    )
+    from riskexplore.exploration.runner import (
+        solve_function as solve_function,
+    )
+    from riskexplore.widgets.alternatives.view import AlternativesView as AlternativesView
+    from riskexplore.widgets.audit.view import AuditView as AuditView
+    from riskexplore.widgets.builders.checklist import (
+        ChecklistConstraintBuilder as ChecklistConstraintBuilder,
+    )
+    from riskexplore.widgets.builders.risk_score import (
+        ConstraintBuilder as ConstraintBuilder,
+    )
+    from riskexplore.widgets.builders.risk_score import (
+        check_constraints as check_constraints,
+    )
     from riskexplore.widgets.cards import (
         ModelCardView as ModelCardView,
     )
@@ -45,31 +64,12 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.widgets.cards import (
         model_html as model_html,
     )
-    from riskexplore.widgets.checklist_builder import (
-        ChecklistConstraintBuilder as ChecklistConstraintBuilder,
-    )
     from riskexplore.widgets.compare_view import CompareView as CompareView
-    from riskexplore.widgets.constraint_builder import (
-        ConstraintBuilder as ConstraintBuilder,
-    )
-    from riskexplore.widgets.constraint_builder import (
-        check_constraints as check_constraints,
-    )
-    from riskexplore.widgets.explorer import Explorer as Explorer
-    from riskexplore.widgets.explorer_state import ExplorerState as ExplorerState
+    from riskexplore.widgets.explorer.widget import Explorer as Explorer
     from riskexplore.widgets.metrics_panel import MetricsPanel as MetricsPanel
     from riskexplore.widgets.monitor import SolveMonitor as SolveMonitor
     from riskexplore.widgets.pareto import ParetoView as ParetoView
     from riskexplore.widgets.plot_view import PlotView as PlotView
     from riskexplore.widgets.reliability import ReliabilityView as ReliabilityView
-    from riskexplore.widgets.runner import (
-        SolveRunner as SolveRunner,
-    )
-    from riskexplore.widgets.runner import (
-        describe_error as describe_error,
-    )
-    from riskexplore.widgets.runner import (
-        solve_function as solve_function,
-    )
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

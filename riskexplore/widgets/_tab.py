@@ -1,4 +1,4 @@
-"""The views an :class:`~riskexplore.widgets.explorer.Explorer` shows as tabs of its results.
+"""The views an :class:`~riskexplore.widgets.explorer.widget.Explorer` shows as tabs of its results.
 
 :class:`ExplorerTab` gives a view its ``attach(explorer)``: the view is made with the
 Explorer's arguments (:meth:`ExplorerTab.explorer_arguments`), its widget becomes the last

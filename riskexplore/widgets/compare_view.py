@@ -15,9 +15,9 @@ from typing import Any
 
 from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.evaluation.compare import comparison_from_models
+from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.compare import compare_figure, counts_mistakes, price_text
 from riskexplore.widgets.cards import message_html, model_html
-from riskexplore.widgets.runner import describe_error
 
 __all__ = ["CompareView"]
 

@@ -5,9 +5,9 @@ their ROC curves (one ``PlotView``; see
 from __future__ import annotations
 
 from riskexplore.evaluation.tables import as_models, metrics_table
+from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.metrics import metrics_figure
 from riskexplore.widgets.cards import message_html
-from riskexplore.widgets.runner import describe_error
 
 __all__ = ["MetricsPanel"]
 

@@ -4,7 +4,7 @@ One ``PlotView`` with three subplots (bounds with incumbent markers, gap, nodes 
 cuts; built by :func:`riskexplore.figures.progress.bounds_figure`), Solve and Stop buttons,
 a log-time switch, a status line (phase, time, bounds) and the best model's card below.
 
-Threads: the solve runs in a :class:`~riskexplore.widgets.runner.SolveRunner` worker that
+Threads: the solve runs in a :class:`~riskexplore.exploration.runner.SolveRunner` worker that
 only puts events on a queue. In a kernel (an asyncio loop is running) an asyncio task on
 the kernel's loop calls :meth:`SolveMonitor.poll` every ``refresh_interval`` seconds (0.3 s
 by default, i.e. about 3 refreshes a second), which drains the queue and updates the
@@ -34,11 +34,11 @@ from typing import Any
 
 from riskexplore.core.progress import ProgressSeries
 from riskexplore.errors import InputError
+from riskexplore.exploration.runner import SolveRunner, describe_error, solve_function
 from riskexplore.figures.export import save_figure
 from riskexplore.figures.progress import bounds_figure, update_bounds_figure
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
-from riskexplore.widgets.runner import SolveRunner, describe_error, solve_function
 
 __all__ = ["SolveMonitor", "waiting_text"]
 
@@ -88,7 +88,7 @@ class SolveMonitor:
     ----------
     solve : callable, optional
         ``solve(callbacks=..., stop=...)`` returning a fitted model (see
-        :func:`riskexplore.widgets.runner.solve_function`); can also be passed to
+        :func:`riskexplore.exploration.runner.solve_function`); can also be passed to
         :meth:`start`.
     refresh_interval : float
         Seconds between refreshes (0.25–0.5 gives 2–4 refreshes a second).
@@ -263,7 +263,7 @@ class SolveMonitor:
         work), its certificate's status and its card; ``None`` empties the monitor.
 
         This is how a run opened from a study is drawn again (see
-        :meth:`Explorer.open_study <riskexplore.widgets.explorer.Explorer.open_study>`);
+        :meth:`Explorer.open_study <riskexplore.widgets.explorer.widget.Explorer.open_study>`);
         no solve runs and no finish callback is called.
 
         Parameters

@@ -22,10 +22,10 @@ from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import size_path
 from riskexplore.evaluation.tables import path_frame
+from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.paths import pareto_figure, update_pareto_figure
 from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets.cards import ModelCardView, message_html
-from riskexplore.widgets.runner import describe_error
 
 __all__ = ["ParetoView"]
 

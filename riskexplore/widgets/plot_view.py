@@ -2,7 +2,7 @@
 
 Why not plotly's own ``FigureWidget``: with plotly 7.1 and anywidget 0.11, a page with
 several FigureWidgets redraws only some of them after load (which ones varies from load
-to load; measured in Voila with headless Chromium, see ``tests/widgets/test_plot_view_browser.py``),
+to load; measured in Voila with headless Chromium, see ``tests/browser/test_plot_view.py``),
 and every FigureWidget ships the whole 4.8 MB plotly.js bundle as its own ES module (three
 figures put 15 MB on the websocket before the page shows anything).
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from riskexplore.core.registry import family_of
 from riskexplore.evaluation.metrics import predicts_risk
 from riskexplore.evaluation.tables import reliability_tables
+from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.reliability import reliability_figure, update_reliability_figure
 from riskexplore.widgets.cards import message_html
-from riskexplore.widgets.runner import describe_error
 
 __all__ = ["ReliabilityView"]
 

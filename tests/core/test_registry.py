@@ -162,8 +162,8 @@ def third_family():
 def test_a_third_family_needs_only_a_registration(third_family):
     from riskexplore.evaluation.metrics import model_metrics
     from riskexplore.evaluation.paths import size_path
-    from riskexplore.widgets.explorer_state import ExplorerState, default_settings
-    from riskexplore.widgets.runner import SolveRunner
+    from riskexplore.exploration.explorer import ExplorerState, default_settings
+    from riskexplore.exploration.runner import SolveRunner
 
     assert get_family("base_rate") is third_family
     assert default_settings()["max_terms"] == 1

@@ -3,12 +3,11 @@ scale through the comparisons, the size paths, cross-validation and grids."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from _scaled_reference import scaled_optimum  # the learned class's brute force
+from _small_problems import enumerate_optimum as fixed_optimum  # and m = 1's
 
 from riskexplore import fit_risk_score
 from riskexplore.errors import InputError
@@ -20,10 +19,6 @@ from riskexplore.evaluation.scale_price import price_of_fixed_scale, scale_price
 from riskexplore.risk_score.constraints import AtMostKOf, Exclude, PredictedRisk
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "risk_score"))
-from _scaled_reference import scaled_optimum  # noqa: E402  (the learned class's brute force)
-from test_lcpa import enumerate_optimum as fixed_optimum  # noqa: E402  (and m = 1's)
 
 SMALL = {"coef_min": -2, "coef_max": 2, "intercept_min": -4, "intercept_max": 4}
 

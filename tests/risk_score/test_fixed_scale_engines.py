@@ -7,9 +7,14 @@ import math
 
 import numpy as np
 import pytest
-from _small_problems import box_problem, constraint_pool, pick_constraints
-from test_feature_fixing import noisy_problem
-from test_lcpa import enumerate_optimum, random_problem
+from _small_problems import (
+    box_problem,
+    constraint_pool,
+    enumerate_optimum,
+    noisy_problem,
+    pick_constraints,
+    random_problem,
+)
 
 from riskexplore.errors import InfeasibleError
 from riskexplore.risk_score.constraints import PredictedRisk

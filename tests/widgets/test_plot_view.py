@@ -1,6 +1,6 @@
 """PlotView, the figure widget every view uses: edits reach the page (the synced JSON),
 batches are one message, clicks from the page run trace callbacks, plotly.js is served
-once on request. The browser side is checked in ``tests/widgets/test_plot_view_browser.py``."""
+once on request. The browser side is checked in ``tests/browser/test_plot_view.py``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,377 @@
+"""Build readable checklist constraints by choosing from lists — no code, no free text.
+
+:class:`ChecklistConstraintBuilder` is the checklist counterpart of
+:class:`~riskexplore.widgets.builders.risk_score.ConstraintBuilder`: pick a constraint type
+(:data:`CHECKLIST_CONSTRAINT_TYPES`), choose items, feature groups or protected-group
+columns from lists, set the numbers and press Add. The active set is listed in plain
+words; select entries and press Remove to drop them.
+
+Every constraint is checked before it becomes active: item and group names against the
+lists (``to_rows``), and — when a ``checker`` is given, e.g. one that builds the checklist
+problem on the data and runs :func:`~riskexplore.checklist.engines.check_feasible`
+(see :func:`data_checker`) — against the data. A refused
+constraint is shown as a readable message and the active set stays as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from riskexplore.checklist import constraints as cc
+from riskexplore.checklist.binarize import Binarizer
+from riskexplore.checklist.engines import check_feasible
+from riskexplore.checklist.fit import prepare_checklist
+from riskexplore.errors import ConstraintError
+from riskexplore.widgets.builders.constraint_list import ConstraintListBase, ExplorerBuilder
+
+__all__ = ["CHECKLIST_CONSTRAINT_TYPES", "ChecklistConstraintBuilder", "data_checker"]
+
+log = logging.getLogger(__name__)
+
+#: Constraint types offered: label -> (class name, inputs used).
+CHECKLIST_CONSTRAINT_TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Use at most N items": ("MaxItems", ("k",)),
+    "Threshold M within bounds": ("MRange", ("m_mode", "lo", "hi")),
+    "At most one item per feature group": ("OneItemPerGroup", ("feature_groups",)),
+    "If an item is used, use one of others": ("Implies", ("item", "items")),
+    "Predict positive when items are checked": ("PredictPositiveWhen", ("items",)),
+    "Always use an item": ("IncludeItem", ("item",)),
+    "Never use an item": ("ExcludeItem", ("item",)),
+    "False negative rate at most": ("FNRLimit", ("rate_value",)),
+    "False positive rate at most": ("FPRLimit", ("rate_value",)),
+    "Rate gap between groups at most": ("GroupRateGap", ("rate", "rate_value", "by")),
+    "Rate of every group at most": ("WorstGroupRate", ("rate", "rate_value", "by")),
+}
+
+_CAPTIONS: dict[str | None, dict[str, str]] = {
+    None: {"item": "item", "items": "items", "rate_value": "rate", "k": "N"},
+    "Implies": {"item": "if used", "items": "then one of"},
+    "PredictPositiveWhen": {"items": "checked items"},
+    "GroupRateGap": {"rate_value": "max gap"},
+    "WorstGroupRate": {"rate_value": "cap"},
+}
+
+_GROUP_TYPES = ("GroupRateGap", "WorstGroupRate")
+
+
+def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: Any):
+    """A ``checker(constraints)`` that builds the checklist problem on ``(X, y)``
+    (``prepare_kw``: ``binarize``, ``max_items``, ... as for ``fit_checklist``) and, with
+    ``feasibility``, proves that some checklist satisfies the constraints. Raises a
+    readable :class:`~riskexplore.errors.RiskExploreError` otherwise.
+
+    Parameters
+    ----------
+    X, y
+        Training data (raw features).
+    groups : optional
+        Protected attributes, one row per example.
+    feasibility : bool
+        Also prove that some checklist satisfies the constraints.
+    **prepare_kw
+        Arguments of :func:`~riskexplore.checklist.fit.prepare_checklist`.
+
+    Returns
+    -------
+    callable
+        ``checker(constraints) -> None``.
+    """
+
+    def check(constraints) -> None:
+
+        prepared = prepare_checklist(
+            X, y, constraints=list(constraints), groups=groups, **prepare_kw
+        )
+        if feasibility:
+            check_feasible(prepared.problem)
+
+    return check
+
+
+class ChecklistConstraintBuilder(ConstraintListBase):
+    """Widget to add and remove checklist constraints by choosing from lists.
+
+    Parameters
+    ----------
+    item_names : sequence of str
+        The items offered (binarized names such as ``"age ≥ 54"``).
+    item_groups : mapping item -> feature group, optional
+        Feature group (source column) of each item, for "one item per group".
+    group_columns : sequence of str, optional
+        Columns of the protected-group data, offered for group-rate constraints
+        ("by"; none selected means every column crossed).
+    constraints : iterable, optional
+        Constraints to start with (invalid ones are reported and left out).
+    checker : callable ``(constraints) -> None``, optional
+        Raises a readable error if the set cannot be used (see :func:`data_checker`).
+
+    Attributes
+    ----------
+    constraints : list
+        The active constraint objects (pass to ``fit_checklist(constraints=...)``).
+    kind : ipywidgets.Dropdown
+        Constraint type (labels of :data:`CHECKLIST_CONSTRAINT_TYPES`).
+    item : ipywidgets.Dropdown
+    items, feature_groups, by : ipywidgets.SelectMultiple
+    k : ipywidgets.BoundedIntText
+    m_mode, rate : ipywidgets.Dropdown
+    lo, hi : ipywidgets.BoundedIntText
+    rate_value : ipywidgets.BoundedFloatText
+    add_button, remove_button, clear_button : ipywidgets.Button
+    active : ipywidgets.SelectMultiple
+    active_html, message : ipywidgets.HTML
+    widget : ipywidgets.VBox
+
+    Examples
+    --------
+    >>> from riskexplore import FNRLimit
+    >>> from riskexplore.widgets import ChecklistConstraintBuilder
+    >>> builder = ChecklistConstraintBuilder(["age ≥ 54", "chol ≥ 240", "smoker"])
+    >>> builder  # doctest: +SKIP
+    >>> builder.add(FNRLimit(0.2))
+    True
+    >>> builder.constraints
+    [FNRLimit(gamma=0.2)]
+    """
+
+    def __init__(
+        self,
+        item_names: Sequence[str],
+        item_groups: Mapping[str, str] | None = None,
+        group_columns: Sequence[str] = (),
+        constraints: Iterable = (),
+        *,
+        checker: Callable[[list], None] | None = None,
+    ) -> None:
+        import ipywidgets as w
+
+        names = [str(n) for n in item_names]
+        if not names:
+            raise ValueError("ChecklistConstraintBuilder needs at least one item name")
+        self.item_names = names
+        self.item_groups = dict(item_groups or {})
+        self.group_columns = [str(c) for c in group_columns]
+        self.checker = checker
+        self._constraints: list = []
+        self._callbacks: list[Callable[[list], None]] = []
+        self.last_error: str | None = None
+
+        style = {"description_width": "110px"}
+
+        def wide():
+            return w.Layout(width="380px")
+
+        feature_groups = sorted({str(g) for g in self.item_groups.values()})
+        self.kind = w.Dropdown(
+            options=list(CHECKLIST_CONSTRAINT_TYPES),
+            description="constraint",
+            style=style,
+            layout=wide(),
+        )
+        self.item = w.Dropdown(options=names, description="item", style=style, layout=wide())
+        self.items = w.SelectMultiple(
+            options=names, description="items", rows=min(8, len(names)), style=style, layout=wide()
+        )
+        self.feature_groups = w.SelectMultiple(
+            options=feature_groups,
+            description="groups (none = all)",
+            rows=min(6, max(1, len(feature_groups))),
+            style=style,
+            layout=wide(),
+        )
+        self.k = w.BoundedIntText(
+            value=min(3, len(names)),
+            min=1,
+            max=len(names),
+            description="N",
+            style=style,
+            layout=wide(),
+        )
+        self.m_mode = w.Dropdown(
+            options=[("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")],
+            description="M is",
+            style=style,
+            layout=wide(),
+        )
+        self.lo = w.BoundedIntText(
+            value=1, min=1, max=len(names), description="lo", style=style, layout=wide()
+        )
+        self.hi = w.BoundedIntText(
+            value=min(2, len(names)),
+            min=1,
+            max=len(names),
+            description="hi",
+            style=style,
+            layout=wide(),
+        )
+        self.rate = w.Dropdown(
+            options=[("false negative rate", "fnr"), ("false positive rate", "fpr")],
+            description="rate",
+            style=style,
+            layout=wide(),
+        )
+        self.rate_value = w.BoundedFloatText(
+            value=0.2,
+            min=0.0,
+            max=1.0,
+            step=0.01,
+            description="rate",
+            style=style,
+            layout=wide(),
+        )
+        self.by = w.SelectMultiple(
+            options=self.group_columns,
+            description="by (none = all)",
+            rows=min(4, max(1, len(self.group_columns))),
+            style=style,
+            layout=wide(),
+        )
+        self.add_button = w.Button(description="Add", button_style="success", icon="plus")
+        self.remove_button = w.Button(description="Remove selected", icon="minus")
+        self.clear_button = w.Button(description="Remove all", icon="trash")
+        self.active = w.SelectMultiple(
+            options=[], description="active", rows=6, style=style, layout=w.Layout(width="520px")
+        )
+        self.active_html = w.HTML()
+        self.message = w.HTML()
+        self._inputs = {
+            "item": self.item,
+            "items": self.items,
+            "feature_groups": self.feature_groups,
+            "k": self.k,
+            "m_mode": self.m_mode,
+            "lo": self.lo,
+            "hi": self.hi,
+            "rate": self.rate,
+            "rate_value": self.rate_value,
+            "by": self.by,
+        }
+        self._assemble(w, constraints, watched=[self.kind, self.m_mode])
+
+    # --- the constraint set ----------------------------------------------------------
+    @property
+    def kind_name(self) -> str:
+        """Class name of the selected constraint type (e.g. ``"FNRLimit"``)."""
+        return CHECKLIST_CONSTRAINT_TYPES[self.kind.value][0]
+
+    def select_kind(self, class_name: str) -> None:
+        """Choose the constraint type by class name (e.g. ``"FNRLimit"``)."""
+        for label, (name, _) in CHECKLIST_CONSTRAINT_TYPES.items():
+            if name == class_name:
+                self.kind.value = label
+                return
+        raise ConstraintError(f"unknown checklist constraint type {class_name!r}")
+
+    def current(self):
+        """The constraint the form describes now (raises ConstraintError if malformed)."""
+        name = self.kind_name
+        items = tuple(self.items.value)
+        by = tuple(self.by.value) or None
+        if name == "MaxItems":
+            return cc.MaxItems(int(self.k.value))
+        if name == "MRange":
+            mode = self.m_mode.value
+            lo = int(self.lo.value) if mode in ("both", "lo") else None
+            hi = int(self.hi.value) if mode in ("both", "hi") else None
+            return cc.MRange(lo=lo, hi=hi)
+        if name == "OneItemPerGroup":
+            if not self.item_groups:
+                raise ConstraintError("these items have no feature groups (binarize the data)")
+            return cc.OneItemPerGroup(tuple(self.feature_groups.value) or None)
+        if name == "Implies":
+            if not items:
+                raise ConstraintError("choose at least one item under 'then one of'")
+            return cc.Implies(self.item.value, then_any=items)
+        if name == "PredictPositiveWhen":
+            if not items:
+                raise ConstraintError("choose the checked items from the list")
+            return cc.PredictPositiveWhen(items)
+        if name in ("IncludeItem", "ExcludeItem"):
+            return getattr(cc, name)(self.item.value)
+        if name in ("FNRLimit", "FPRLimit"):
+            return getattr(cc, name)(float(self.rate_value.value))
+        if name in _GROUP_TYPES:
+            if not self.group_columns:
+                raise ConstraintError(
+                    "group-rate constraints need protected-group columns; choose them first"
+                )
+            if name == "GroupRateGap":
+                return cc.GroupRateGap(self.rate.value, float(self.rate_value.value), by)
+            return cc.WorstGroupRate(self.rate.value, float(self.rate_value.value), by)
+        raise ConstraintError(f"unknown constraint type {self.kind.value!r}")  # pragma: no cover
+
+    def _check_names(self, constraint) -> None:
+        if isinstance(constraint, cc.OneItemPerGroup):
+            known = set(map(str, self.item_groups.values()))
+            missing = [g for g in constraint.groups or () if g not in known]
+            if missing:
+                raise ConstraintError(f"unknown feature group(s): {', '.join(missing)}")
+            return
+        if isinstance(constraint, (cc.GroupRateGap, cc.WorstGroupRate)):
+            missing = [b for b in constraint.by or () if b not in self.group_columns]
+            if missing:
+                raise ConstraintError(f"unknown group column(s): {', '.join(missing)}")
+            if not self.group_columns:
+                raise ConstraintError("group-rate constraints need protected-group columns")
+            return
+        if isinstance(constraint, (cc.FNRLimit, cc.FPRLimit)):
+            return
+        constraint.to_rows(self.item_names)  # unknown items, malformed rows
+
+    def _validate(self, constraint) -> None:
+        self._check_names(constraint)
+        if self.checker is not None:
+            self.checker([*self._constraints, constraint])
+
+    # --- view ------------------------------------------------------------------------
+    def _show_inputs(self) -> None:
+        name, used = CHECKLIST_CONSTRAINT_TYPES[self.kind.value]
+        captions = {**_CAPTIONS[None], **_CAPTIONS.get(name, {})}
+        mode = self.m_mode.value
+        for key, widget in self._inputs.items():
+            visible = key in used
+            if key == "lo" and mode == "hi" or key == "hi" and mode == "lo":
+                visible = False
+            widget.layout.display = None if visible else "none"
+            if key in captions:
+                widget.description = captions[key]
+
+
+def _for_explorer(state) -> ChecklistConstraintBuilder:
+    """A builder over the items the Explorer's data and settings give."""
+    s = state.settings
+    binarizer_kw = {"categorical": cols} if (cols := state.categorical_columns()) else {}
+    if s["binarize"] is None:
+        names = [str(c) for c in state.X.columns]
+        item_groups = None
+        binarizer_kw = {}
+    else:
+        binarizer = Binarizer(method=s["binarize"], **binarizer_kw).fit(state.X)
+        names = [str(n) for n in binarizer.get_feature_names_out()]
+        item_groups = dict(binarizer.item_groups_)
+    checker = data_checker(
+        state.X,
+        state.y,
+        state.groups(),
+        binarize=s["binarize"],
+        max_items=int(s["max_items"]),
+        **binarizer_kw,
+    )
+    return ChecklistConstraintBuilder(
+        names, item_groups, list(s.get("group_columns") or ()), checker=checker
+    )
+
+
+#: The Explorer's checklist builder: a new one when the items, their number or the
+#: protected groups change.
+EXPLORER_BUILDER = ExplorerBuilder(
+    make=_for_explorer,
+    key=lambda state: (
+        state.settings["binarize"],
+        state.settings["max_items"],
+        tuple(state.settings.get("group_columns") or ()),
+    ),
+    refresh=lambda builder, state: None,
+)

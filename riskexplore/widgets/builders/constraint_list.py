@@ -1,0 +1,175 @@
+"""What both constraint builders share: the active list, adding with checks, removing,
+and the message area. A builder subclass supplies the form (``current()``), the per-family
+checks (``_validate``) and which inputs to show (``_show_inputs``)."""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from riskexplore.errors import ConstraintError, RiskExploreError
+from riskexplore.exploration.runner import describe_error
+from riskexplore.widgets.cards import message_html
+
+log = logging.getLogger(__name__)
+
+
+class ConstraintListBase:
+    """Active-constraint bookkeeping for a builder widget.
+
+    Subclasses set ``self._constraints``, ``self._callbacks``, ``self.last_error`` and the
+    widgets ``self.widget``, ``self.active``, ``self.active_html`` and ``self.message``,
+    and implement ``current()`` and ``_validate(constraint)``.
+    """
+
+    def _validate(self, constraint) -> None:  # pragma: no cover - abstract
+        """Raise a RiskExploreError if ``constraint`` cannot join the active set."""
+        raise NotImplementedError
+
+    def _assemble(self, w, constraints, watched) -> None:
+        """Wire the buttons, lay out the form, and add the initial ``constraints``.
+
+        ``w`` is the ipywidgets module (imported lazily by the caller); changes of the
+        ``watched`` widgets re-decide which inputs are shown. Initial constraints that are
+        refused are listed in one message instead of raising.
+        """
+        for widget in watched:
+            widget.observe(lambda _c: self._show_inputs(), names="value")
+        self.add_button.on_click(lambda _b: self.add_current())
+        self.remove_button.on_click(lambda _b: self.remove_selected())
+        self.clear_button.on_click(lambda _b: self.clear())
+        form = w.VBox([self.kind, *self._inputs.values()])
+        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
+        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
+        self._show_inputs()
+        errors = [self.last_error for c in constraints if not self.add(c, quiet=True)]
+        self._refresh_list()
+        if errors:
+            self._message("Left out: " + "; ".join(e for e in errors if e))
+
+    # --- display ---------------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def on_change(self, callback: Callable[[list], None]) -> None:
+        """Call ``callback(constraints)`` whenever the active set changes."""
+        self._callbacks.append(callback)
+
+    # --- the constraint set ----------------------------------------------------------
+    @property
+    def constraints(self) -> list:
+        """The active constraint objects, in the order added."""
+        return list(self._constraints)
+
+    def describe(self) -> list[str]:
+        """The active constraints in plain words."""
+        return [c.describe() for c in self._constraints]
+
+    def add_current(self) -> bool:
+        """Add the constraint described by the form (what the Add button does)."""
+        try:
+            constraint = self.current()
+        except (RiskExploreError, ValueError, TypeError) as exc:
+            self._fail(describe_error(exc))
+            return False
+        return self.add(constraint)
+
+    def add(self, constraint, *, quiet: bool = False) -> bool:
+        """Add a constraint object after checking it; False (and a message) if refused."""
+        try:
+            if not hasattr(constraint, "describe") or not hasattr(constraint, "to_rows"):
+                raise ConstraintError(f"{constraint!r} is not a readable constraint")
+            text = constraint.describe()
+            if any(c == constraint for c in self._constraints):
+                self._fail(f"Already active: {text}", level="warning")
+                return False
+            self._validate(constraint)
+        except Exception as exc:  # shown as a message, never a traceback
+            if not isinstance(exc, RiskExploreError):
+                log.debug("constraint refused", exc_info=True)
+            self._fail(describe_error(exc))
+            return False
+        self._constraints.append(constraint)
+        self.last_error = None
+        if not quiet:
+            self._message(f"Added: {text}", "info")
+            self._changed()
+        return True
+
+    def remove(self, index_or_constraint) -> None:
+        """Remove one constraint (by position or by value)."""
+        if isinstance(index_or_constraint, int):
+            del self._constraints[index_or_constraint]
+        else:
+            self._constraints.remove(index_or_constraint)
+        self._changed()
+
+    def remove_selected(self) -> None:
+        """Remove the constraints selected in the active list (the Remove button)."""
+        chosen = set(self.active.value)
+        if not chosen:
+            self._message("Select constraints in the active list to remove them.", "warning")
+            return
+        removed = [c.describe() for i, c in enumerate(self._constraints) if i in chosen]
+        self._constraints = [c for i, c in enumerate(self._constraints) if i not in chosen]
+        self._message("Removed: " + "; ".join(removed), "info")
+        self._changed()
+
+    def clear(self) -> None:
+        """Remove every constraint."""
+        self._constraints = []
+        self._message("No constraints.", "info")
+        self._changed()
+
+    # --- view ------------------------------------------------------------------------
+    def _refresh_list(self) -> None:
+        texts = self.describe()
+        self.active.options = [(t, i) for i, t in enumerate(texts)]
+        if texts:
+            items = "".join(f"<li>{html.escape(t)}</li>" for t in texts)
+            self.active_html.value = (
+                '<div style="font-family:system-ui,sans-serif">'
+                f"<b>{len(texts)} active constraint{'s' if len(texts) != 1 else ''}</b>"
+                f'<ol style="margin:4px 0">{items}</ol></div>'
+            )
+        else:
+            self.active_html.value = (
+                '<div style="font-family:system-ui,sans-serif;color:#777">No constraints.</div>'
+            )
+
+    def _changed(self) -> None:
+        self._refresh_list()
+        for callback in list(self._callbacks):
+            try:
+                callback(self.constraints)
+            except Exception:
+                log.exception("%s callback failed", type(self).__name__)
+
+    def _fail(self, text: str, level: str = "error") -> None:
+        self.last_error = text
+        self._message(text, level)
+
+    def _message(self, text: str, level: str = "error") -> None:
+        self.message.value = message_html(text, level)
+
+
+@dataclass(frozen=True)
+class ExplorerBuilder:
+    """How the Explorer makes, keys and refreshes a family's constraint builder.
+
+    Attributes
+    ----------
+    make : callable ``(state) -> builder``
+        A builder for the state's data and settings.
+    key : callable ``(state) -> tuple``
+        The settings the builder depends on (a new builder when they change).
+    refresh : callable ``(builder, state) -> None``
+        Update a builder kept across other setting changes.
+    """
+
+    make: Callable[[Any], Any]
+    key: Callable[[Any], tuple]
+    refresh: Callable[[Any, Any], None]

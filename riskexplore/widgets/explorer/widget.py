@@ -1,0 +1,781 @@
+"""The Explorer: pick data, settings and constraints, solve, and look at every result view.
+
+:class:`Explorer` composes the views of this package into one page:
+
+1. **Data** — a bundled dataset or an uploaded CSV (``FileUpload``; at most
+   :data:`MAX_UPLOAD_BYTES`), and the outcome column;
+2. **Settings** — model family (risk score or checklist), size limit, coefficient range,
+   how points become a risk (risk scores: a fixed or a learned scale, and the range of
+   the learned multiplier), time limit, binarization (checklists), held-out fraction;
+3. **Constraints** — a :class:`~riskexplore.widgets.builders.risk_score.ConstraintBuilder`
+   (risk scores) or a :class:`ChecklistConstraintBuilder
+   <riskexplore.widgets.builders.checklist.ChecklistConstraintBuilder>` (checklists) over
+   the current data;
+4. **Solve** — unconstrained and constrained runs, each with its own
+   :class:`~riskexplore.widgets.monitor.SolveMonitor`, kept side by side;
+5. **Results** — reliability diagram, AUC/CAL panel, size path and the comparison with
+   the certified price of the constraints (risk scores: and the certified price of a
+   fixed scale, computed in the background once both runs have finished); **By group**
+   (:class:`~riskexplore.widgets.audit.view.AuditView`): the audit of a run by one column
+   or two, its findings in plain words, each with the rule that limits it (one click
+   adds it to the constraints; the constrained run then shows its price).
+
+All inputs are validated in plain Python (:class:`ExplorerState`); an invalid choice
+(no outcome, a non-binary outcome, a bad CSV, a constraint on a missing feature, an
+infeasible constraint set) becomes a readable message on the page — never a traceback —
+and the previous results stay.
+
+Driving it from code (tests, dashboards)::
+
+    ex = Explorer("mammo", time_limit=5, max_size=3)
+    ex.add_constraint(Exclude("Age_geq_60"))
+    ex.solve(constrained=False, wait=True)
+    ex.solve(constrained=True, wait=True)
+    ex.results["constrained"], ex.comparison.price_of_constraints
+
+The settings' widgets are :mod:`riskexplore.widgets.explorer.settings`; saving and opening
+study files (:meth:`Explorer.save_study`, :meth:`Explorer.open_study`) is
+:mod:`riskexplore.widgets.explorer.study`.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import threading
+from typing import Any
+
+from riskexplore.core.registry import families
+from riskexplore.datasets import list_datasets
+from riskexplore.errors import InputError
+from riskexplore.exploration.explorer import MAX_UPLOAD_BYTES, ExplorerState
+from riskexplore.exploration.runner import describe_error
+from riskexplore.widgets.alternatives.view import AlternativesView
+from riskexplore.widgets.audit.view import AuditView
+from riskexplore.widgets.builders import checklist as checklist_builder
+from riskexplore.widgets.builders import risk_score as constraint_builder
+from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.compare_view import CompareView
+from riskexplore.widgets.explorer.layout import explorer_page, results_tabs
+from riskexplore.widgets.explorer.settings import SettingsControls
+from riskexplore.widgets.explorer.study import StudyFiles
+from riskexplore.widgets.metrics_panel import MetricsPanel
+from riskexplore.widgets.monitor import SolveMonitor
+from riskexplore.widgets.pareto import ParetoView
+from riskexplore.widgets.reliability import ReliabilityView
+
+__all__ = ["Explorer"]
+
+#: The constraint builder of each family in the Explorer (a family without one is solved
+#: with the constraints given in code).
+BUILDERS = {
+    "risk_score": constraint_builder.EXPLORER_BUILDER,
+    "checklist": checklist_builder.EXPLORER_BUILDER,
+}
+
+log = logging.getLogger(__name__)
+
+_RUNS = ("unconstrained", "constrained")
+
+
+class Explorer(StudyFiles):
+    """One page to explore risk scores and checklists on a dataset.
+
+    Parameters
+    ----------
+    dataset : str, optional
+        A bundled dataset to load at once (see :func:`riskexplore.list_datasets`).
+    family : str
+        The model family (``"risk_score"``, ``"checklist"``; see
+        :mod:`riskexplore.core.registry`).
+    time_limit : float
+        Seconds per solve.
+    **defaults
+        Further settings (keys of
+        :func:`~riskexplore.exploration.explorer.default_settings`), ``outcome`` (a
+        column to use as outcome) and ``auto_refresh`` (monitors refresh by themselves;
+        default True).
+
+    Attributes
+    ----------
+    state : ExplorerState
+        The plain-Python state (data, settings, results, messages).
+    widget : ipywidgets.VBox
+        The whole page (``display(explorer)`` also works).
+    settings_controls : SettingsControls
+        The settings' widgets (:mod:`riskexplore.widgets.explorer.settings`; each is also
+        an attribute: ``max_size``, ``scale``, ``time_limit``, ...).
+    monitors : dict
+        ``"unconstrained"`` / ``"constrained"`` -> :class:`SolveMonitor`.
+    reliability, metrics, pareto, compare : the result views.
+    alternatives : AlternativesView
+        Near-optimal models, hand edits and feature prices (the "Alternatives" tab).
+    audit : AuditView
+        The model group by group, with the rules that limit its findings (the "By
+        group" tab).
+    message : ipywidgets.HTML
+        The latest message (errors in red).
+
+    Examples
+    --------
+    In a notebook cell (the cell's last line shows the page):
+
+    >>> from riskexplore.widgets import Explorer
+    >>> ex = Explorer("mammo", max_size=3, time_limit=10)
+    >>> ex  # doctest: +SKIP
+
+    The page's steps from code: solve, add a rule, solve with it, compare, keep the study.
+
+    >>> from riskexplore import Exclude
+    >>> ex.solve(wait=True).status
+    'optimal'
+    >>> ex.add_constraint(Exclude("IrregularShape"))
+    True
+    >>> ex.solve(constrained=True, wait=True).status
+    'optimal'
+    >>> sorted(ex.results)
+    ['constrained', 'unconstrained']
+    >>> low, high = ex.comparison.price_of_constraints  # certified: V*(rule) - V*
+    >>> 0 <= high
+    True
+    >>> ex.save_study("mammo_study.json")  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        dataset: str | None = None,
+        family: str = "risk_score",
+        time_limit: float = 60,
+        **defaults: Any,
+    ) -> None:
+        import ipywidgets as w
+
+        auto_refresh = bool(defaults.pop("auto_refresh", True))
+        outcome = defaults.pop("outcome", None)
+        self.state = ExplorerState()
+        self._lock = threading.RLock()
+        self._builders: dict[tuple, Any] = {}
+        self._syncing = False
+        self.state.set_family(family)
+        self.state.update_settings(time_limit=time_limit, **defaults)
+        s = self.state.settings
+
+        style = {"description_width": "130px"}
+        lay = w.Layout(width="360px")
+        # --- data
+        self.dataset_picker = w.Dropdown(
+            options=[("(choose)", "")] + [(n, n) for n in list_datasets()],
+            value="",
+            description="bundled dataset",
+            style=style,
+            layout=lay,
+        )
+        self.upload = w.FileUpload(accept=".csv,text/csv", multiple=False, description="Upload CSV")
+        self.outcome_picker = w.Dropdown(
+            options=[("(choose)", "")], value="", description="outcome", style=style, layout=lay
+        )
+        self.data_info = w.HTML()
+        # --- settings
+        self.family_picker = w.ToggleButtons(
+            options=[(f.label, f.name) for f in families()], value=self.state.family
+        )
+        controls = self.settings_controls = SettingsControls(s, style, lay)
+        self.max_size, self.coef_range = controls.max_size, controls.coef_range
+        self.scale, self.multiplier_range = controls.scale, controls.multiplier_range
+        self.max_items, self.binarize = controls.max_items, controls.binarize
+        self.group_columns = controls.group_columns
+        self.time_limit, self.test_fraction = controls.time_limit, controls.test_fraction
+        # --- constraints, solve
+        self.constraints_box = w.VBox()
+        self.solve_free = w.Button(
+            description="Solve unconstrained",
+            icon="play",
+            button_style="primary",
+            layout=w.Layout(width="200px"),
+        )
+        self.solve_bound = w.Button(
+            description="Solve constrained",
+            icon="play",
+            button_style="warning",
+            layout=w.Layout(width="200px"),
+        )
+        self.monitors = {
+            run: SolveMonitor(title=f"{run.capitalize()} solve", auto_refresh=auto_refresh)
+            for run in _RUNS
+        }
+        for run, monitor in self.monitors.items():
+            monitor.solve_button.layout.display = "none"  # the Explorer's buttons start runs
+            monitor.on_finish(lambda model, error, run=run: self._finished(run, model, error))
+        # --- results
+        self.reliability = ReliabilityView()
+        self.reliability_run = w.ToggleButtons(options=list(_RUNS), value="unconstrained")
+        self.metrics = MetricsPanel()
+        self.pareto = ParetoView(auto_refresh=auto_refresh)
+        self.compare = CompareView()
+        self.message = w.HTML()
+
+        self.dataset_picker.observe(self._on_dataset, names="value")
+        self.upload.observe(self._on_upload, names="value")
+        self.outcome_picker.observe(self._on_outcome, names="value")
+        self.family_picker.observe(self._on_family, names="value")
+        for widget in controls.widgets:
+            widget.observe(self._on_setting, names="value")
+        self.solve_free.on_click(lambda _b: self.solve(constrained=False))
+        self.solve_bound.on_click(lambda _b: self.solve(constrained=True))
+        self.reliability_run.observe(lambda _c: self._show_reliability(), names="value")
+        self.pareto.on_compute = lambda: self.compute_path()
+
+        # The page's own layout (headings, boxes, the results' tabs) is built when it is
+        # first shown or asked for (``widget``, ``results_tabs``): a dashboard that lays
+        # out the views itself never sends the browser these widgets it does not show.
+        self._widget: Any = None
+        self._results_tabs: Any = None
+        self._extra_tabs: list[tuple[str, Any]] = []
+        # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
+        self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
+        # does it work for every group of patients? (a tab)
+        self.audit = AuditView.attach(self)
+        self._show_family_settings()
+        self._refresh_builder()
+        if dataset is not None:
+            self.load_dataset(dataset)
+            if outcome is not None:
+                self.set_outcome(outcome)
+
+    # --- layout (built on first use) ----------------------------------------------------
+    @property
+    def results_tabs(self):
+        """The results' tabs of :attr:`widget` (reliability, AUC / CAL, size path,
+        compare, and the tabs added by :meth:`add_results_tab`); built on first use."""
+        if self._results_tabs is None:
+            self._results_tabs = results_tabs(self, self._extra_tabs)
+        return self._results_tabs
+
+    def add_results_tab(self, title: str, widget) -> None:
+        """Add a tab to :attr:`results_tabs` (now, or when the tabs are built).
+
+        Parameters
+        ----------
+        title : str
+            The tab's title.
+        widget : ipywidgets.Widget
+            Its content.
+        """
+        self._extra_tabs.append((title, widget))
+        tabs = self._results_tabs
+        if tabs is not None:
+            tabs.children = (*tabs.children, widget)
+            tabs.set_title(len(tabs.children) - 1, title)
+
+    @property
+    def widget(self):
+        """The whole page (an ``ipywidgets.VBox``); built on first use."""
+        if self._widget is None:
+            self._widget = explorer_page(self)
+        return self._widget
+
+    # --- display ---------------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def _show(self, text: str, level: str = "error") -> None:
+        self.state.messages.append((level, text))
+        self.message.value = message_html(text, level) if text else ""
+
+    @property
+    def last_message(self) -> tuple[str, str] | None:
+        """``(level, text)`` of the latest message, or None."""
+        return self.state.messages[-1] if self.state.messages else None
+
+    def _guard(self, action, *args, ok: str | None = None, **kwargs) -> bool:
+        """Run a state change; a readable message instead of a traceback on failure."""
+        try:
+            action(*args, **kwargs)
+        except Exception as exc:
+            if not isinstance(exc, InputError):
+                log.debug("explorer action failed", exc_info=True)
+            self._show(describe_error(exc))
+            return False
+        if ok:
+            self._show(ok, "info")
+        return True
+
+    # --- data ------------------------------------------------------------------------
+    def load_dataset(self, name: str) -> bool:
+        """Load a bundled dataset (outcome chosen); False and a message on failure."""
+        if not self._guard(self.state.load_dataset, name):
+            return False
+        self._data_changed()
+        self._show(f"Loaded {self.state.dataset}: {len(self.state.frame)} rows.", "info")
+        return True
+
+    def load_csv(self, content: bytes, name: str = "upload.csv") -> bool:
+        """Load an uploaded CSV; choose the outcome next. False and a message on failure
+        (the previous data stay)."""
+        if not self._guard(self.state.load_csv, content, name):
+            return False
+        self._data_changed()
+        self._show(
+            f"Loaded {name}: {len(self.state.frame)} rows. Choose the outcome column.", "info"
+        )
+        return True
+
+    def set_outcome(self, column: str | None) -> bool:
+        """Choose the outcome column; False and a message if it cannot be used."""
+        if not self._guard(self.state.set_outcome, column):
+            self._sync_widgets()
+            return False
+        self._data_changed()
+        y = self.state.y
+        self._show(
+            f"Outcome {column!r}: {int(y.sum())} of {len(y)} training rows positive.", "info"
+        )
+        return True
+
+    def _data_changed(self) -> None:
+        self._sync_widgets()
+        self._refresh_builder()
+        self._clear_results()
+        self._configure_pareto()
+        self.audit.set_columns(self.state.feature_names)
+        self.audit.refresh()
+
+    def _clear_results(self) -> None:
+        """Results of earlier data must not stay on screen under the new data's name
+        (their runs stay in ``state.runs``, tagged with the data version they used)."""
+        if self._current_results():
+            return
+        self.compare.cancel_scale_price()
+        self.reliability.clear()
+        self.metrics.clear()
+        self.compare.clear()
+        self.pareto.clear()
+        self.audit.clear()
+
+    def _sync_widgets(self) -> None:
+        st = self.state
+        self._syncing = True
+        try:
+            bundled = [v for _label, v in self.dataset_picker.options]
+            if st.source == "bundled" and st.dataset in bundled:
+                self.dataset_picker.value = st.dataset
+            cols = st.columns
+            self.outcome_picker.options = [("(choose)", "")] + [(c, c) for c in cols]
+            self.outcome_picker.value = st.outcome or ""
+            self.group_columns.options = st.group_column_options
+            self.group_columns.value = tuple(st.settings.get("group_columns") or ())
+        finally:
+            self._syncing = False
+        if st.frame is None:
+            self.data_info.value = ""
+            return
+        parts = [
+            f"<b>{html.escape(str(st.dataset))}</b>: {len(st.frame)} rows, {len(cols)} columns"
+        ]
+        if st.y is not None:
+            n_test = 0 if st.y_test is None else len(st.y_test)
+            parts.append(
+                f"outcome <b>{html.escape(st.outcome)}</b>; {len(st.y)} training rows "
+                f"({int(st.y.sum())} positive), {n_test} held out"
+            )
+        self.data_info.value = (
+            '<div style="font-family:system-ui,sans-serif">' + "<br>".join(parts) + "</div>"
+        )
+
+    def _on_dataset(self, change) -> None:
+        if not self._syncing and change["new"]:
+            self.load_dataset(change["new"])
+
+    def _on_upload(self, change) -> None:
+        if self._syncing:
+            return
+        files = change["new"]
+        if not files:
+            return
+        f = files[0] if isinstance(files, (list, tuple)) else next(iter(files.values()))
+        size = f.get("size") or len(f.get("content", b""))
+        if size and size > MAX_UPLOAD_BYTES:
+            self._show(f"{f.get('name')} is too large; files up to 20 MB are accepted")
+            return
+        loaded = self.load_csv(f["content"], f.get("name") or "upload.csv")
+        self._syncing = True
+        try:
+            if loaded:
+                self.dataset_picker.value = ""
+            self.upload.value = ()  # the same file can be uploaded again
+        except Exception:  # pragma: no cover - older ipywidgets keep the value
+            log.debug("could not reset the upload widget", exc_info=True)
+        finally:
+            self._syncing = False
+
+    def _on_outcome(self, change) -> None:
+        if not self._syncing and change["new"] != (self.state.outcome or ""):
+            self.set_outcome(change["new"] or None)
+
+    # --- settings --------------------------------------------------------------------
+    def set_family(self, family: str) -> bool:
+        """Choose the model family (False and a message for an unknown one).
+
+        Parameters
+        ----------
+        family : str
+            A family name (``"risk_score"``, ``"checklist"``).
+
+        Returns
+        -------
+        bool
+            Whether the family was chosen.
+        """
+        if not self._guard(self.state.set_family, family):
+            return False
+        self._syncing = True
+        self.family_picker.value = family
+        self._syncing = False
+        self._show_family_settings()
+        self._refresh_builder()
+        self._configure_pareto()
+        return True
+
+    def update_settings(self, **settings: Any) -> bool:
+        """Change settings (keys of
+        :func:`~riskexplore.exploration.explorer.default_settings`); False and a message
+        if invalid (nothing changes)."""
+        if not self._guard(self.state.update_settings, **settings):
+            self._sync_settings()
+            return False
+        self._sync_settings()
+        if {"test_fraction", "seed"} & set(settings):
+            self._sync_widgets()
+        self._refresh_builder()
+        self._configure_pareto()
+        return True
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """A copy of the current settings."""
+        return dict(self.state.settings)
+
+    def _sync_settings(self) -> None:
+        self._syncing = True
+        try:
+            self.settings_controls.show(self.state.settings)
+        finally:
+            self._syncing = False
+
+    def _on_family(self, change) -> None:
+        if not self._syncing:
+            self.set_family(change["new"])
+
+    def _on_setting(self, _change) -> None:
+        if self._syncing:
+            return
+        self.update_settings(**self.settings_controls.read())
+
+    def _show_family_settings(self) -> None:
+        self.settings_controls.show_family(self.state.family)
+
+    # --- constraints -----------------------------------------------------------------
+    def _builder_key(self) -> tuple:
+        spec = BUILDERS.get(self.state.family)
+        return (self.state.family, self.state.data_version) + (
+            spec.key(self.state) if spec is not None else ()
+        )
+
+    @property
+    def constraint_builder(self):
+        """The builder of the current family and data (None before data are chosen)."""
+        return self._builders.get(self._builder_key())
+
+    @property
+    def constraints(self) -> list:
+        """The active constraints of the current builder."""
+        builder = self.constraint_builder
+        return [] if builder is None else builder.constraints
+
+    def add_constraint(self, constraint) -> bool:
+        """Add a constraint object (checked; False and a message if refused)."""
+        builder = self.constraint_builder
+        if builder is None:
+            self._show("Load data and choose the outcome before adding constraints.")
+            return False
+        if not builder.add(constraint):
+            self._show(builder.last_error or "constraint refused")
+            return False
+        self._show(f"Added: {constraint.describe()}", "info")
+        return True
+
+    def add_audit_rule(self, rule) -> tuple[bool, str]:
+        """Add the rule of an audit finding to the constraints (the "By group" tab's
+        button). A checklist's group-rate rule needs its columns as protected groups:
+        they are added to the ``group_columns`` setting first (a column the audit cut into
+        ranges as its binned group column, ``"age (ranges at 48, 56, 61)"``, computed from
+        the data: :mod:`riskexplore.evaluation.audit.binned`).
+
+        Parameters
+        ----------
+        rule : SuggestedRule
+            The rule (:func:`~riskexplore.evaluation.audit.rules.rule_for_finding`).
+
+        Returns
+        -------
+        (bool, str)
+            Whether it was added, and what to say on the page.
+        """
+        if self.state.family == "checklist":
+            chosen = tuple(self.state.settings.get("group_columns") or ())
+            extra = tuple(c for c in rule.group_columns if c not in chosen)
+            if extra and not self.update_settings(group_columns=chosen + extra):
+                return False, self.last_message[1] if self.last_message else "refused"
+        if not self.add_constraint(rule.constraint):
+            return False, self.last_message[1] if self.last_message else "refused"
+        text = (
+            f"Added the rule: {rule.constraint.describe()}. Run the search with your rules "
+            "to see the model it gives and what the rule costs."
+        )
+        self._show(text, "info")
+        return True, text
+
+    def clear_constraints(self) -> None:
+        """Remove every constraint of the current builder."""
+        if self.constraint_builder is not None:
+            self.constraint_builder.clear()
+
+    def _refresh_builder(self) -> None:
+        import ipywidgets as w
+
+        st = self.state
+        if st.X is None:
+            self.constraints_box.children = [
+                w.HTML(
+                    '<div style="color:#777">Load data and choose the outcome to add '
+                    "constraints.</div>"
+                )
+            ]
+            return
+        spec = BUILDERS.get(st.family)
+        if spec is None:
+            self.constraints_box.children = [
+                w.HTML(
+                    f'<div style="color:#777">No constraint builder for '
+                    f"{html.escape(st.model_family.label)}: pass constraints in code.</div>"
+                )
+            ]
+            return
+        key = self._builder_key()
+        builder = self._builders.get(key)
+        try:
+            if builder is None:
+                builder = spec.make(st)
+                # keep the constraints of the same family that still apply
+                previous = [b for k, b in self._builders.items() if k[0] == key[0]]
+                if previous:
+                    for c in previous[-1].constraints:
+                        builder.add(c, quiet=True)
+                    builder._refresh_list()
+                self._builders = {k: b for k, b in self._builders.items() if k[0] != key[0]}
+                self._builders[key] = builder
+            else:
+                spec.refresh(builder, st)
+        except Exception as exc:
+            self._show(f"Constraints unavailable: {describe_error(exc)}")
+            self.constraints_box.children = []
+            return
+        self.constraints_box.children = [builder.widget]
+
+    # --- solving ---------------------------------------------------------------------
+    def solve(self, constrained: bool = False, wait: bool = False, timeout: float | None = None):
+        """Start the unconstrained or constrained run (what the Solve buttons do).
+
+        Returns its :class:`SolveMonitor` (use ``monitor.wait()``), or None and a message
+        if the data, settings or constraints cannot be solved. With ``wait=True`` blocks
+        until the run ends.
+        """
+        run = "constrained" if constrained else "unconstrained"
+        monitor = self.monitors[run]
+        if monitor.running:
+            self._show(f"The {run} solve is still running; press Stop first.", "warning")
+            return monitor
+        constraints = self.constraints if constrained else []
+        if constrained and not constraints:
+            self._show("Add at least one constraint before the constrained solve.", "warning")
+            return None
+        try:
+            solve = self.state.solve_function(constraints)
+        except Exception as exc:
+            self._show(describe_error(exc))
+            return None
+        st = self.state
+        # what this run solves; read by the finish callback (one run per monitor at a time)
+        monitor._explorer_context = (
+            st.family,
+            dict(st.settings),
+            list(constraints),
+            st.data_version,
+        )
+        self.compare.cancel_scale_price()  # the new search gets the processor
+        runner = monitor.start(solve)
+        if runner is None:
+            return None
+        self._show(f"Solving {run} ({st.model_family.label.lower()})…", "info")
+        if wait:
+            self.wait(timeout)
+        return monitor
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until every running solve (and path) ends."""
+        limit = timeout if timeout is not None else 3 * self.state.settings["time_limit"] + 60
+        for monitor in self.monitors.values():
+            if monitor.runner is not None:
+                monitor.wait(timeout=limit)
+        self.compare.wait_scale_price(timeout=2 * limit)
+        if self.pareto.running:
+            self.pareto.wait(timeout=limit * 10)
+
+    def _finished(self, run: str, model, error) -> None:
+        with self._lock:
+            if error is not None or model is None:
+                if error is None and self.monitors[run].status == "stopped":
+                    self._show(f"The {run} solve was stopped before it started.", "info")
+                    return
+                self._show(
+                    f"The {run} solve failed: {describe_error(error)}"
+                    if error is not None
+                    else f"The {run} solve found no model."
+                )
+                return
+            family, settings, constraints, version = self.monitors[run]._explorer_context
+            self.state.record(run, model, family, settings, constraints, version)
+            self._show(f"The {run} solve finished: {model.certificate_line()}", "info")
+            self._refresh_results(run)
+
+    @property
+    def results(self) -> dict[str, Any]:
+        """``"unconstrained"`` / ``"constrained"`` -> fitted model."""
+        return self.state.results
+
+    @property
+    def comparison(self):
+        """The current comparison (see :meth:`ExplorerState.comparison`), or None."""
+        return self.compare.comparison
+
+    def _current_results(self) -> dict[str, Any]:
+        v = self.state.data_version
+        return {r: rec.model for r, rec in self.state.runs.items() if rec.data_version == v}
+
+    def _refresh_results(self, run: str | None = None) -> None:
+        st = self.state
+        current = self._current_results()
+        if not current:
+            return
+        if run in current:
+            self.reliability_run.value = run
+        self._show_reliability()
+        self.audit.refresh()
+        self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
+        try:
+            comparison = st.comparison()
+        except Exception as exc:
+            self._show(f"Could not compare the runs: {describe_error(exc)}")
+            return
+        if comparison is not None:
+            self.compare.show(comparison, st.X, st.y, st.X_test, st.y_test)
+            self._show_scale_price()
+
+    # --- the price of a fixed scale (risk scores) ------------------------------------
+    @property
+    def scale_price(self):
+        """The certified price of a fixed scale for the unconstrained run
+        (:class:`~riskexplore.evaluation.scale_price.ScalePrice`), or None until computed."""
+        return self.state.current_scale_price()
+
+    def _show_scale_price(self) -> None:
+        """The comparison's line on the price of a fixed scale; when it is missing the
+        compare view works it out in the background (one more search)."""
+        with self._lock:
+            price = self.state.current_scale_price()
+            job = None if price is not None else self.state.scale_price_function()
+            if job is None:
+                text = "" if price is None else price.describe("(without your rules)")
+                self.compare.show_scale_price(text)
+                return
+
+            def done(result, run=job.run) -> None:
+                with self._lock:
+                    self.state.record_scale_price(run, result)
+                    if self.compare.comparison is not None:
+                        self._show_scale_price()
+
+            self.compare.run_scale_price(job, done, key=job.run)
+
+    def _show_reliability(self) -> None:
+        st = self.state
+        run = self.reliability_run.value
+        model = self._current_results().get(run)
+        if model is not None:
+            self.reliability.show(model, st.X, st.y, st.X_test, st.y_test)
+        else:  # never the other run's diagram under this run's name
+            self.reliability.clear()
+            self.reliability.message.value = message_html(
+                f"No {run} model on the current data yet: run that solve first.", "info"
+            )
+
+    def figures(self) -> dict[str, Any]:
+        """Static ``go.Figure`` of every view that has something to show (for papers and
+        ``save_figure``): ``"unconstrained"``/``"constrained"`` (solve progress),
+        ``"reliability"``, ``"metrics"``, ``"pareto"``, ``"compare"``, ``"by_group"`` (the
+        forest plot of the "By group" tab)."""
+        out: dict[str, Any] = {}
+        for run, monitor in self.monitors.items():
+            if monitor.runner is not None:
+                out[run] = monitor.static_figure()
+        if self.reliability.model is not None:
+            out["reliability"] = self.reliability.static_figure()
+        if self.metrics.models:
+            out["metrics"] = self.metrics.static_figure()
+        if self.pareto.rows:
+            out["pareto"] = self.pareto.static_figure()
+        if self.compare.comparison is not None:
+            out["compare"] = self.compare.static_figure()
+        if self.audit.state.result is not None:
+            out["by_group"] = self.audit.static_figure()
+        return out
+
+    # --- size path -------------------------------------------------------------------
+    def _path_kwargs(self, sizes=None, time_limit_per_size=None) -> dict[str, Any]:
+        st = self.state
+        fit = st.fit_kwargs()
+        limit = fit.pop("time_limit")
+        per_size = float(time_limit_per_size or max(1.0, limit / 4))
+        kw: dict[str, Any] = {"time_limit_per_size": per_size}
+        if st.X_test is not None:
+            kw.update(X_test=st.X_test, y_test=st.y_test)
+        size_parameter = st.model_family.size_parameter
+        kw["sizes"] = sizes if sizes is not None else fit.pop(size_parameter)
+        fit.pop(size_parameter, None)
+        kw.update(fit)
+        return kw
+
+    def _configure_pareto(self) -> None:
+        st = self.state
+        if st.X is not None:
+            try:
+                self.pareto.configure(st.X, st.y, kind=st.family, **self._path_kwargs())
+            except Exception as exc:  # pragma: no cover - settings are validated
+                self._show(describe_error(exc))
+
+    def compute_path(self, sizes=None, time_limit_per_size=None, wait: bool = False) -> bool:
+        """Compute the size path of the current family (sizes 1..max by default) with the
+        current constraints, filling the Size path view progressively."""
+        try:
+            self.state.check_ready()
+        except Exception as exc:
+            self._show(describe_error(exc))
+            return False
+        st = self.state
+        kw = self._path_kwargs(sizes, time_limit_per_size)
+        if self.constraints:
+            kw["constraints"] = self.constraints
+        ok = self.pareto.start(st.X, st.y, kind=st.family, **kw)
+        if ok and wait:
+            self.pareto.wait(timeout=600)
+        return ok

@@ -1,0 +1,256 @@
+"""The dashboard launcher's pieces that need no browser: the Voila command line, the
+offline template, the check that a kernel can run the dashboards before a URL is printed,
+and stopping by SIGTERM (the served pages are checked in ``tests/browser/test_dashboards.py``,
+and from a fresh install in ``test_fresh_install.py``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+
+from riskexplore.cli.dashboard.command import (
+    DASHBOARDS,
+    TEMPLATE_NAME,
+    dashboards_dir,
+    free_port,
+    install_command,
+    stop_process,
+    template_root,
+    voila_command,
+)
+from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
+
+
+def test_default_template_folder_is_reused():
+    first, second = template_root(), template_root()
+    assert first == second  # no new temporary folder per launch
+    folder = first / "voila" / "templates" / TEMPLATE_NAME
+    index = (folder / "index.html.j2").read_text()
+    assert "cdn.jsdelivr" in index  # only inside the replace(...) that removes the links
+    assert "replace(" in index and (folder / "conf.json").is_file()
+
+
+def test_template_in_a_given_folder(tmp_path):
+    root = template_root(tmp_path / "t")
+    assert root == tmp_path / "t"
+    assert (root / "voila" / "templates" / TEMPLATE_NAME / "page.html").is_file()
+
+
+def test_voila_command_hides_code_and_tracebacks():
+    cmd, url = voila_command("risk", 8123)
+    assert cmd[:3] == [sys.executable, "-m", "voila"] and cmd[3].endswith(
+        "risk_score_builder.ipynb"
+    )
+    assert "--strip_sources=True" in cmd and "--show_tracebacks=False" in cmd
+    assert f"--template={TEMPLATE_NAME}" in cmd and url == "http://127.0.0.1:8123/"
+    cmd, url = voila_command("all", 8124)
+    assert cmd[3].endswith("dashboards") and url == "http://127.0.0.1:8124/"
+    with pytest.raises(ValueError, match="unknown dashboard"):
+        voila_command("nope")
+
+
+def test_voila_command_leaves_plotlys_own_renderer_out():
+    # the pages draw with PlotView: plotly's JupyterLab extension would make each page
+    # download and parse a second plotly.js (4.8 MB) while it opens
+    cmd, _url = voila_command("risk", 8123)
+    assert '--VoilaConfiguration.extension_denylist=["jupyterlab-plotly"]' in cmd
+
+
+# --- the kernel check: the launcher refuses to serve a page its kernel cannot run ---------
+def _notebook(path: Path, *cells: str, kernel: str = "python3") -> Path:
+    """A notebook file with one code cell per string."""
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": c,
+                "outputs": [],
+                "execution_count": None,
+            }
+            for c in cells
+        ],
+        "metadata": {
+            "kernelspec": {"name": kernel, "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def _kernels(root: Path, **argvs: list[str]) -> KernelSpecManager:
+    """A kernel spec manager that sees only the kernels ``name=argv`` written under
+    ``root`` (no native kernel, no user or system kernels)."""
+    for name, argv in argvs.items():
+        folder = root / "kernels" / name
+        folder.mkdir(parents=True)
+        spec = {"argv": argv, "display_name": name, "language": "python"}
+        (folder / "kernel.json").write_text(json.dumps(spec))
+    return KernelSpecManager(kernel_dirs=[str(root / "kernels")], ensure_native_kernel=False)
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory) -> str:
+    """The interpreter of a new virtual environment with nothing installed."""
+    folder = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return str(folder / "bin" / "python")
+
+
+def test_notebook_imports_are_the_top_level_import_lines(tmp_path):
+    nb = _notebook(
+        tmp_path / "n.ipynb",
+        "%matplotlib inline\nimport skipped_because_magic",
+        "import json\nfrom pathlib import Path as P\n\ndef f():\n    import not_top_level\n",
+        "import json\nx = 1",
+    )
+    assert notebook_imports(nb) == ["import json", "from pathlib import Path as P"]
+    dashboard = notebook_imports(dashboards_dir() / DASHBOARDS["risk"])
+    assert "from riskexplore.widgets.explorer.widget import Explorer" in dashboard
+    assert "import ipywidgets as w" in dashboard
+
+
+def test_kernel_problem_none_when_the_kernel_runs_the_dashboards():
+    assert kernel_problem("all") is None
+
+
+def test_missing_module_in_the_kernel_is_named_with_the_install_command(tmp_path):
+    manager = _kernels(tmp_path, python3=[sys.executable, "-m", "ipykernel_launcher"])
+    nb = _notebook(tmp_path / "n.ipynb", "import json\nimport riskexplore_no_such_module as m")
+    problem = kernel_problem(nb, manager=manager)
+    assert problem is not None and "\n" not in problem
+    assert problem.startswith("the dashboards' Python kernel cannot import riskexplore_no_such")
+    assert problem.endswith(f"run: {install_command()}")
+    assert 'install -e "' in install_command() and install_command().endswith('[interface]"')
+
+
+def test_a_failing_import_that_is_not_a_missing_module_is_quoted(tmp_path):
+    manager = _kernels(tmp_path, python3=[sys.executable, "-m", "ipykernel_launcher"])
+    nb = _notebook(tmp_path / "n.ipynb", "from json import no_such_name")
+    problem = kernel_problem(nb, manager=manager)
+    assert "fails on `from json import no_such_name` (ImportError: cannot import name" in problem
+
+
+def test_kernel_without_its_launcher_module(tmp_path):
+    manager = _kernels(tmp_path, python3=["python", "-m", "no_such_kernel_launcher"])
+    problem = kernel_problem(_notebook(tmp_path / "n.ipynb", "import json"), manager=manager)
+    assert "cannot import no_such_kernel_launcher" in problem  # "python" is this interpreter
+
+
+def test_no_python_kernel_at_all(tmp_path):
+    (tmp_path / "kernels").mkdir()
+    manager = KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels")], ensure_native_kernel=False)
+    problem = kernel_problem("risk", manager=manager)
+    assert problem == f"no Jupyter kernel for Python (none is registered); run: {install_command()}"
+
+
+def test_kernel_of_another_python_that_lacks_the_dashboards(tmp_path, bare_python):
+    """A registered kernel runs another interpreter (a stale user kernel, say): the
+    message names that interpreter and both ways out."""
+    manager = _kernels(tmp_path, python3=[bare_python, "-m", "ipykernel_launcher", "-f", "{c}"])
+    problem = kernel_problem("risk", manager=manager)
+    assert problem.startswith(
+        f"the Jupyter kernel 'python3' (running {bare_python}) cannot import ipykernel_launcher"
+    )
+    assert f"{bare_python} -m pip install -e" in problem
+    assert problem.endswith("(or remove that kernel: jupyter kernelspec remove python3)")
+    missing = tmp_path / "gone"
+    manager = _kernels(missing, python3=[str(missing / "python"), "-m", "ipykernel_launcher"])
+    problem = kernel_problem("checklist", manager=manager)
+    assert f"(running {missing / 'python'}) cannot start: No such file or directory" in problem
+
+
+def test_voila_picks_a_kernel_by_language_when_the_name_is_unknown(tmp_path):
+    """As Voila does: the notebook's kernel name, else the first kernel of its language
+    by display name (here "a-broken" sorts first and is the one checked)."""
+    manager = _kernels(
+        tmp_path,
+        **{"z-fine": [sys.executable, "-m", "json.tool"], "a-broken": ["python", "-m", "nope_x"]},
+    )
+    nb = _notebook(tmp_path / "n.ipynb", "import json", kernel="python3")
+    assert "cannot import nope_x" in kernel_problem(nb, manager=manager)
+    nb = _notebook(tmp_path / "m.ipynb", "import json", kernel="z-fine")
+    assert kernel_problem(nb, manager=manager) is None
+
+
+def test_launcher_exits_2_with_one_line_and_no_url_when_the_kernel_cannot_run(
+    tmp_path, bare_python
+):
+    """End to end, as a user runs it: the only Python kernel Voila would find is an
+    interpreter without ipykernel or the dashboards' packages."""
+    _kernels(tmp_path, python3=[bare_python, "-m", "ipykernel_launcher", "-f", "{c}"])
+    env = {**os.environ, "JUPYTER_PATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "riskexplore", "dashboard", "risk", "--no-browser"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stdout == ""  # no URL: nothing is served
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: the Jupyter kernel 'python3'"), lines
+    assert "cannot import ipykernel_launcher" in lines[0] and "pip install -e" in lines[0]
+
+
+def test_sigterm_stops_the_launcher_and_its_voila_server():
+    port = free_port()
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "riskexplore", "dashboard", "risk", "--no-browser"]
+        + ["--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in launcher.stdout:  # Voila's own lines go to stderr here
+            lines.append(line)
+            if "builder:" in line:
+                break
+        assert f"Risk score builder: http://127.0.0.1:{port}/" in "".join(lines), lines
+        launcher.send_signal(signal.SIGTERM)
+        assert launcher.wait(30) == 0
+        with pytest.raises(OSError):  # Voila has stopped too: nobody listens any more
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    finally:
+        stop_process(launcher)
+
+
+def test_cores_option_and_the_gate_of_the_server(monkeypatch):
+    from riskexplore.cli.dashboard import command as dashboard
+
+    assert dashboard.build_parser().parse_args(["risk", "--cores", "3"]).cores == 3
+    assert dashboard.build_parser().parse_args(["risk"]).cores is None
+    assert dashboard.gate_directory(8866).name == "8866"
+    assert dashboard.gate_directory(8866) != dashboard.gate_directory(8867)
+    seen = {}
+
+    class Started(Exception):
+        pass
+
+    def fake_popen(cmd, env=None, **kwargs):
+        seen.update(env)
+        raise Started
+
+    monkeypatch.setattr(dashboard.subprocess, "Popen", fake_popen)
+    with pytest.raises(Started):
+        dashboard.start_voila("risk", 8870, cores=3)
+    assert seen["RISKEXPLORE_CORES"] == "3"
+    assert seen["RISKEXPLORE_CORE_GATE"] == str(dashboard.gate_directory(8870))
+    with pytest.raises(Started):
+        dashboard.start_voila("risk", 8870)
+    assert seen["RISKEXPLORE_CORES"] == str(os.cpu_count())
+    with pytest.raises(ValueError, match="cores"):
+        dashboard.start_voila("risk", 8870, cores=0)

@@ -1,0 +1,169 @@
+"""The rule of ``PageKernelManager`` on its own (the browser test
+``tests/browser/test_kernel_lifecycle.py`` checks it on a served page): kernels are ended by their
+connections, not by their activity."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from types import SimpleNamespace
+
+from riskexplore.cli.dashboard.command import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
+from riskexplore.cli.dashboard.kernels import PageKernelManager
+
+
+def _manager(**states) -> PageKernelManager:
+    km = PageKernelManager(page_gone_timeout=45, unclaimed_timeout=60)
+    for kernel_id, state in states.items():
+        km._kernels[kernel_id] = SimpleNamespace(execution_state=state)
+        km._kernel_connections[kernel_id] = 0
+    return km
+
+
+def test_connected_kernels_live_whatever_their_activity():
+    km = _manager(a="busy", b="idle")
+    for k in "ab":
+        km.notify_connect(k)
+    assert km.kernels_to_end(now=0.0) == []
+    assert km.kernels_to_end(now=10_000.0) == []  # hours later, still connected
+
+
+def test_a_closed_page_ends_its_kernel_after_the_grace_even_when_busy():
+    km = _manager(a="busy")
+    km.notify_connect("a")
+    km.notify_disconnect("a")
+    since = km._alone_since["a"]
+    assert km.kernels_to_end(now=since + 44) == []
+    assert km.kernels_to_end(now=since + 46) == ["a"]
+    km.notify_connect("a")  # the page came back (a network blip): it lives again
+    assert km.kernels_to_end(now=since + 1000) == []
+
+
+def test_two_tabs_of_one_kernel_count_until_the_last_closes():
+    km = _manager(a="idle")
+    km.notify_connect("a")
+    km.notify_connect("a")
+    km.notify_disconnect("a")
+    assert "a" not in km._alone_since
+    assert km.kernels_to_end(now=1e9) == []
+
+
+def test_a_page_that_never_connects_ends_after_loading():
+    km = _manager(a="busy")  # still running the notebook for its page
+    assert km.kernels_to_end(now=0.0) == []
+    assert km.kernels_to_end(now=1000.0) == []
+    km._kernels["a"].execution_state = "idle"  # rendered; the page never connected
+    assert km.kernels_to_end(now=1000.0) == []
+    assert km.kernels_to_end(now=1059.0) == []
+    assert km.kernels_to_end(now=1061.0) == ["a"]
+
+
+def test_dead_kernels_end_and_pooled_kernels_wait():
+    km = _manager(dead="dead", pooled="idle", starting="idle")
+    loop = asyncio.new_event_loop()
+    try:
+        ready = loop.create_future()
+        ready.set_result({"kernel_id": "pooled"})
+        km._pools = {"nb.ipynb": [ready]}
+        assert km.kernels_to_end(now=0.0) == ["dead"]
+        assert km.kernels_to_end(now=1e6) == ["dead", "starting"]
+        km._pools["nb.ipynb"].append(loop.create_future())  # a pool kernel still starting
+        km._alone_since.clear()
+        assert km.kernels_to_end(now=1e6) == ["dead"]
+        assert km.kernels_to_end(now=2e6) == ["dead"]
+    finally:
+        loop.close()
+
+
+def test_the_launcher_serves_with_this_manager():
+    cmd, _url = voila_command("risk", 8125)
+    assert f"--VoilaConfiguration.multi_kernel_manager_class={PAGE_KERNELS}" in cmd
+    assert "--MappingKernelManager.cull_idle_timeout=0" not in cmd
+    settings = next(a for a in cmd if a.startswith("--Voila.tornado_settings="))
+    assert json.loads(settings.split("=", 1)[1]) == TORNADO_SETTINGS
+    assert TORNADO_SETTINGS["ws_ping_timeout"] / 1000 + 45 + 5 < 120  # a dropped page too
+
+
+def test_the_pool_refills_when_pages_are_quiet():
+    km = _manager()
+    km.refill_quiet = 10
+    assert km.quiet(now=0.0)  # a server nobody visited yet fills its pool at once
+    km._last_page_activity = 100.0
+    km._kernels["p"] = SimpleNamespace(execution_state="busy")
+    # "p": handed to a page (not in the pool) that has not connected yet
+    assert km.pages_loading() == 1
+    assert not km.quiet(now=105.0) and not km.quiet(now=200.0)
+    km.notify_connect("p")  # its page connected: built
+    assert km.pages_loading() == 0
+    connected = km._last_page_activity
+    assert not km.quiet(now=connected + 9) and km.quiet(now=connected + 11)
+
+
+def test_a_refill_waits_for_quiet_and_a_page_kernel_does_not(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 0.5, 5.0
+    started = []
+
+    async def start(self, *args, **kwargs):
+        started.append(kwargs["env"]["VOILA_PREHEAT"])
+        return f"k{len(started)}"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+    loop = asyncio.new_event_loop()
+    try:
+        t0 = time.monotonic()
+        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))
+        assert time.monotonic() - t0 < 0.3  # a page: at once
+        km._pools = {"nb": []}
+
+        async def refill():
+            task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+            km._pools["nb"].append(task)  # in the pool, not taken by a page
+            await task
+
+        t0 = time.monotonic()
+        loop.run_until_complete(refill())
+        assert time.monotonic() - t0 >= 0.5  # waited
+    finally:
+        loop.close()
+    assert started == ["False", "True"]
+
+
+def test_a_refill_a_page_has_taken_starts_at_once(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait = 30.0, 60.0
+    km._pools = {"nb": []}
+
+    async def start(self, *args, **kwargs):
+        return "k"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+
+    async def scenario():
+        task = asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"}))
+        km._pools["nb"].append(task)
+        await asyncio.sleep(0.5)
+        assert not task.done()  # waiting for quiet
+        km._pools["nb"].remove(task)  # a page took it
+        t0 = time.monotonic()
+        await task
+        return time.monotonic() - t0
+
+    loop = asyncio.new_event_loop()
+    try:
+        assert loop.run_until_complete(scenario()) < 1.0
+    finally:
+        loop.close()
+
+
+def test_no_refill_while_searches_run_or_wait(tmp_path):
+    from riskexplore.core.core_gate import CoreGate
+
+    km = _manager()
+    km.refill_quiet = 0
+    km._gate = CoreGate(tmp_path, cores=1)
+    assert km.quiet()
+    with km._gate.slot():  # a page's search runs
+        assert not km.quiet()
+    assert km.quiet()

@@ -1,0 +1,65 @@
+"""Near-optimal risk-score sets against brute-force enumeration of every integer model."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from _small_problems import random_problem
+
+from riskexplore.errors import InputError
+from riskexplore.risk_score.near_optimal import solve_near_optimal
+
+
+def _all_models(problem):
+    """Objective of every feasible integer model in the box."""
+    lo, hi = problem.lam_bounds()
+    out = {}
+    ranges = [range(int(a), int(b) + 1) for a, b in zip(lo, hi, strict=True)]
+    for lam in itertools.product(*ranges):
+        vec = np.array(lam, dtype=float)
+        if not problem.violations(vec):
+            out[tuple(lam)] = problem.objective(vec)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_sets_match_enumeration(seed):
+    problem = random_problem(seed, with_constraints=seed % 2 == 1)
+    models = _all_models(problem)
+    if not models:
+        return
+    optimum = min(models.values())
+    tolerance = float(np.random.default_rng(seed).choice([0.0, 0.01, 0.05, 0.2]))
+    result = solve_near_optimal(problem, tolerance=tolerance, max_models=10_000)
+    expected = {lam for lam, v in models.items() if v <= optimum * (1 + tolerance) * (1 + 1e-12)}
+    got = {m.lam for m in result.models}
+    assert result.complete, result.reason
+    assert result.optimum == pytest.approx(optimum, rel=1e-9)
+    assert got == expected  # nothing missing, nothing outside the tolerance
+    values = [m.objective for m in result.models]
+    assert values == sorted(values)
+    for m in result.models:
+        assert m.objective == pytest.approx(models[m.lam], rel=1e-12)
+
+
+def test_max_models_keeps_the_best_and_says_incomplete():
+    problem = random_problem(3, with_constraints=False)
+    models = _all_models(problem)
+    optimum = min(models.values())
+    within = sorted(v for v in models.values() if v <= optimum * 1.5)
+    assert len(within) > 6
+    result = solve_near_optimal(problem, tolerance=0.5, max_models=5)
+    assert not result.complete and result.reason == "max_models"
+    assert [m.objective for m in result.models] == pytest.approx(within[:5], rel=1e-12)
+    counts = result.feature_counts()
+    assert sum(counts.values()) == sum(m.size for m in result.models)
+
+
+def test_bad_arguments():
+    problem = random_problem(0, with_constraints=False)
+    with pytest.raises(InputError, match="tolerance"):
+        solve_near_optimal(problem, tolerance=-0.1)
+    with pytest.raises(InputError, match="max_models"):
+        solve_near_optimal(problem, max_models=0)
