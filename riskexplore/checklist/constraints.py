@@ -1,6 +1,7 @@
-"""Readable constraints for predictive checklists (Table 1 of the checklists paper).
+"""Readable constraints for predictive checklists (Zhang et al. 2021, Table 1).
 
-A checklist chooses items ``use_j in {0, 1}`` (``lambda_j`` in the paper), a threshold
+The model requirements of Table 1 of Zhang et al. [1]_ (Section 3), and more. A checklist
+chooses items ``use_j in {0, 1}`` (``lambda_j`` in [1]_, Section 3), a threshold
 ``M`` and has ``N = sum_j use_j`` items; it predicts positive when at least ``M`` of its
 items are checked. Constraints compile to two kinds of linear rows:
 
@@ -16,6 +17,12 @@ Each readable constraint is a frozen dataclass with ``to_rows(item_names, proble
 and ``describe()``; the description names the rows, so it shows in error messages and
 in :meth:`ChecklistProblem.violations`. Constraints on the data (rates, group
 fairness) need the problem (``problem=``) to know class weights and groups.
+
+References
+----------
+.. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+   Predictive Checklists", Advances in Neural Information Processing Systems 34
+   (NeurIPS 2021), 2021.
 
 Examples
 --------

@@ -13,8 +13,9 @@ from riskexplore.errors import InputError
 __all__ = ["CHECKLIST_METHODS", "check_method", "check_feasible", "solve_with"]
 
 #: Checklist engines: ``"exact"``, the exact combinatorial search
-#: (:mod:`~riskexplore.checklist.search`), and ``"mip"``, the paper's integer
-#: program on HiGHS (:mod:`~riskexplore.checklist.mip`), kept for cross-checks.
+#: (:mod:`~riskexplore.checklist.search`), and ``"mip"``, the integer program (2) of
+#: Zhang et al. (2021), Section 3, on HiGHS (:mod:`~riskexplore.checklist.mip`), kept for
+#: cross-checks.
 CHECKLIST_METHODS = ("exact", "mip")
 
 

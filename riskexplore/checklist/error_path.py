@@ -1,9 +1,16 @@
-"""The FNR error path of predictive checklists (Algorithm 3 of the paper).
+"""The FNR error path of predictive checklists (Zhang et al. 2021, Appendix B, Algorithm 3).
 
 :func:`fnr_error_path` minimises false positives subject to a sequence of loosening FNR
 limits, warm-starting each solve from the checklists found before; it traces an ROC-like
 curve of certified checklists (each limit's solve is one engine solve, or
-:func:`~riskexplore.checklist.paths.sequential_training`).
+:func:`~riskexplore.checklist.paths.sequential_training`). This is the "Error Path" of
+Zhang et al. [1]_ (Appendix B, Algorithm 3).
+
+References
+----------
+.. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+   Predictive Checklists", Advances in Neural Information Processing Systems 34
+   (NeurIPS 2021), 2021.
 """
 
 from __future__ import annotations
@@ -103,14 +110,15 @@ def fnr_error_path(
 ) -> ErrorPathResult:
     """Algorithm 3: minimise FPR subject to ``FNR <= limit`` for increasing limits.
 
-    Each limit's problem is ``problem`` with the extra constraint ``FNRLimit(limit)`` and
-    the objective ``FN + W- FP``. The paper sets ``W- = n-`` (the weighted number of
-    negatives) so that the objective is led by the FPR; the default here is
-    ``W- = max(n-, floor(max_limit * n+) + 1)``, which equals the paper's choice unless
+    Algorithm 3 of Zhang et al. [1]_ (Appendix B). Each limit's problem is ``problem``
+    with the extra constraint ``FNRLimit(limit)`` and the objective ``FN + W- FP``.
+    Zhang et al. ([1]_, Section 3) set ``W- = n-`` (the weighted number of negatives) so
+    that the objective is led by the FPR; the default here is
+    ``W- = max(n-, floor(max_limit * n+) + 1)``, which equals their choice unless
     ``n-`` is too small to make one false positive outweigh every false negative the
     limit allows (then false positives still come first). Limits are solved in
     increasing order; each solve is warm-started from every checklist found so far (those
-    meeting the new limit; the paper uses the best one), so that the FPR never increases
+    meeting the new limit; Algorithm 3 uses the best one), so that the FPR never increases
     as the limit loosens.
 
     Parameters
@@ -131,6 +139,12 @@ def fnr_error_path(
     ErrorPathResult
         One point per limit (its checklist, rates and certificate), and every checklist
         found.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
     check_method(method)
     limits = limits or Limits()

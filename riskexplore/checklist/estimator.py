@@ -53,7 +53,8 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     settings : optional
         Engine settings.
     method : {"exact", "mip"}
-        The exact search (default) or the paper's integer program on HiGHS.
+        The exact search (default) or the integer program (2) of Zhang et al. [1]_
+        (Section 3) on HiGHS.
     n_jobs : int or None
         Cores of the exact search (``None``: every core; ``1`` inside a cross-validation
         that already runs folds in parallel).
@@ -67,6 +68,12 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
 
     def __init__(

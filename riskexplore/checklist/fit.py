@@ -422,7 +422,8 @@ def fit_checklist(
     fnr_max, fpr_max : float, optional
         Limits on the training false negative / false positive rates.
     fp_weight : float
-        Cost of a false positive relative to a false negative (``W-`` of the paper).
+        Cost of a false positive relative to a false negative (``W-`` of Zhang et al.
+        [1]_, Section 3).
     constraints : iterable
         Further constraints (see :mod:`riskexplore.checklist.constraints`).
     groups : array-like of shape (n,), optional
@@ -442,7 +443,8 @@ def fit_checklist(
     method : {"exact", "mip"}
         ``"exact"`` (default): the exact search over item subsets
         (:mod:`riskexplore.checklist.search`), which certifies in seconds;
-        ``"mip"``: the paper's integer program on HiGHS, kept for cross-checks.
+        ``"mip"``: the integer program (2) of [1]_ (Section 3) on HiGHS, kept for
+        cross-checks.
     n_jobs : int, optional
         Cores the exact search uses, sharing its best checklist (default ``None``: every
         core of the machine; ``-1`` likewise, ``1`` for one). The checklist and its
@@ -466,6 +468,12 @@ def fit_checklist(
         If the data or settings cannot be used.
     InfeasibleError
         If no checklist satisfies the limits and constraints.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
 
     Examples
     --------

@@ -1,10 +1,18 @@
-"""Heuristic checklists: the submodular knapsack cover (Section 4.1, Appendix A), unit
-weighting from L1 logistic regression (the "Unit" baseline of Section 5) and a greedy
-forward selection.
+"""Heuristic checklists: the submodular knapsack cover, unit weighting from L1 logistic
+regression (both from Zhang et al. 2021) and a greedy forward selection.
+
+The knapsack cover is the submodular heuristic of Zhang et al. [1]_ (Section 4.1, with
+Algorithm 2 in Appendix A.2); unit weighting follows their "Unit" baseline (Section 5.1).
 
 The first two return feasible ``(items, M)`` candidates sorted by ``problem.objective``;
 they are used on their own as baselines and as warm starts for the checklist IP. The
 greedy selection gives the IP its first incumbent within a second.
+
+References
+----------
+.. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+   Predictive Checklists", Advances in Neural Information Processing Systems 34
+   (NeurIPS 2021), 2021.
 """
 
 from __future__ import annotations
@@ -19,14 +27,16 @@ import sklearn
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
-#: The paper's budgets ``B = k n+`` (Section 5.1), followed by two larger ones so that
-#: problems with a tight FNR limit (which need high coverage) also get feasible starts.
+#: The budgets ``B = k n+`` of Zhang et al. (2021), Section 5.1, followed by two larger
+#: ones so that problems with a tight FNR limit (which need high coverage) also get
+#: feasible starts.
 BUDGET_FRACTIONS = (1 / 3, 1 / 2, 1.0, 2.0, 3.0, 5.0, 10.0)
 
-#: The paper's grid for L1 logistic regression: ``C in {1e-4, 1e-3.5, ..., 1e1}``.
+#: The grid of the L1 logistic regression baseline of Zhang et al. (2021), Appendix C:
+#: ``C in {1e-4, 1e-3.5, ..., 1e1}``.
 DEFAULT_CS = tuple(10.0**k for k in np.arange(-4.0, 1.01, 0.5))
 
-#: Step size of Algorithm 2 (the paper uses 0.2).
+#: Step size of Algorithm 2 (0.2 in Zhang et al. (2021), Appendix A.2).
 EPSILON = 0.2
 
 #: Largest checklist the heuristics build when the problem sets no ``max_items``.
@@ -211,11 +221,12 @@ def knapsack_cover(
     the marginal-gain threshold ``tau`` starts at the largest singleton value among items of
     density ``f({j}) / (c_j/B) >= rho`` and decreases by ``1+eps`` down to ``eps m/n``;
     each pass scans the items in order and adds ``j`` when the set stays independent, its
-    gain is ``>= tau`` and its density ``gain / (c_j/B) >= rho``. (The paper's listing
-    writes the density with the cost of the whole set; Badanidiyuru and Vondrak, whom it
-    adapts, use the item's own cost, as here.) When an addition overflows the budget,
-    both ``S \\ {j}`` and ``{j}`` are returned and the next ``rho`` starts; otherwise the
-    final ``S`` is returned. Passes that cannot add anything are skipped (same result).
+    gain is ``>= tau`` and its density ``gain / (c_j/B) >= rho``. (The listing of Algorithm
+    2 in Zhang et al. [1]_, Appendix A.2, writes the density with the cost of the whole
+    set; Badanidiyuru and Vondrak, whom it adapts, use the item's own cost, as here.)
+    When an addition overflows the budget, both ``S \\ {j}`` and ``{j}`` are returned and
+    the next ``rho`` starts; otherwise the final ``S`` is returned. Passes that cannot add
+    anything are skipped (same result).
 
     Returns the distinct non-empty sets found, as frozensets of column indices.
 
@@ -242,6 +253,12 @@ def knapsack_cover(
     -------
     list of frozenset of int
         The sets found.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
     Xpos = np.asarray(Xpos, dtype=np.float64)
     wpos = np.asarray(wpos, dtype=np.float64)
@@ -336,17 +353,18 @@ def submodular_checklists(
     max_items: int | None = None,
     epsilon: float = EPSILON,
 ) -> list[tuple[list[str], int]]:
-    """Checklists from the submodular knapsack-cover heuristic (Section 4.1, Algorithm 2).
+    """Checklists from the submodular knapsack-cover heuristic (Zhang et al. 2021, Section 4.1).
 
-    For every ``M = 1..N_max`` and every budget ``B``, :func:`knapsack_cover` maximises
-    the truncated coverage of the positives (problem (3) of the paper)::
+    For every ``M = 1..N_max`` and every budget ``B``, :func:`knapsack_cover` (Algorithm 2
+    of Zhang et al. [1]_, Appendix A.2) maximises the truncated coverage of the positives
+    (problem (3) of [1]_, Section 4.1)::
 
         f_M^+(A) = sum_{i in I+} w_i * min(sum_{j in A} x_ij, M)
 
     i.e. each positive earns one unit per checked item of ``A`` up to ``M`` units, so
     ``f_M^+`` reaches its maximum ``M sum_i w_i`` exactly when every positive has at least
     ``M`` checked items (is predicted positive by the ``M``-of-``A`` checklist), and partial
-    progress towards ``M`` is rewarded. This is monotone submodular (Appendix A.1). The
+    progress towards ``M`` is rewarded. This is monotone submodular ([1]_, Appendix A.1). The
     constraints are ``|A| <= N_max``, at most one item per feature group when the problem
     enforces it (partition matroid), and the knapsack budget on negatives
     ``sum_{j in A} c(j) <= B`` with ``c(j) = sum_{i in I-} w_i x_ij`` (the weight of
@@ -359,8 +377,8 @@ def submodular_checklists(
     ----------
     budgets : sequence of float, optional
         Absolute budgets ``B`` (in the units of the weights). Default:
-        :data:`BUDGET_FRACTIONS` times the total positive weight ``n+`` (the paper's
-        ``{1/3, 1/2, 1, 2, 3} n+`` plus two larger budgets).
+        :data:`BUDGET_FRACTIONS` times the total positive weight ``n+`` (the budgets
+        ``{1/3, 1/2, 1, 2, 3} n+`` of [1]_, Section 5.1, plus two larger budgets).
     max_items : int, optional
         ``N_max``; default the problem's bound on ``N`` (:data:`DEFAULT_MAX_ITEMS` when the
         problem leaves ``N`` unbounded).
@@ -369,6 +387,12 @@ def submodular_checklists(
     -------
     list of (items, M)
         Distinct feasible candidates (``problem.violations == []``), best objective first.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
     X = np.asarray(problem.X)
     y = np.asarray(problem.y)
@@ -414,14 +438,16 @@ def unit_weighting_checklists(
     max_items: int | None = None,
     solver: str = "liblinear",
 ) -> list[tuple[list[str], int]]:
-    """Unit-weighting checklists from L1-regularised logistic regression (Section 5).
+    """Unit-weighting checklists from L1-regularised logistic regression (Zhang et al. 2021).
 
-    For each ``C`` in ``Cs`` (default the paper's ``10^-4 .. 10^1`` grid), fit scikit-learn's
-    ``LogisticRegression(penalty="l1", C=C)`` on the 0/1 items with the problem's sample
-    weights, keep the items with positive coefficients in decreasing order, skipping an item
-    whose feature group is already used when the problem enforces one item per group, and
-    take the top ``N`` of them for every ``N <= N_max``. Each such list gets unit weights and
-    every allowed threshold ``M`` in ``1..N``.
+    After the "Unit" baseline of Zhang et al. [1]_ (Section 5.1). For each ``C`` in ``Cs``
+    (default ``10^-4 .. 10^1``, the grid of the L1 logistic regression baseline of [1]_,
+    Appendix C; the Unit baseline of Section 5.1 names L1 penalties in ``[1e-5, 10]``),
+    fit scikit-learn's ``LogisticRegression(penalty="l1", C=C)`` on the 0/1 items with
+    the problem's sample weights, keep the items with positive coefficients in decreasing
+    order, skipping an item whose feature group is already used when the problem enforces
+    one item per group, and take the top ``N`` of them for every ``N <= N_max``. Each such
+    list gets unit weights and every allowed threshold ``M`` in ``1..N``.
 
     Returns the distinct feasible candidates, best objective first.
 
@@ -440,6 +466,12 @@ def unit_weighting_checklists(
     -------
     list of ``(items, M)``
         The candidates.
+
+    References
+    ----------
+    .. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
 
     _L1 = _l1_keywords()

@@ -1,4 +1,4 @@
-"""The predictive checklist problem: M-of-N rules over binary items (IP (2) of the paper).
+"""The predictive checklist problem: M-of-N rules over binary items (Zhang et al. 2021, IP (2)).
 
 A checklist uses items ``S`` (``use_j = 1`` for ``j in S``, ``N = |S|``) and predicts
 positive when at least ``M`` of them are checked. :class:`ChecklistProblem` holds the
@@ -6,7 +6,8 @@ training data, the size bounds, the constraints and the objective::
 
     FN + W- * FP + eps_N * N + eps_M * M
 
-where ``FN`` and ``FP`` are sample-weighted mistakes and ``W-`` is ``fp_weight``.
+where ``FN`` and ``FP`` are sample-weighted mistakes and ``W-`` is ``fp_weight``: the
+objective (2a) of the integer program (2) of Zhang et al. [1]_ (Section 3).
 
 Lexicographic objective
 -----------------------
@@ -32,6 +33,12 @@ Groups
 ``groups`` (a Series or DataFrame of protected attributes, one row per example) defines
 intersectional groups: the combinations of its columns' values, labelled like
 ``"sex=F & race=B"``. Group-fairness constraints use them (``by=`` selects columns).
+
+References
+----------
+.. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+   Predictive Checklists", Advances in Neural Information Processing Systems 34
+   (NeurIPS 2021), 2021.
 """
 
 from __future__ import annotations

@@ -103,7 +103,11 @@ _FLOAT_FIELDS = ("time", "upper_bound", "lower_bound", "gap")
 
 
 def relative_gap(upper: float, lower: float) -> float:
-    """Optimality gap as the paper defines it: ``(upper - lower) / upper``.
+    """Optimality gap as both papers define it: ``(upper - lower) / upper``.
+
+    The gap of Ustun & Rudin [1]_ (Section 2, "Notation, Assumptions, and Terminology",
+    with ``V^max`` the objective of the best model found) and of Zhang et al. [2]_
+    (Section 3, "Optimality Gap": ``1 - V^min / V^max``).
 
     Parameters
     ----------
@@ -114,6 +118,14 @@ def relative_gap(upper: float, lower: float) -> float:
     -------
     float
         The gap (``inf`` without a model, 0 when the bounds meet).
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
+    .. [2] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal
+       Predictive Checklists", Advances in Neural Information Processing Systems 34
+       (NeurIPS 2021), 2021.
     """
     if not math.isfinite(upper):
         return math.inf

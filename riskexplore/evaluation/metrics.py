@@ -1,9 +1,10 @@
-"""Performance metrics of risk scores and checklists (Section 5.1 of the RiskSLIM paper).
+"""Performance metrics of risk scores and checklists (Ustun & Rudin 2019, Section 5.1).
 
 Everything here is a pure function of arrays (or of a fitted model and data):
 
 * :func:`calibration_error` -- CAL, the expected calibration error over the
-  reliability diagram, exactly as defined in the paper;
+  reliability diagram, exactly as defined in Ustun & Rudin [1]_ (Section 2, and
+  "Performance Evaluation" in Section 5.1);
 * :func:`reliability_table` -- the reliability diagram as a table, with exact
   (Clopper--Pearson) confidence intervals on the observed risk;
 * :func:`auc` and :func:`auc_strict` -- rank accuracy;
@@ -20,8 +21,13 @@ Why model selection uses AUC and never CAL
 A *trivial* model that gives every example the same score predicts the base rate for
 everyone. Its reliability diagram has a single point, at (base rate, observed rate), so
 its CAL is tiny on imbalanced data, while its AUC is exactly 0.5. Choosing free
-parameters by CAL can therefore select a useless model ("On the Caveats of CAL",
-Section 5.2); :mod:`riskexplore.evaluation.cv` selects by mean test AUC (or loss).
+parameters by CAL can therefore select a useless model ("On the Caveats of CAL" in
+[1]_, Section 5.2); :mod:`riskexplore.evaluation.cv` selects by mean test AUC (or loss).
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations
@@ -285,9 +291,10 @@ def auc(y, scores) -> float:
     """Area under the ROC curve, equal to ``sklearn.metrics.roc_auc_score(y, scores)``.
 
     Ties between a positive and a negative example count ``1/2`` (sklearn's
-    convention), so a constant score has AUC exactly 0.5. The paper's formula counts
-    ties as 0; see :func:`auc_strict`. Computed as the Mann--Whitney statistic with
-    mid-ranks (the same number as sklearn, without its per-call validation overhead).
+    convention), so a constant score has AUC exactly 0.5. The formula of Ustun & Rudin
+    [1]_ (Section 2) counts ties as 0; see :func:`auc_strict`. Computed as the
+    Mann--Whitney statistic with mid-ranks (the same number as sklearn, without its
+    per-call validation overhead).
     Returns ``nan`` when only one class is present.
 
     Parameters
@@ -301,6 +308,11 @@ def auc(y, scores) -> float:
     -------
     float
         The AUC.
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
     """
     yb = as_binary_outcome(y)
     s = _risk(scores, len(yb), "scores")
@@ -348,9 +360,13 @@ def _midranks(s: np.ndarray) -> np.ndarray:
 
 
 def auc_strict(y, scores) -> float:
-    """The paper's AUC, ``(1 / n+ n-) sum_{i: y_i=+1} sum_{k: y_k=-1} 1[s_i > s_k]``.
+    """The AUC of Ustun & Rudin (2019), ties counting 0 (strict: a constant score has AUC 0).
 
-    Ties count 0 (so a constant score has strict AUC 0). ``nan`` with one class only.
+    The rank accuracy of Ustun & Rudin [1]_ (Section 2, and Section 5.1)::
+
+        AUC = (1 / n+ n-) sum_{i: y_i=+1} sum_{k: y_k=-1} 1[s_i > s_k]
+
+    ``nan`` with one class only.
 
     Parameters
     ----------
@@ -363,6 +379,11 @@ def auc_strict(y, scores) -> float:
     -------
     float
         The AUC with ties counted as 0 (``nan`` with one class).
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
     """
     yb = as_binary_outcome(y)
     s = _risk(scores, len(yb), "scores")

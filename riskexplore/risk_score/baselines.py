@@ -1,26 +1,29 @@
-"""Baseline risk scores of Section 5.1: penalized logistic regression, then rounding.
+"""Baseline risk scores of Ustun & Rudin (2019), Section 5.1: penalized LR, then rounding.
 
-Every baseline post-processes models from a pool of penalized logistic regression (PLR)
-fits and returns a :class:`~riskexplore.risk_score.model.RiskScore` under the same
-coefficient bounds, intercept bounds and model-size limit as RiskSLIM, so every metric
-and view that works on a RiskSLIM model works on a baseline too.
+The six baselines of Ustun & Rudin [1]_ ("Traditional Approaches" and "Pooled Approaches"
+in Section 5.1, compared with RiskSLIM in Section 5.2 and Table 3). Every baseline
+post-processes models from a pool of penalized logistic regression (PLR) fits and returns
+a :class:`~riskexplore.risk_score.model.RiskScore` under the same coefficient bounds,
+intercept bounds and model-size limit as RiskSLIM, so every metric and view that works on
+a RiskSLIM model works on a baseline too.
 
 The pool (:func:`~riskexplore.risk_score.plr.plr_pool`)
     Elastic-net logistic regression over a grid of mixing parameters and penalties,
-    fitted by :mod:`riskexplore.risk_score.plr` (the paper's pool has 11 x 100 models; the
-    default is 11 x 20).
+    fitted by :mod:`riskexplore.risk_score.plr` (the pool of [1]_, Section 5.1, has
+    11 x 100 models; the default is 11 x 20).
 
 Traditional methods (``plr_rd``, ``plr_rsrd``, ``plr_unit``)
     Take *one* PLR model -- among the pool models that obey the size limit -- and
-    convert it. The paper picks the model with the best 5-fold CV AUC
-    (``choose="cv_auc"``); the default here is ``choose="loss"``, the lowest training
+    convert it. Ustun & Rudin [1]_ (Section 5.1) pick the model with the best 5-fold CV
+    AUC (``choose="cv_auc"``); the default here is ``choose="loss"``, the lowest training
     logistic loss (much cheaper); any callable ``choose(coefs, X, y) -> index`` works.
 
-    * RD: clip every coefficient to its bounds and round to the nearest integer (the
-      paper writes the ceiling bracket but describes rounding to the nearest integer).
+    * RD: clip every coefficient to its bounds and round to the nearest integer ([1]_,
+      Section 5.1, writes the ceiling bracket but describes rounding to the nearest
+      integer).
     * RsRD: scale ``[intercept, w]`` by ``5 / max_j |w_j|`` (in general: the largest
       factor that keeps every coefficient within its bounds), then round.
-    * UNIT: points ``sign(w_j)``; the paper does not say how the intercept is set, and
+    * UNIT: points ``sign(w_j)``; [1]_ does not say how the intercept is set, and
       the PLR intercept is on another scale, so by default it is the best integer
       intercept for the unit-weighted score (``intercept="round"`` rounds the PLR one).
 
@@ -29,20 +32,25 @@ Traditional methods (``plr_rd``, ``plr_rsrd``, ``plr_unit``)
 
 Pooled methods (``pooled_rd``, ``pooled_rd_star``, ``pooled_seqrd_star``)
     Post-process *every* pool model (whatever its size), drop the results that break
-    the size limit or any other constraint (the paper drops infeasible models; nothing
-    is truncated), and return the feasible one with the lowest training objective
+    the size limit or any other constraint ([1]_, Section 5.1, selects among feasible
+    models; nothing is truncated), and return the feasible one with the lowest training objective
     (loss + ``c0`` per feature).
 
     * PooledRD: rounding as RD.
     * PooledRD*: rounding, then DCD polishing over the intercept and the non-zero
       points only (zeros stay fixed so the model cannot grow).
-    * PooledSeqRD*: SequentialRounding (Algorithm 4) of the clipped real coefficients,
-      then the same polishing.
+    * PooledSeqRD*: SequentialRounding ([1]_, Section 4.2, Algorithm 4) of the clipped
+      real coefficients, then the same polishing.
 
 Baseline models carry a :class:`~riskexplore.core.certificate.Certificate` with
 status ``"heuristic"``, ``upper_bound`` = the model's objective and ``lower_bound`` =
 ``-inf``: no optimality certificate (``gap`` is ``inf``, ``is_optimal`` is False).
 ``stats["method"]`` names the method and ``stats["solver"]`` holds the pool details.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations
@@ -99,7 +107,7 @@ __all__ = [
 #: Certificate status of heuristic (uncertified) models.
 HEURISTIC_STATUS = "heuristic"
 
-#: Names as printed in the paper's Table 3.
+#: Names as printed in Table 3 of Ustun & Rudin (2019).
 PAPER_NAMES = {
     "plr_rd": "PLR→RD",
     "plr_rsrd": "PLR→RsRD",
@@ -372,8 +380,9 @@ def plr_rd(
         :func:`~riskexplore.risk_score.plr.plr_pool`).
     choose : {"loss", "cv_auc"} or callable
         How the single PLR model is picked among pool models obeying the size limit:
-        lowest training loss (default), best mean ``cv_splits``-fold CV AUC (the paper;
-        refits the pool on each fold), or ``choose(coefs, X, y) -> index``.
+        lowest training loss (default), best mean ``cv_splits``-fold CV AUC (as in
+        Ustun & Rudin [1]_, Section 5.1; refits the pool on each fold), or
+        ``choose(coefs, X, y) -> index``.
     alphas : sequence of float
         Elastic-net mixing parameters of the pool.
     gammas : sequence of float, optional
@@ -398,6 +407,11 @@ def plr_rd(
     -------
     RiskScore
         Certificate status ``"heuristic"``; ``stats["method"]`` is the method name.
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
     """
     start = time.perf_counter()
     problem = _build_problem(X, y, settings)

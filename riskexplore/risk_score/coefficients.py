@@ -1,4 +1,14 @@
-"""Per-feature integer coefficient sets (the set L of the paper)."""
+"""Per-feature integer coefficient sets (the set L of Ustun & Rudin 2019, Definition 1).
+
+The risk score problem of Ustun & Rudin [1]_ (RiskSLIM-MINLP, Definition 1 in Section 2)
+restricts the points to a set ``L`` of integer vectors, a product of per-feature sets
+``L_j``; here each ``L_j`` is a range of whole numbers with its own l0 penalty ``C0``.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +46,8 @@ class CoefficientSet:
         Points of feature ``j`` lie in ``{lower[j], ..., upper[j]}``; a sign constraint is
         ``lower[j] = 0`` (non-negative) or ``upper[j] = 0`` (non-positive).
     c0 : float array of shape (d,)
-        Penalty for using feature ``j`` (the paper's C0, possibly per feature).
+        Penalty for using feature ``j`` (the trade-off parameter ``C0`` of Ustun & Rudin
+        (2019), Definition 1, possibly per feature).
     intercept_lower, intercept_upper : int
         Bounds on the intercept (not penalised).
     """

@@ -1,11 +1,17 @@
 """A fitted risk score: points per feature, an intercept, a certificate and statistics.
 
-The card reads like Figure 1 of the paper: add the points of the features that apply to
-get a ``SCORE``, then read the predicted risk off the ``SCORE``/``RISK`` table. The
-intercept is not a row of the card: it is folded into the risk of every score, so
-``risk(score) = 1 / (1 + exp(-(intercept + score) / m))``, where the multiplier ``m`` is 1
-for the fixed scale (the paper's class) and learned with the points for the learned scale
+The card reads like the CHADS2 score of Figure 1 in Ustun & Rudin [1]_: add the points of
+the features that apply to get a ``SCORE``, then read the predicted risk off the
+``SCORE``/``RISK`` table. The intercept is not a row of the card: it is folded into the
+risk of every score, so ``risk(score) = 1 / (1 + exp(-(intercept + score) / m))``, where
+the multiplier ``m`` is 1 for the fixed scale (the logistic link of [1]_, Section 2) and
+learned with the points for the learned scale
 (:mod:`riskexplore.risk_score.scaled.model_class`).
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations

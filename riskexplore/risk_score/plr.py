@@ -16,6 +16,15 @@ descent on the distinct rows (merged, weights summed), warm-started along each p
 pool takes seconds; ``solver="saga"`` uses scikit-learn's
 ``LogisticRegression(solver="saga", l1_ratio=alpha)`` instead (same objective, but
 minutes per pool).
+
+The grid is that of the PLR models of Ustun & Rudin [1]_, Section 5.1: 11 values of
+``alpha`` times 100 values of ``gamma`` per ``alpha`` (1,100 models); the default here is
+20 values of ``gamma`` per ``alpha`` (``PAPER_N_GAMMAS`` gives 100).
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations
@@ -46,10 +55,12 @@ __all__ = [
     "refit_params",
 ]
 
-#: Elastic-net mixing parameters of the paper's pool (0 = ridge, 1 = lasso).
+#: Elastic-net mixing parameters of the PLR pool of Ustun & Rudin (2019), Section 5.1
+#: (0 = ridge, 1 = lasso).
 DEFAULT_ALPHAS = tuple(round(0.1 * k, 1) for k in range(11))
-#: Penalty strengths per alpha in the default pool (the paper uses 100).
+#: Penalty strengths per alpha in the default pool.
 DEFAULT_N_GAMMAS = 20
+#: Penalty strengths per alpha in the PLR pool of Ustun & Rudin (2019), Section 5.1.
 PAPER_N_GAMMAS = 100
 #: Smallest gamma of a path, relative to gamma_max (glmnet's default when n > d).
 GAMMA_RATIO = 1e-4
@@ -103,7 +114,8 @@ def plr_pool(
         Penalty strengths used for every alpha; default: a glmnet-style path of
         ``n_gammas`` values per alpha.
     n_gammas : int
-        Length of the automatic path (the paper: 100; default 20).
+        Length of the automatic path (default 20; Ustun & Rudin (2019), Section 5.1, use
+        100: ``PAPER_N_GAMMAS``).
     max_size : int, optional
         Keep only models with at most this many non-zero feature coefficients.
     sample_weight : array-like, optional

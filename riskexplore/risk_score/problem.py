@@ -1,4 +1,14 @@
-"""The risk score problem (RiskSLIM-MINLP): data, coefficient set, size bounds, rows."""
+"""The risk score problem (RiskSLIM-MINLP): data, coefficient set, size bounds, rows.
+
+RiskSLIM-MINLP is Definition 1 of Ustun & Rudin [1]_ (Section 2); the defaults below are
+the settings of their experiments (Section 5.1): points in ``{-5, ..., 5}``, intercept in
+``{-100, ..., 100}`` and ``C0 = 1e-6``.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
+"""
 
 from __future__ import annotations
 
@@ -33,13 +43,15 @@ __all__ = [
     "fixed_scale_only",
 ]
 
-#: Default bounds on every feature's points (the paper's {-5, ..., 5}).
+#: Default bounds on every feature's points ({-5, ..., 5}, as in Ustun & Rudin (2019),
+#: Section 5.1).
 COEF_MIN, COEF_MAX = -5, 5
 #: Default bounds on the intercept.
 INTERCEPT_MIN, INTERCEPT_MAX = -100, 100
 #: Default penalty per feature used (small: it only breaks ties towards fewer features).
 C0 = 1e-6
-#: How points become a risk: ``"fixed"`` (risk = sigma(score), the paper's class) or
+#: How points become a risk: ``"fixed"`` (risk = sigma(score), the logistic link of
+#: Ustun & Rudin (2019), Section 2) or
 #: ``"learned"`` (risk = sigma(score / m) with a learned multiplier ``m``; see
 #: :mod:`riskexplore.risk_score.scaled.model_class`).
 SCALES = ("fixed", "learned")
@@ -210,8 +222,8 @@ class RiskScoreProblem:
     constraints : iterable
         Readable constraints, :class:`LinearRow` objects or Pyomo models.
     scale : {"fixed", "learned"}
-        How points become a risk: ``sigma(score)`` (the paper's class) or
-        ``sigma(score / m)`` with a multiplier ``m`` learned in
+        How points become a risk: ``sigma(score)`` (the logistic link of Ustun &
+        Rudin [1]_, Section 2) or ``sigma(score / m)`` with a multiplier ``m`` learned in
         ``[multiplier_min, multiplier_max]`` (see :func:`multiplier_range`).
     multiplier_min, multiplier_max : float
         Bounds on ``m`` for the learned scale (default 0.25 and 10).
@@ -229,6 +241,11 @@ class RiskScoreProblem:
         The range of ``m`` (``(1.0, 1.0)`` for the fixed scale).
     groups : DataFrame or None
         The group columns given.
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
     """
 
     def __init__(

@@ -1,12 +1,18 @@
-"""Heuristics that turn LP points into good integer models (Sections 4.1 and 4.2).
+"""Heuristics that turn LP points into good integer models (Ustun & Rudin 2019, Section 4).
 
 * :func:`sequential_rounding` rounds one coordinate at a time, always the (coordinate,
-  direction) pair that lowers the objective most (Algorithm 4).
-* :func:`polish` is discrete coordinate descent (DCD, Algorithm 3): move one coordinate
-  to its best feasible integer value until no single move improves the objective, so
-  the result is 1-opt.
+  direction) pair that lowers the objective most (SequentialRounding: Ustun & Rudin
+  [1]_, Section 4.2, Algorithm 4).
+* :func:`polish` is discrete coordinate descent (DCD: [1]_, Section 4.1, Algorithm 3):
+  move one coordinate to its best feasible integer value until no single move improves
+  the objective, so the result is 1-opt.
 
 Both respect the coefficient box, the model-size bounds and every constraint row.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations
@@ -77,14 +83,20 @@ def polish(
     Parameters
     ----------
     only_nonzero : bool
-        Move only the intercept and features already in the model (the paper's polishing
-        for pooled baselines, which must not grow the model).
+        Move only the intercept and features already in the model (the polishing of the
+        pooled baselines of Ustun & Rudin [1]_, Section 5.1, which must not grow the
+        model).
     should_stop : callable, optional
         Polled between moves; polishing ends early (with a feasible model) when it is true.
 
     Returns
     -------
     lam : int array, objective : float
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019.
     """
     checker = checker or MoveChecker(problem)
     loss, c0 = problem.loss, problem.c0

@@ -1,4 +1,7 @@
-"""The surrogate LP of LCPA (RiskSLIM-LP, Definition 2 of the paper) on HiGHS.
+"""The surrogate LP of LCPA (RiskSLIM-LP, Ustun & Rudin 2019, Definition 2) on HiGHS.
+
+LCPA is the lattice cutting plane algorithm of Ustun & Rudin [1]_ (Algorithm 2, Section
+3.2); at each node of its branch-and-bound search it solves RiskSLIM-LP (Definition 2).
 
 Columns: ``lambda_0..lambda_d``, ``alpha_1..alpha_d`` and the loss estimate ``L``.
 Rows: the l0-indicator rows, the model-size row, the user's rows and a bounded pool of
@@ -6,6 +9,11 @@ loss cuts ``L >= l(lam_t) + <grad_t, lam - lam_t>``. Branch-and-bound changes on
 column bounds, so a node is a pair of bound vectors; HiGHS warm-starts dual simplex
 from the previous basis, and a node's stored basis can be restored when the search
 jumps across the tree.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Risk scores with a learned score-to-risk multiplier: risk = sigma((lambda_0 + x.lambda) / m).
 
 The points ``lambda`` and the intercept ``lambda_0`` are the same small integers as in the
-paper's class (where ``m = 1``); the multiplier ``m`` is a real number in a range
-``[multiplier_min, multiplier_max]``. The card a person reads is unchanged (points and a
-score-to-risk table); only the table's risks come from ``sigma(score / m)``.
+risk scores of Ustun & Rudin [1]_ (Section 2, where ``m = 1``); the multiplier ``m`` is a
+real number in a range ``[multiplier_min, multiplier_max]``. The card a person reads is
+unchanged (points and a score-to-risk table); only the table's risks come from
+``sigma(score / m)``.
 
 With ``t = 1 / m`` and ``w = t * lambda`` the mean logistic loss ``l(w)`` is the usual convex
 loss, so the solvers work in ``(w, t)``. Constraints keep their meaning:
@@ -18,6 +19,11 @@ loss, so the solvers work in ``(w, t)``. Constraints keep their meaning:
 of given points, the data-derived bounds of the solver, and :class:`FixedScaleView`, the
 problem at a fixed ``m`` (optionally on a few features) that the ``m = 1`` heuristics
 (:func:`~riskexplore.risk_score.lcpa.heuristics.polish`, ``sequential_rounding``) run on.
+
+References
+----------
+.. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+   Learning Research 20(150):1-75, 2019.
 """
 
 from __future__ import annotations
@@ -50,7 +56,8 @@ def scaled_risk(X, coefficients, multiplier: float) -> np.ndarray:
     coefficients : array (d+1,)
         ``[intercept, points...]``.
     multiplier : float
-        The score-to-risk multiplier ``m`` (1 gives the paper's risks).
+        The score-to-risk multiplier ``m`` (1 gives the risks of Ustun & Rudin (2019),
+        Section 2).
 
     Returns
     -------
@@ -347,7 +354,12 @@ class ScaledClass:
         return float(new_lo), float(new_hi)
 
     def objective_bounds(self, intercept: tuple[float, float]) -> ObjectiveBounds:
-        """Proposition 4 of the paper for this class: the margins scale with ``t``.
+        """Proposition 4 of Ustun & Rudin (2019) for this class: the margins scale with ``t``.
+
+        Proposition 4 of [1]_ (Section 4.3) bounds the loss over a bounded coefficient set
+        by giving each example its best and its worst margin; here a margin of the points
+        is multiplied by ``t = 1 / m``, so each bound takes the more extreme of the margins
+        at the two ends of the range of ``t``.
 
         Parameters
         ----------
@@ -358,6 +370,11 @@ class ScaledClass:
         -------
         ObjectiveBounds
             Bounds on the loss and the objective of every model of the class.
+
+        References
+        ----------
+        .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+           Learning Research 20(150):1-75, 2019.
         """
         p = self.problem
         Z = p.loss.Z
