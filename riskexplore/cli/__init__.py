@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from riskexplore import __version__
-from riskexplore.cli.common import EXIT_USAGE, Parser, one_line, user_errors
+from riskexplore.cli.arguments import EXIT_USAGE, Parser, one_line, user_errors
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from riskexplore.checklist.fit import iter_fit_checklist
-from riskexplore.cli.common import (
+from riskexplore.cli.arguments import (
     CLIError,
     ProgressPrinter,
     add_audit,

@@ -6,7 +6,7 @@ import argparse
 import threading
 from typing import Any
 
-from riskexplore.cli.common import (
+from riskexplore.cli.arguments import (
     CLIError,
     ProgressPrinter,
     add_audit,

@@ -15,8 +15,7 @@ import argparse
 import json
 from typing import Any
 
-from riskexplore.cli.checklist import load_checklist_table
-from riskexplore.cli.common import (
+from riskexplore.cli.arguments import (
     CLIError,
     add_data,
     add_time_limit,
@@ -29,6 +28,7 @@ from riskexplore.cli.common import (
     run_with_interrupt,
     stdout_to_stderr,
 )
+from riskexplore.cli.checklist import load_checklist_table
 from riskexplore.core.registry import families
 from riskexplore.evaluation.near_optimal import NearOptimalSet, alternatives_of, near_optimal_models
 
