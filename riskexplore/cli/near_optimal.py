@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 from riskexplore.cli.arguments import (
-    CLIError,
     add_data,
     add_time_limit,
     load_table,
@@ -25,10 +24,10 @@ from riskexplore.cli.arguments import (
     positive_float,
     positive_int,
     rate,
-    run_with_interrupt,
-    stdout_to_stderr,
 )
 from riskexplore.cli.checklist import load_checklist_table
+from riskexplore.cli.errors import CLIError
+from riskexplore.cli.solving import run_with_interrupt, stdout_to_stderr
 from riskexplore.core.registry import families
 from riskexplore.evaluation.near_optimal import NearOptimalSet, alternatives_of, near_optimal_models
 
