@@ -4,7 +4,7 @@ People find and edit the dashboards in the top-level ``dashboards/`` folder; the
 no copy of them in git. When a wheel is built (from the checkout or from the sdist, which
 carries ``dashboards/`` through ``MANIFEST.in``), ``build_py`` copies the notebooks and their
 README into ``riskexplore/dashboards/`` of the build, where
-``riskexplore.cli.dashboard.command.dashboards_dir`` finds them in an installed package. Everything
+``riskexplore.cli.dashboard.files.dashboards_dir`` finds them in an installed package. Everything
 else about the package is in ``pyproject.toml``.
 """
 

@@ -29,13 +29,13 @@ __all__ = [
 def banners_to_stderr() -> Iterator[None]:
     """Keep C-level writes to fd 1 (HiGHS' banner) off stdout meanwhile.
 
-    The package's :func:`riskexplore.cli.common.stdout_to_stderr`, imported only when used.
+    The package's :func:`riskexplore.cli.solving.stdout_to_stderr`, imported only when used.
 
     Yields
     ------
     None
     """
-    from riskexplore.cli.common import stdout_to_stderr
+    from riskexplore.cli.solving import stdout_to_stderr
 
     with stdout_to_stderr():
         yield

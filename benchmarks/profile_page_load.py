@@ -40,7 +40,7 @@ import threading  # noqa: E402
 from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium  # noqa: E402
 from _load import _cpu_by_process, _wait_pool  # noqa: E402
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process, warm_up  # noqa: E402
+from riskexplore.cli.dashboard.server import start_voila, stop_process, warm_up  # noqa: E402
 
 BUTTON = re.compile(r"^\W*Find the best (score|checklist)\s*$")
 

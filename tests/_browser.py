@@ -4,7 +4,7 @@ nothing from outside localhost.
 
 The ``browser`` fixture itself lives in ``conftest.py``; this module holds plain functions
 and constants so that importing it needs neither Playwright nor a running browser. Servers are
-started and stopped with :mod:`riskexplore.cli.dashboard.command` (``start_voila``,
+started and stopped with :mod:`riskexplore.cli.dashboard.server` (``start_voila``,
 ``wait_listening``, ``stop_process``).
 """
 

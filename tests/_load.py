@@ -31,7 +31,7 @@ from pathlib import Path
 
 from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, kernel_pids, rss_mb
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process, warm_up
+from riskexplore.cli.dashboard.server import start_voila, stop_process, warm_up
 
 #: The issue's targets on a 2-core machine (10 pages opened together).
 BUTTON_TARGET_S = 30.0

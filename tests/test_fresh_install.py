@@ -64,7 +64,7 @@ import pytest
 from _browser import block_outside, button, explorer_cell, upload_csv, watched_page
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import free_port
+from riskexplore.cli.dashboard.server import free_port
 
 pytestmark = pytest.mark.fresh_install
 

@@ -1,12 +1,31 @@
 """The command line: ``python -m riskexplore COMMAND ...`` (also ``riskexplore COMMAND``).
 
-One module per command (:data:`COMMANDS`): ``fit`` (a risk score), ``checklist``,
-``near-optimal`` (every model within a tolerance of the optimum), ``datasets`` and
-``dashboard``. A command module has ``DESCRIPTION``,
-``add_arguments(parser)`` and ``run(args) -> exit code`` (``dashboard`` parses its own
-arguments: ``main(argv)``); only the command that runs is imported, so ``datasets`` and
-``--help`` start fast. A new command is a new module here and a line in
-:data:`COMMANDS`.
+The commands (verbs), one module each, listed in :data:`COMMANDS`:
+
+* :mod:`~riskexplore.cli.fit` -- ``fit``, a risk score;
+* :mod:`~riskexplore.cli.checklist` -- ``checklist``, a predictive checklist;
+* :mod:`~riskexplore.cli.near_optimal` -- ``near-optimal``, every model within a tolerance
+  of the optimum;
+* :mod:`~riskexplore.cli.datasets` -- ``datasets``, the bundled datasets;
+* :mod:`riskexplore.cli.dashboard` -- ``dashboard``, a subpackage: the command
+  (:mod:`~riskexplore.cli.dashboard.command`) and the Voila server it runs (the process,
+  access, kernels, login page, notebooks, warm-up).
+
+What the commands share, one concern a module:
+
+* :mod:`~riskexplore.cli.errors` -- errors a user can cause: one ``error:`` line, exit code 2;
+* :mod:`~riskexplore.cli.arguments` -- the parser, checks of typed values, the data
+  (``DATA``, ``--target``) and how it is read, ``--time-limit``, ``--n-jobs``,
+  ``--scheduler``;
+* :mod:`~riskexplore.cli.solving` -- running a solve: Ctrl-C keeps the best model so far,
+  solver output off stdout, the Dask client;
+* :mod:`~riskexplore.cli.output` -- progress lines, the printed model or ``--json`` report;
+* :mod:`~riskexplore.cli.audit` -- ``--audit``, ``--audit-min-size``, ``--audit-data``.
+
+A command module has ``DESCRIPTION``, ``add_arguments(parser)`` and
+``run(args) -> exit code`` (``dashboard`` parses its own arguments: ``main(argv)``); only
+the command that runs is imported, so ``datasets`` and ``--help`` start fast. A new command
+is a new module here and a line in :data:`COMMANDS`.
 """
 
 from __future__ import annotations
@@ -16,7 +35,8 @@ import sys
 from collections.abc import Sequence
 
 from riskexplore import __version__
-from riskexplore.cli.common import EXIT_USAGE, Parser, one_line, user_errors
+from riskexplore.cli.arguments import Parser
+from riskexplore.cli.errors import EXIT_USAGE, one_line, user_errors
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 

@@ -8,26 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from riskexplore.checklist.fit import iter_fit_checklist
-from riskexplore.cli.common import (
-    CLIError,
-    ProgressPrinter,
-    add_audit,
+from riskexplore.cli.arguments import (
     add_data,
     add_parallel,
     add_time_limit,
-    audit_json,
-    audit_report,
-    check_audit,
-    dask_client,
-    finite,
     load_table,
     positive_float,
     positive_int,
-    print_audits,
-    print_model,
     rate,
-    run_solve,
 )
+from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
+from riskexplore.cli.errors import CLIError
+from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.datasets import dataset_info, list_datasets
 
 __all__ = ["DESCRIPTION", "add_arguments", "checklist_report", "load_checklist_table", "run"]

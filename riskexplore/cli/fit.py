@@ -6,26 +6,19 @@ import argparse
 import threading
 from typing import Any
 
-from riskexplore.cli.common import (
-    CLIError,
-    ProgressPrinter,
-    add_audit,
+from riskexplore.cli.arguments import (
     add_data,
     add_parallel,
     add_time_limit,
-    audit_json,
-    audit_report,
-    check_audit,
-    dask_client,
-    finite,
     load_table,
     nonnegative_float,
     nonnegative_int,
     positive_finite_float,
-    print_audits,
-    print_model,
-    run_solve,
 )
+from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
+from riskexplore.cli.errors import CLIError
+from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.risk_score.fit import iter_fit_risk_score
 from riskexplore.risk_score.problem import (
     C0,

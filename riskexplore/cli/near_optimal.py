@@ -15,9 +15,7 @@ import argparse
 import json
 from typing import Any
 
-from riskexplore.cli.checklist import load_checklist_table
-from riskexplore.cli.common import (
-    CLIError,
+from riskexplore.cli.arguments import (
     add_data,
     add_time_limit,
     load_table,
@@ -26,9 +24,10 @@ from riskexplore.cli.common import (
     positive_float,
     positive_int,
     rate,
-    run_with_interrupt,
-    stdout_to_stderr,
 )
+from riskexplore.cli.checklist import load_checklist_table
+from riskexplore.cli.errors import CLIError
+from riskexplore.cli.solving import run_with_interrupt, stdout_to_stderr
 from riskexplore.core.registry import families
 from riskexplore.evaluation.near_optimal import NearOptimalSet, alternatives_of, near_optimal_models
 

@@ -18,7 +18,7 @@ import pytest
 from _browser import block_outside, button
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process
+from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"

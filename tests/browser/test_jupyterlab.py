@@ -40,7 +40,7 @@ import nbformat
 import pytest
 from _browser import explorer_cell, watched_page
 
-from riskexplore.cli.dashboard.command import free_port, stop_process, wait_listening
+from riskexplore.cli.dashboard.server import free_port, stop_process, wait_listening
 
 LOAD_TIMEOUT_MS = 240_000
 STARTER = Path(__file__).resolve().parents[2] / "notebooks" / "00_explore.ipynb"

@@ -19,7 +19,7 @@ import time
 from _browser import FreezingProxy, button, kernel_pids, wait_for, watched_page
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process
+from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 LOAD_MS = 180_000
 GONE_WITHIN = 120.0  # seconds: the promise

@@ -32,7 +32,7 @@ from _browser import block_outside
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process
+from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 LOAD_TIMEOUT_MS = 180_000  # kernel start + plotly import + widget scripts on a busy machine
 UPDATE_TIMEOUT_MS = 60_000  # a figure change in Python until it is drawn

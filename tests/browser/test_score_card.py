@@ -14,7 +14,7 @@ from pathlib import Path
 from _browser import button, watched_page
 from _load import _OVERFLOW
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process
+from riskexplore.cli.dashboard.server import start_voila, stop_process
 from riskexplore.datasets import dataset_info
 
 ROOT = Path(__file__).resolve().parents[2]

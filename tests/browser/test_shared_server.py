@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 from _browser import button, upload_csv, watched_page
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import free_port
+from riskexplore.cli.dashboard.server import free_port
 
 LOAD_MS = 180_000
 REPEATED = b"sick,age,smoker,age\n1,70,1,1\n0,40,0,0\n1,65,1,1\n0,30,1,0\n"

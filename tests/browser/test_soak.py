@@ -17,7 +17,7 @@ import time
 from _browser import FreezingProxy, button, kernel_pids, rss_mb, upload_csv, wait_for, watched_page
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.command import start_voila, stop_process
+from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 LOAD_MS = 180_000
 POOL = 2

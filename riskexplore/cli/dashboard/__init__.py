@@ -1,7 +1,9 @@
 """The ``dashboard`` command and the Voila server it runs.
 
-* :mod:`~riskexplore.cli.dashboard.command` -- the command: its arguments, the Voila
-  process it starts, the pages it serves.
+* :mod:`~riskexplore.cli.dashboard.command` -- the command: its arguments, the checks
+  before serving, the addresses it prints.
+* :mod:`~riskexplore.cli.dashboard.server` -- the Voila server as a process: its command
+  line, the offline page template, starting, waiting for and stopping it.
 * :mod:`~riskexplore.cli.dashboard.access` -- who may open the pages (address, token,
   links).
 * :mod:`~riskexplore.cli.dashboard.files` -- where the dashboards' notebooks are found.

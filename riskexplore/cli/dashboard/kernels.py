@@ -9,7 +9,7 @@ it). :class:`PageKernelManager` ends kernels by a different rule, their **connec
 * a kernel whose page was connected and whose last connection has been closed for
   :attr:`~PageKernelManager.page_gone_timeout` seconds (tab closed, navigated away, browser
   gone; a dropped network is noticed by the websocket pings, see
-  ``riskexplore.cli.dashboard.command.TORNADO_SETTINGS``)
+  ``riskexplore.cli.dashboard.server.TORNADO_SETTINGS``)
   is shut down, busy or not;
 * a kernel handed to a page that never connected (the visitor left while the page was
   still loading) is shut down :attr:`~PageKernelManager.unclaimed_timeout` seconds after it
@@ -30,7 +30,7 @@ while it is still starting) starts at once.
 
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.dashboard.kernels.PageKernelManager``
-(see :func:`riskexplore.cli.dashboard.command.voila_command`).
+(see :func:`riskexplore.cli.dashboard.server.voila_command`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ under a prefix, that visitor went round in redirects instead of seeing the page 
 for the token. :class:`PrefixedIdentityProvider` registers the login (and logout) pages
 under the prefix. The server's command line names it with
 ``--Voila.identity_provider_class=riskexplore.cli.dashboard.login.PrefixedIdentityProvider``
-(see :func:`riskexplore.cli.dashboard.command.voila_command`).
+(see :func:`riskexplore.cli.dashboard.server.voila_command`).
 """
 
 from __future__ import annotations

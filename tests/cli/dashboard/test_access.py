@@ -12,7 +12,8 @@ from riskexplore.cli.dashboard.access import (
     display_url,
     is_local,
 )
-from riskexplore.cli.dashboard.command import main, voila_command
+from riskexplore.cli.dashboard.command import main
+from riskexplore.cli.dashboard.server import voila_command
 
 
 @pytest.fixture(autouse=True)

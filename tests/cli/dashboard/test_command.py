@@ -16,17 +16,15 @@ from pathlib import Path
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
-from riskexplore.cli.dashboard.command import (
-    DASHBOARDS,
+from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir, install_command
+from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
+from riskexplore.cli.dashboard.server import (
     TEMPLATE_NAME,
-    dashboards_dir,
     free_port,
-    install_command,
     stop_process,
     template_root,
     voila_command,
 )
-from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
 
 
 def test_default_template_folder_is_reused():
@@ -229,12 +227,12 @@ def test_sigterm_stops_the_launcher_and_its_voila_server():
 
 
 def test_cores_option_and_the_gate_of_the_server(monkeypatch):
-    from riskexplore.cli.dashboard import command as dashboard
+    from riskexplore.cli.dashboard import command, server
 
-    assert dashboard.build_parser().parse_args(["risk", "--cores", "3"]).cores == 3
-    assert dashboard.build_parser().parse_args(["risk"]).cores is None
-    assert dashboard.gate_directory(8866).name == "8866"
-    assert dashboard.gate_directory(8866) != dashboard.gate_directory(8867)
+    assert command.build_parser().parse_args(["risk", "--cores", "3"]).cores == 3
+    assert command.build_parser().parse_args(["risk"]).cores is None
+    assert server.gate_directory(8866).name == "8866"
+    assert server.gate_directory(8866) != server.gate_directory(8867)
     seen = {}
 
     class Started(Exception):
@@ -244,13 +242,13 @@ def test_cores_option_and_the_gate_of_the_server(monkeypatch):
         seen.update(env)
         raise Started
 
-    monkeypatch.setattr(dashboard.subprocess, "Popen", fake_popen)
+    monkeypatch.setattr(server.subprocess, "Popen", fake_popen)
     with pytest.raises(Started):
-        dashboard.start_voila("risk", 8870, cores=3)
+        server.start_voila("risk", 8870, cores=3)
     assert seen["RISKEXPLORE_CORES"] == "3"
-    assert seen["RISKEXPLORE_CORE_GATE"] == str(dashboard.gate_directory(8870))
+    assert seen["RISKEXPLORE_CORE_GATE"] == str(server.gate_directory(8870))
     with pytest.raises(Started):
-        dashboard.start_voila("risk", 8870)
+        server.start_voila("risk", 8870)
     assert seen["RISKEXPLORE_CORES"] == str(os.cpu_count())
     with pytest.raises(ValueError, match="cores"):
-        dashboard.start_voila("risk", 8870, cores=0)
+        server.start_voila("risk", 8870, cores=0)

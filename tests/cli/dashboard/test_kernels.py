@@ -9,8 +9,8 @@ import json
 import time
 from types import SimpleNamespace
 
-from riskexplore.cli.dashboard.command import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
 from riskexplore.cli.dashboard.kernels import PageKernelManager
+from riskexplore.cli.dashboard.server import PAGE_KERNELS, TORNADO_SETTINGS, voila_command
 
 
 def _manager(**states) -> PageKernelManager:
