@@ -12,25 +12,26 @@ of each feature.
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 
 from riskexplore.core.distance import percent
 from riskexplore.evaluation.metrics import roc_curve
 from riskexplore.evaluation.tables import METRIC_COLUMNS, metrics_table, model_scores_or_predictions
 from riskexplore.figures.layout import (
-    HEADER_PX,
+    BAR_PX,
     LEGEND_PX,
     MODEL_COLORS,
     ROW_PX,
-    SUBTITLE_PX,
-    TITLE_LINE_PX,
+    TWO_LINE_TOP_PX,
     XAXIS_PX,
     bottom_legend,
     column_kind,
-    domain,
     fmt,
+    frequency_stack,
     place_subplot_titles,
+    table_cells,
+    table_header,
+    title_with_subtitle,
 )
 
 __all__ = [
@@ -42,8 +43,6 @@ __all__ = [
 
 #: Colours: features of the best model (left out), the others (forced in).
 IN_BEST, OUTSIDE = MODEL_COLORS[0], MODEL_COLORS[2]
-#: Height of one bar of the horizontal bar charts.
-BAR_PX = 26
 #: Groups of models listed in the frequency figure's table.
 MAX_GROUPS = 8
 
@@ -51,7 +50,7 @@ MAX_GROUPS = 8
 def _two_lines(text: str) -> str:
     """``"head; rest"`` as a title with ``rest`` as its subtitle."""
     head, _, rest = text.partition("; ")
-    return html.escape(head) + (f"<br><sup>{html.escape(rest)}</sup>" if rest else "")
+    return title_with_subtitle(head, [rest] if rest else [])
 
 
 def _distance(distance) -> str:
@@ -107,13 +106,8 @@ def feature_frequency_figure(
     from plotly.subplots import make_subplots
 
     counts = found.feature_counts()
-    best = set(found[0].features) if len(found) else set()
-    names = list(counts)[::-1]  # the most used on top
     groups = list(found.by_features().items())[:max_groups]
-    bars_px = max(len(names), 1) * BAR_PX
-    table_px = HEADER_PX + max(len(groups), 1) * 2 * ROW_PX + 6
-    top = 2 * TITLE_LINE_PX + 40
-    total = top + SUBTITLE_PX + bars_px + XAXIS_PX + SUBTITLE_PX + table_px + LEGEND_PX
+    stack = frequency_stack(len(counts), len(groups))
     titles = (
         f"How many {model_noun}s use each {feature_noun}",
         f"{model_noun.capitalize()}s grouped by the {feature_noun}s they use",
@@ -121,72 +115,64 @@ def feature_frequency_figure(
     fig = make_subplots(
         rows=2, cols=1, specs=[[{"type": "xy"}], [{"type": "table"}]], subplot_titles=titles
     )
-    fig.add_trace(
-        go.Bar(
-            x=[counts[n] for n in names],
-            y=names,
-            orientation="h",
-            marker_color=[IN_BEST if n in best else OUTSIDE for n in names],
-            text=[f"{counts[n]} of {len(found)}" for n in names],
-            textposition="auto",
-            name=f"{model_noun}s using the {feature_noun}",
-            hovertemplate=f"%{{y}}: %{{x}} {model_noun}s<extra></extra>",
-            showlegend=False,
-        ),
-        row=1,
-        col=1,
+    for trace in _frequency_bars(go, found, counts, feature_noun, model_noun):
+        fig.add_trace(trace, row=1, col=1)
+    fig.add_trace(_groups_table(go, groups, feature_noun, model_noun), row=2, col=1)
+    bars, table = stack.domain(0), stack.domain(1)
+    fig.update_layout(
+        yaxis={"domain": bars, "automargin": True},
+        xaxis={"title": {"text": f"{model_noun}s"}, "rangemode": "tozero"},
+        barmode="overlay",
+        height=stack.height,
+        margin={"l": 20, "r": 20, "t": stack.top, "b": LEGEND_PX + 10},
+        legend=bottom_legend(),
+        title={"text": _two_lines(title or found.describe())},
     )
-    for label, color in (
-        (f"in the best {model_noun}", IN_BEST),
-        (f"not in the best {model_noun}", OUTSIDE),
-    ):
-        fig.add_trace(
-            go.Bar(x=[None], y=[None], marker_color=color, name=label, showlegend=True),
-            row=1,
-            col=1,
+    fig.data[-1].domain = {"x": [0, 1], "y": table}
+    place_subplot_titles(fig, titles, [(0.5, bars[1]), (0.5, table[1])])
+    return fig
+
+
+def _frequency_bars(go, found, counts: dict, feature_noun: str, model_noun: str) -> list:
+    """A bar per feature, the most used on top (the best model's in blue, the others in
+    green), and an empty bar of each colour for the legend."""
+    best = set(found[0].features) if len(found) else set()
+    names = list(counts)[::-1]  # the most used on top
+    bars = go.Bar(
+        x=[counts[n] for n in names],
+        y=names,
+        orientation="h",
+        marker_color=[IN_BEST if n in best else OUTSIDE for n in names],
+        text=[f"{counts[n]} of {len(found)}" for n in names],
+        textposition="auto",
+        name=f"{model_noun}s using the {feature_noun}",
+        hovertemplate=f"%{{y}}: %{{x}} {model_noun}s<extra></extra>",
+        showlegend=False,
+    )
+    legend = [
+        go.Bar(x=[None], y=[None], marker_color=color, name=label, showlegend=True)
+        for label, color in (
+            (f"in the best {model_noun}", IN_BEST),
+            (f"not in the best {model_noun}", OUTSIDE),
         )
+    ]
+    return [bars, *legend]
+
+
+def _groups_table(go, groups: list, feature_noun: str, model_noun: str):
+    """The groups of models that use the same features: how many each holds, and the
+    distance of its best one to the best model (two lines a row)."""
     cells = [
         [", ".join(features) or "(none)" for features, _ in groups],
         [str(len(members)) for _, members in groups],
         [_distance(members[0].distance) for _, members in groups],
     ]
-    fig.add_trace(
-        go.Table(
-            header={
-                "values": [
-                    f"{feature_noun}s used",
-                    f"{model_noun}s",
-                    "the closest to the best",
-                ],
-                "fill_color": "#eeeeee",
-                "align": "left",
-                "height": HEADER_PX,
-            },
-            cells={"values": cells, "align": "left", "height": 2 * ROW_PX},
-            columnwidth=[6, 1, 2],
-        ),
-        row=2,
-        col=1,
+    header = [f"{feature_noun}s used", f"{model_noun}s", "the closest to the best"]
+    return go.Table(
+        header=table_header(header),
+        cells=table_cells(cells, 2 * ROW_PX),
+        columnwidth=[6, 1, 2],
     )
-    plot = total - top - LEGEND_PX
-    bars_top = SUBTITLE_PX
-    table_top = bars_top + bars_px + XAXIS_PX + SUBTITLE_PX
-    fig.update_layout(
-        yaxis={"domain": domain(bars_top, bars_px, plot), "automargin": True},
-        xaxis={"title": {"text": f"{model_noun}s"}, "rangemode": "tozero"},
-        barmode="overlay",
-        height=int(total),
-        margin={"l": 20, "r": 20, "t": top, "b": LEGEND_PX + 10},
-        legend=bottom_legend(),
-        title={"text": _two_lines(title or found.describe())},
-    )
-    fig.data[-1].domain = {"x": [0, 1], "y": domain(table_top, table_px, plot)}
-    place_subplot_titles(
-        fig,
-        titles,
-        [(0.5, domain(bars_top, bars_px, plot)[1]), (0.5, domain(table_top, table_px, plot)[1])],
-    )
-    return fig
 
 
 def _scaled(price, scale: float):
@@ -293,17 +279,16 @@ def feature_price_figure(prices, *, title: str | None = None, relative: bool = F
             )
         )
     n = max(len(rows), 1)
-    top = 2 * TITLE_LINE_PX + 40
-    height = top + n * BAR_PX + XAXIS_PX + LEGEND_PX + 20
+    height = TWO_LINE_TOP_PX + n * BAR_PX + XAXIS_PX + LEGEND_PX + 20
     heading = title or "The price of each feature (certified)"
     sub = f"how much worse the best model gets ({unit})"
     if not prices.complete:
         sub += " — stopped before every feature was priced"
     fig.update_layout(
-        title={"text": f"{html.escape(heading)}<br><sup>{html.escape(sub)}</sup>"},
+        title={"text": title_with_subtitle(heading, [sub])},
         barmode="overlay",
         height=int(height),
-        margin={"l": 20, "r": 110, "t": top, "b": LEGEND_PX + 10},
+        margin={"l": 20, "r": 110, "t": TWO_LINE_TOP_PX, "b": LEGEND_PX + 10},
         xaxis={"title": {"text": f"price ({unit})"}, "rangemode": "tozero"},
         yaxis={
             "automargin": True,

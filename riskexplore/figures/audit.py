@@ -8,12 +8,19 @@ rows are named, with their size, where their point would be.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from riskexplore.evaluation.audit.findings import FINDING_METRICS
-from riskexplore.figures.layout import TITLE_LINE_PX, XAXIS_PX, bottom_legend, fmt, wrap_words
+from riskexplore.figures.layout import (
+    TITLE_LINE_PX,
+    XAXIS_PX,
+    bottom_legend,
+    diagonal_line,
+    fmt,
+    risk_axis,
+    wrap_words,
+)
 from riskexplore.figures.reliability import fill_reliability_trace
 
 __all__ = ["FOREST_METRICS", "forest_figure", "group_reliability_figure"]
@@ -84,64 +91,16 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
     if metric not in FOREST_METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(FOREST_METRICS)}")
     name, kind = FOREST_METRICS[metric]
-    value, low, high, rest = _forest_columns(metric)
     table = result.table
     judged = table[~table["too_few"].astype(bool)]
     few = table[table["too_few"].astype(bool)]
-    flagged = _flagged(result, metric) if metric in FINDING_METRICS else set()
+    _, low, _, rest = _forest_columns(metric)
     reference = _reference(result, metric)
-    x = judged[value].to_numpy(float)
-    groups = [str(g) for g in judged["group"]]
-    hover = [
-        f"{g}<br>n = {n}<br>{name}: {fmt(v, kind)} [{fmt(lo, kind)}, {fmt(hi, kind)}]"
-        for g, n, v, lo, hi in zip(groups, judged["n"], x, judged[low], judged[high], strict=True)
-    ]
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            name="group",
-            x=x,
-            y=groups,
-            mode="markers",
-            marker={
-                "size": 10,
-                "color": [_FLAG if g in flagged else _POINT for g in groups],
-                "symbol": "square",
-            },
-            error_x={
-                "type": "data",
-                "array": np.clip(judged[high].to_numpy(float) - x, 0, None),
-                "arrayminus": np.clip(x - judged[low].to_numpy(float), 0, None),
-                "visible": True,
-            },
-            hovertext=hover,
-            hovertemplate="%{hovertext}<extra></extra>",
-        )
-    )
+    fig.add_trace(_group_trace(go, result, metric, judged))
     if rest is not None:
-        fig.add_trace(
-            go.Scatter(
-                name="rest",
-                x=judged[rest].to_numpy(float),
-                y=groups,
-                mode="markers",
-                marker={"symbol": "line-ns-open", "size": 16, "color": _REST, "line": {"width": 2}},
-                hovertemplate="the rest: %{x}<extra></extra>",
-            )
-        )
-    fig.add_trace(
-        go.Scatter(
-            name="too few",
-            x=[_left(judged, low, reference)] * len(few),
-            y=[str(g) for g in few["group"]],
-            mode="text",
-            text=[f"too few to judge (n = {n})" for n in few["n"]],
-            textposition="middle right",
-            textfont={"color": _REST},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
+        fig.add_trace(_rest_trace(go, judged, rest))
+    fig.add_trace(_too_few_trace(go, few, _left(judged, low, reference)))
     if math.isfinite(reference):
         fig.add_vline(x=reference, line={"dash": "dash", "color": _REST, "width": 1})
     order = [str(g) for g in table["group"]]
@@ -155,6 +114,65 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
         legend=bottom_legend(),
     )
     return fig
+
+
+def _group_trace(go, result, metric: str, judged):
+    """Each judged group's value with its interval (red where a finding flags it)."""
+    name, kind = FOREST_METRICS[metric]
+    value, low, high, _ = _forest_columns(metric)
+    flagged = _flagged(result, metric) if metric in FINDING_METRICS else set()
+    x = judged[value].to_numpy(float)
+    groups = [str(g) for g in judged["group"]]
+    hover = [
+        f"{g}<br>n = {n}<br>{name}: {fmt(v, kind)} [{fmt(lo, kind)}, {fmt(hi, kind)}]"
+        for g, n, v, lo, hi in zip(groups, judged["n"], x, judged[low], judged[high], strict=True)
+    ]
+    return go.Scatter(
+        name="group",
+        x=x,
+        y=groups,
+        mode="markers",
+        marker={
+            "size": 10,
+            "color": [_FLAG if g in flagged else _POINT for g in groups],
+            "symbol": "square",
+        },
+        error_x={
+            "type": "data",
+            "array": np.clip(judged[high].to_numpy(float) - x, 0, None),
+            "arrayminus": np.clip(x - judged[low].to_numpy(float), 0, None),
+            "visible": True,
+        },
+        hovertext=hover,
+        hovertemplate="%{hovertext}<extra></extra>",
+    )
+
+
+def _rest_trace(go, judged, rest: str):
+    """The value of all other rows, beside each group."""
+    return go.Scatter(
+        name="rest",
+        x=judged[rest].to_numpy(float),
+        y=[str(g) for g in judged["group"]],
+        mode="markers",
+        marker={"symbol": "line-ns-open", "size": 16, "color": _REST, "line": {"width": 2}},
+        hovertemplate="the rest: %{x}<extra></extra>",
+    )
+
+
+def _too_few_trace(go, few, left: float):
+    """The groups too small to judge, named with their size from ``left`` on."""
+    return go.Scatter(
+        name="too few",
+        x=[left] * len(few),
+        y=[str(g) for g in few["group"]],
+        mode="text",
+        text=[f"too few to judge (n = {n})" for n in few["n"]],
+        textposition="middle right",
+        textfont={"color": _REST},
+        hoverinfo="skip",
+        showlegend=False,
+    )
 
 
 def _left(judged, low: str, reference: float) -> float:
@@ -226,7 +244,9 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
     top = 70 + TITLE_LINE_PX * len(lines) + 16 * panel_lines
     for k, group in enumerate(groups):
         r, c = k // columns + 1, k % columns + 1
-        fig.add_trace(_diagonal(go, k == 0), row=r, col=c)
+        fig.add_trace(
+            go.Scatter(**diagonal_line("perfect calibration"), showlegend=k == 0), row=r, col=c
+        )
         trace = go.Scatter(
             name=group,
             mode="markers",
@@ -236,8 +256,8 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
         )
         fill_reliability_trace(trace, result.reliability[group])
         fig.add_trace(trace, row=r, col=c)
-    fig.update_xaxes(range=[-0.02, 1.02], tickformat=".0%")
-    fig.update_yaxes(range=[-0.02, 1.02], tickformat=".0%")
+    fig.update_xaxes(**risk_axis())
+    fig.update_yaxes(**risk_axis())
     for c in range(1, columns + 1):
         fig.update_xaxes(title_text="predicted risk", row=rows, col=c)
     for r in range(1, rows + 1):
@@ -249,15 +269,3 @@ def group_reliability_figure(result, *, columns: int = 3, title: str | None = No
         legend=bottom_legend(),
     )
     return fig
-
-
-def _diagonal(go, legend: bool) -> Any:
-    return go.Scatter(
-        name="perfect calibration",
-        x=np.array([0.0, 1.0]),
-        y=np.array([0.0, 1.0]),
-        mode="lines",
-        line={"dash": "dash", "color": "#999999"},
-        hoverinfo="skip",
-        showlegend=legend,
-    )

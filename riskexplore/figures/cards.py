@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 
+from riskexplore.figures.layout import HEADER_FILL
+
 __all__ = ["card_figure"]
 
 
@@ -29,7 +31,7 @@ def card_figure(model, *, title: str | None = None):
     from plotly.subplots import make_subplots
 
     cert = model.certificate_line()
-    header = {"fill_color": "#eeeeee", "align": "left", "font": {"size": 13}}
+    header = {"fill_color": HEADER_FILL, "align": "left", "font": {"size": 13}}
     cells = {"align": "left", "height": 26, "font": {"size": 13}}
     if hasattr(model, "score_table"):
         points = model.points

@@ -3,25 +3,28 @@ price of the constraints that separate them."""
 
 from __future__ import annotations
 
-import html
 import math
+from typing import Any
 
 from riskexplore.core.registry import family_of
 from riskexplore.evaluation.tables import reliability_tables
 from riskexplore.figures.layout import (
     BOX_ROW_PX,
-    HEADER_PX,
-    LEGEND_PX,
+    COMPARE_TITLE_TOP_PX,
     ROW_PX,
-    SUBTITLE_PX,
-    TITLE_LINE_PX,
     XAXIS_PX,
-    domain,
+    Stack,
+    compare_stack,
     fmt,
+    header_lines,
     place_subplot_titles,
+    risk_axis,
+    table_cells,
+    table_header,
     table_px,
-    text_lines,
+    title_with_subtitle,
     wrap_words,
+    wrapped_table_px,
 )
 from riskexplore.figures.reliability import fill_reliability_trace, reliability_traces
 
@@ -194,7 +197,6 @@ def compare_figure(
     from plotly.subplots import make_subplots
 
     a, b = comparison.names
-    models = comparison.models
     titles = (a, b, f"Reliability: {a}", f"Reliability: {b}", "Metrics")
     fig = make_subplots(
         rows=3,
@@ -207,87 +209,96 @@ def compare_figure(
         horizontal_spacing=0.1,
         subplot_titles=titles,
     )
-    header = {"fill_color": "#eeeeee", "align": "left", "height": HEADER_PX}
-    card_px = 0
-    for col, model in ((1, models[0]), (2, models[1])):
-        head, cells = model_card_table(model)
-        checklist = head == ["", "item"]
-        # a checklist's box column narrow, its items wide; a score's features wide
-        widths, text, row_px = (
-            ([1, 9], cells[1], BOX_ROW_PX) if checklist else ([3, 1], cells[0], ROW_PX)
-        )
-        wrapped = sum(text_lines(t, 40 if checklist else 30) - 1 for t in text)
-        card_px = max(card_px, table_px(len(text), row_px=row_px, wrapped_lines=wrapped))
-        fig.add_trace(
-            go.Table(
-                header={**header, "values": head},
-                cells={"values": cells, "align": "left", "height": row_px},
-                columnwidth=widths,
-            ),
-            row=1,
-            col=col,
-        )
-    for col, model in ((1, models[0]), (2, models[1])):
-        tables = {}
-        if model is not None and X is not None and y is not None:
-            tables = reliability_tables(model, X, y, X_test, y_test)
-        traces = reliability_traces(go, showlegend=col == 1)
-        traces[1].legendgroup, traces[2].legendgroup = "train", "test"
-        for trace in traces[1:]:
-            fill_reliability_trace(trace, tables.get(trace.name))
-        for trace in traces:
+    cards = [_card_table(go, model) for model in comparison.models]
+    for col, (card, _) in enumerate(cards, start=1):
+        fig.add_trace(card, row=1, col=col)
+    for col, model in enumerate(comparison.models, start=1):
+        for trace in _reliability(go, model, X, y, X_test, y_test, showlegend=col == 1):
             fig.add_trace(trace, row=2, col=col)
-    head, cells = _delta_table(comparison)
-    fig.add_trace(
-        go.Table(
-            header={**header, "values": head},
-            cells={"values": cells, "align": "left", "height": ROW_PX},
-            columnwidth=[1.2, 1, 1, 1],
-        ),
-        row=3,
-        col=1,
-    )
-    metrics_px = table_px(len(cells[0]), header_lines=max(text_lines(h, 28) for h in head))
+    metrics, metrics_px = _metrics_table(go, comparison)
+    fig.add_trace(metrics, row=3, col=1)
+    sub_lines = _subtitle_lines(comparison)
+    stack = compare_stack(max(px for _, px in cards), metrics_px, len(sub_lines), height)
+    _place_bands(fig, stack, titles)
+    _frame(fig, stack, title_with_subtitle(title or f"{a} vs {b}", sub_lines))
+    return fig
 
+
+def _frame(fig, stack: Stack, title: str) -> None:
+    """The figure's height and margins, the title at the top and the legend under the
+    diagrams' axis titles (above the metrics table's title)."""
+    fig.update_layout(
+        height=stack.height,
+        title={
+            "text": title,
+            "yref": "container",
+            "y": stack.container_y(COMPARE_TITLE_TOP_PX),
+            "yanchor": "top",
+        },
+        margin={"l": 60, "r": 20, "t": stack.top, "b": stack.bottom},
+        legend={
+            "orientation": "h",
+            "x": 0.5,
+            "xanchor": "center",
+            "y": stack.below(1, XAXIS_PX),
+            "yanchor": "top",
+        },
+    )
+
+
+def _card_table(go, model) -> tuple[Any, int]:
+    """A model's card as a table, and the height it needs to show every row."""
+    head, cells = model_card_table(model)
+    if head == ["", "item"]:  # a checklist: its box column narrow, its items wide
+        widths, text, chars, row_px = [1, 9], cells[1], 40, BOX_ROW_PX
+    else:  # a score: its features wide
+        widths, text, chars, row_px = [3, 1], cells[0], 30, ROW_PX
+    table = go.Table(
+        header=table_header(head),
+        cells=table_cells(cells, row_px),
+        columnwidth=widths,
+    )
+    return table, wrapped_table_px(text, chars, row_px=row_px)
+
+
+def _reliability(go, model, X, y, X_test, y_test, *, showlegend: bool) -> list:
+    """A model's reliability diagram (empty without a model or data)."""
+    tables = {}
+    if model is not None and X is not None and y is not None:
+        tables = reliability_tables(model, X, y, X_test, y_test)
+    traces = reliability_traces(go, showlegend=showlegend)
+    traces[1].legendgroup, traces[2].legendgroup = "train", "test"
+    for trace in traces[1:]:
+        fill_reliability_trace(trace, tables.get(trace.name))
+    return traces
+
+
+def _metrics_table(go, comparison) -> tuple[Any, int]:
+    """Both models' metrics and their deltas as a table, and the height it needs."""
+    head, cells = _delta_table(comparison)
+    table = go.Table(
+        header=table_header(head), cells=table_cells(cells), columnwidth=[1.2, 1, 1, 1]
+    )
+    return table, table_px(len(cells[0]), header_lines=header_lines(head, 28))
+
+
+def _subtitle_lines(comparison) -> list[str]:
+    """The certified price of the constraints, then the constraints (wrapped)."""
     price = price_text(comparison.price_of_constraints, in_mistakes=counts_mistakes(comparison))
     constraints = "; ".join(comparison.constraints)
-    heading = title or f"{a} vs {b}"
-    sub_lines = [price]
-    if constraints:
-        sub_lines += wrap_words(f"constraints: {constraints}")
-    sub = "<br>".join(html.escape(line) for line in sub_lines)
+    return [price] + (wrap_words(f"constraints: {constraints}") if constraints else [])
 
-    # pixels, top to bottom: the title and its subtitle lines, the cards' titles, the
-    # cards, the diagrams' titles, the diagrams, their x axes and legend, the metrics
-    # table's title and the table, the bottom margin; the tables get every row (a
-    # clipped table scrolls, and hides rows in a saved figure)
-    title_top = 16
-    top = title_top + 18 + TITLE_LINE_PX * len(sub_lines) + SUBTITLE_PX
-    gap_cards = SUBTITLE_PX + 20
-    gap_diagrams = XAXIS_PX + LEGEND_PX + SUBTITLE_PX + 10
-    bottom = 20
-    diagram_px = 300
-    fixed = top + card_px + gap_cards + gap_diagrams + metrics_px + bottom
-    if height is not None:
-        diagram_px = max(220, int(height) - fixed)
-    plot_px = card_px + gap_cards + diagram_px + gap_diagrams + metrics_px
-    cards = domain(0, card_px, plot_px)
-    diagrams = domain(card_px + gap_cards, diagram_px, plot_px)
-    metrics = domain(plot_px - metrics_px, metrics_px, plot_px)
+
+def _place_bands(fig, stack: Stack, titles) -> None:
+    """Give the cards, the diagrams and the metrics table the heights of ``stack`` (the
+    tables every row: a clipped table scrolls, and hides rows in a saved figure), with
+    their titles just above them."""
+    cards, diagrams, metrics = (stack.domain(k) for k in range(3))
     fig.data[0].domain.y = fig.data[1].domain.y = cards
     fig.data[-1].domain.y = metrics
     for col in (1, 2):
-        fig.update_xaxes(
-            title_text="predicted risk", range=[-0.02, 1.02], tickformat=".0%", row=2, col=col
-        )
-        fig.update_yaxes(
-            title_text="observed risk",
-            range=[-0.02, 1.02],
-            tickformat=".0%",
-            domain=diagrams,
-            row=2,
-            col=col,
-        )
+        fig.update_xaxes(**risk_axis("predicted risk"), row=2, col=col)
+        fig.update_yaxes(**risk_axis("observed risk"), domain=diagrams, row=2, col=col)
     centers = [sum(fig.data[0].domain.x) / 2, sum(fig.data[1].domain.x) / 2]
     place_subplot_titles(
         fig,
@@ -300,22 +311,3 @@ def compare_figure(
             (0.5, metrics[1]),
         ],
     )
-    fig.update_layout(
-        height=top + plot_px + bottom,
-        title={
-            "text": f"{html.escape(heading)}<br><sup>{sub}</sup>",
-            "yref": "container",
-            "y": 1 - title_top / (top + plot_px + bottom),
-            "yanchor": "top",
-        },
-        margin={"l": 60, "r": 20, "t": top, "b": bottom},
-        # under the diagrams' axis titles, above the metrics table's title
-        legend={
-            "orientation": "h",
-            "x": 0.5,
-            "xanchor": "center",
-            "y": domain(card_px + gap_cards + diagram_px + XAXIS_PX, 0, plot_px)[1],
-            "yanchor": "top",
-        },
-    )
-    return fig

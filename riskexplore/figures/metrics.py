@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Iterator
+from typing import Any
 
 from riskexplore.evaluation.metrics import roc_curve
 from riskexplore.evaluation.tables import (
@@ -12,18 +13,16 @@ from riskexplore.evaluation.tables import (
     model_scores_or_predictions,
 )
 from riskexplore.figures.layout import (
-    HEADER_PX,
     METRIC_WIDTHS,
     MODEL_COLORS,
-    ROW_PX,
-    SUBTITLE_PX,
-    XAXIS_PX,
     column_kind,
-    domain,
+    diagonal_line,
     fmt,
+    metrics_stack,
     place_subplot_titles,
-    table_px,
-    text_lines,
+    table_cells,
+    table_header,
+    wrapped_table_px,
 )
 
 __all__ = ["metrics_figure"]
@@ -79,18 +78,39 @@ def metrics_figure(
         specs=[[{"type": "xy"}], [{"type": "table"}]],
         subplot_titles=_METRICS_TITLES,
     )
+    fig.add_trace(go.Scatter(**diagonal_line("chance")), row=1, col=1)
+    for trace in _roc_traces(go, models, X, y, X_test, y_test):
+        fig.add_trace(trace, row=1, col=1)
+    cells = _table_cells(models, X, y, X_test, y_test)
     fig.add_trace(
-        go.Scatter(
-            name="chance",
-            x=np.array([0.0, 1.0]),
-            y=np.array([0.0, 1.0]),
-            mode="lines",
-            line={"dash": "dash", "color": "#999999"},
-            hoverinfo="skip",
+        go.Table(
+            header=table_header(["model", *METRIC_COLUMNS]),
+            cells=table_cells(cells),
+            columnwidth=METRIC_WIDTHS,
         ),
-        row=1,
+        row=2,
         col=1,
     )
+    # the table shows every row (a clipped table scrolls, and hides rows in a saved
+    # figure); "train AUC" etc. wrap in narrow columns
+    stack = metrics_stack(bool(title), wrapped_table_px(cells[0], 24, header_lines=2), height)
+    roc = stack.domain(0)
+    fig.update_xaxes(title_text="false positive rate", range=[0, 1], domain=[0, 0.5], row=1, col=1)
+    fig.update_yaxes(title_text="true positive rate", range=[0, 1.02], domain=roc, row=1, col=1)
+    fig.data[-1].domain = {"x": [0, 1], "y": stack.domain(1)}
+    place_subplot_titles(fig, _METRICS_TITLES, [(0.25, roc[1]), (0.5, fig.data[-1].domain.y[1])])
+    fig.update_layout(
+        height=stack.height,
+        title={"text": title} if title else None,
+        margin={"l": 60, "r": 20, "t": stack.top, "b": stack.bottom},
+        # beside the ROC plot, in the room the plot leaves on its right
+        legend={"orientation": "v", "x": 0.55, "xanchor": "left", "y": roc[1], "yanchor": "top"},
+    )
+    return fig
+
+
+def _roc_traces(go, models: dict, X, y, X_test, y_test) -> Iterator[Any]:
+    """Each model's ROC curve on each split (a colour a model, a dash a split)."""
     splits = [("train", X, y, "solid")]
     if X_test is not None and y_test is not None:
         splits.append(("test", X_test, y_test, "dot"))
@@ -98,66 +118,22 @@ def metrics_figure(
         color = MODEL_COLORS[i % len(MODEL_COLORS)]
         for split, Xs, ys, dash in splits:
             fpr, tpr = roc_curve(ys, model_scores_or_predictions(model, Xs))
-            fig.add_trace(
-                go.Scatter(
-                    name=f"{name} {split}",
-                    x=fpr,
-                    y=tpr,
-                    mode="lines+markers",
-                    marker={"size": 4},
-                    line={"color": color, "dash": dash, "shape": "linear"},
-                    hovertemplate="FPR %{x:.2f}, TPR %{y:.2f}<extra>%{fullData.name}</extra>",
-                ),
-                row=1,
-                col=1,
+            yield go.Scatter(
+                name=f"{name} {split}",
+                x=fpr,
+                y=tpr,
+                mode="lines+markers",
+                marker={"size": 4},
+                line={"color": color, "dash": dash, "shape": "linear"},
+                hovertemplate="FPR %{x:.2f}, TPR %{y:.2f}<extra>%{fullData.name}</extra>",
             )
+
+
+def _table_cells(models: dict, X, y, X_test, y_test) -> list[list[str]]:
+    """The columns of the metrics table: the models' names, then each metric."""
     table = metrics_table(models, X, y, X_test, y_test) if models else None
-    header = ["model", *METRIC_COLUMNS]
     if table is None or table.empty:
-        cells = [[] for _ in header]
-    else:
-        cells = [list(table.index)] + [
-            [fmt(v, column_kind(c)) for v in table[c]] for c in METRIC_COLUMNS
-        ]
-    fig.add_trace(
-        go.Table(
-            header={
-                "values": header,
-                "fill_color": "#eeeeee",
-                "align": "left",
-                "height": HEADER_PX,
-            },
-            cells={"values": cells, "align": "left", "height": ROW_PX},
-            columnwidth=METRIC_WIDTHS,
-        ),
-        row=2,
-        col=1,
-    )
-    # pixels, top to bottom: title and subplot title, ROC plot, its x axis and the
-    # table's title, the table (every row: a clipped table scrolls, and hides rows in a
-    # saved figure), bottom margin
-    top = (60 if title else 20) + SUBTITLE_PX
-    table_height = table_px(
-        len(cells[0]),
-        header_lines=2,  # "train AUC" etc. wrap in narrow columns
-        wrapped_lines=sum(text_lines(n, 24) - 1 for n in cells[0]),
-    )
-    gap = XAXIS_PX + SUBTITLE_PX
-    bottom = 20
-    roc_px = 300
-    if height is not None:
-        roc_px = max(200, int(height) - top - gap - table_height - bottom)
-    plot_px = roc_px + gap + table_height
-    roc = domain(0, roc_px, plot_px)
-    fig.update_xaxes(title_text="false positive rate", range=[0, 1], domain=[0, 0.5], row=1, col=1)
-    fig.update_yaxes(title_text="true positive rate", range=[0, 1.02], domain=roc, row=1, col=1)
-    fig.data[-1].domain = {"x": [0, 1], "y": domain(roc_px + gap, table_height, plot_px)}
-    place_subplot_titles(fig, _METRICS_TITLES, [(0.25, roc[1]), (0.5, fig.data[-1].domain.y[1])])
-    fig.update_layout(
-        height=top + plot_px + bottom,
-        title={"text": title} if title else None,
-        margin={"l": 60, "r": 20, "t": top, "b": bottom},
-        # beside the ROC plot, in the room the plot leaves on its right
-        legend={"orientation": "v", "x": 0.55, "xanchor": "left", "y": roc[1], "yanchor": "top"},
-    )
-    return fig
+        return [[] for _ in range(1 + len(METRIC_COLUMNS))]
+    return [list(table.index)] + [
+        [fmt(v, column_kind(c)) for v in table[c]] for c in METRIC_COLUMNS
+    ]

@@ -18,6 +18,7 @@ from typing import Any
 
 from riskexplore.core.progress import ProgressSeries
 from riskexplore.core.registry import family_of_incumbent
+from riskexplore.figures.layout import bottom_legend
 
 __all__ = [
     "BOUNDS_TRACES",
@@ -32,6 +33,10 @@ BOUNDS_TRACES = ("upper bound", "lower bound", "incumbent", "gap", "nodes", "cut
 
 #: At most this many points per trace are sent to the browser (evenly thinned).
 MAX_POINTS = 4000
+
+#: The subplot of each trace, and the traces drawn as steps.
+_ROWS = dict(zip(BOUNDS_TRACES, (1, 1, 1, 2, 3, 3), strict=True))
+_STEPS = ("upper bound", "lower bound", "gap")
 
 _COLORS = {
     "upper bound": "#1f77b4",
@@ -125,42 +130,8 @@ def bounds_figure(
         row_heights=[0.55, 0.2, 0.25],
         subplot_titles=("Objective: best model and proven bound", "Optimality gap", "Work"),
     )
-    line = {"shape": "hv"}
-    fig.add_trace(
-        go.Scatter(
-            name="upper bound", mode="lines", line={**line, "color": _COLORS["upper bound"]}
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            name="lower bound", mode="lines", line={**line, "color": _COLORS["lower bound"]}
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(
-            name="incumbent",
-            mode="markers",
-            marker={"symbol": "star", "size": 11, "color": _COLORS["incumbent"]},
-            hovertemplate="t = %{x:.2f} s<br>objective %{y:.6g}<br>%{hovertext}<extra></extra>",
-        ),
-        row=1,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(name="gap", mode="lines", line={**line, "color": _COLORS["gap"]}),
-        row=2,
-        col=1,
-    )
-    fig.add_trace(
-        go.Scatter(name="nodes", mode="lines", line={"color": _COLORS["nodes"]}), row=3, col=1
-    )
-    fig.add_trace(
-        go.Scatter(name="cuts", mode="lines", line={"color": _COLORS["cuts"]}), row=3, col=1
-    )
+    for name in BOUNDS_TRACES:
+        fig.add_trace(_bounds_trace(go, name), row=_ROWS[name], col=1)
     fig.update_yaxes(title_text="objective", row=1, col=1)
     fig.update_yaxes(title_text="gap (%)", rangemode="tozero", row=2, col=1)
     fig.update_yaxes(title_text="count", rangemode="tozero", row=3, col=1)
@@ -168,21 +139,26 @@ def bounds_figure(
     fig.update_layout(
         height=height,
         margin={"l": 60, "r": 20, "t": 60, "b": 40},
-        # below the plots, at the bottom of the figure: the top holds the title and the
-        # first subplot's title; plotly widens the bottom margin when the legend wraps
-        legend={
-            "orientation": "h",
-            "x": 0,
-            "xanchor": "left",
-            "yref": "container",
-            "y": 0,
-            "yanchor": "bottom",
-        },
+        legend=bottom_legend(),
         hovermode="closest",
         title={"text": title} if title else None,
     )
     update_bounds_figure(fig, progress, log_time=log_time, max_points=max_points)
     return fig
+
+
+def _bounds_trace(go, name: str):
+    """The (empty) trace ``name`` of :data:`BOUNDS_TRACES`: the incumbents as stars, the
+    bounds and the gap as steps (they hold until the next event), the work as lines."""
+    if name == "incumbent":
+        return go.Scatter(
+            name=name,
+            mode="markers",
+            marker={"symbol": "star", "size": 11, "color": _COLORS[name]},
+            hovertemplate="t = %{x:.2f} s<br>objective %{y:.6g}<br>%{hovertext}<extra></extra>",
+        )
+    line = {"shape": "hv"} if name in _STEPS else {}
+    return go.Scatter(name=name, mode="lines", line={**line, "color": _COLORS[name]})
 
 
 def update_bounds_figure(

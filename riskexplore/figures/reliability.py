@@ -14,7 +14,14 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.evaluation.tables import reliability_tables
-from riskexplore.figures.layout import SPLIT_COLORS, XAXIS_PX, bottom_legend, fmt
+from riskexplore.figures.layout import (
+    SPLIT_COLORS,
+    XAXIS_PX,
+    bottom_legend,
+    diagonal_line,
+    fmt,
+    risk_axis,
+)
 
 __all__ = [
     "RELIABILITY_TRACES",
@@ -105,17 +112,7 @@ def reliability_traces(go, label_prefix: str = "", showlegend: bool = True) -> l
     list
         The three traces (empty markers).
     """
-    traces = [
-        go.Scatter(
-            name="perfect calibration",
-            x=np.array([0.0, 1.0]),
-            y=np.array([0.0, 1.0]),
-            mode="lines",
-            line={"dash": "dash", "color": "#999999"},
-            hoverinfo="skip",
-            showlegend=showlegend,
-        )
-    ]
+    traces = [go.Scatter(**diagonal_line(RELIABILITY_TRACES[0]), showlegend=showlegend)]
     for split in ("train", "test"):
         traces.append(
             go.Scatter(
@@ -157,8 +154,8 @@ def reliability_figure(
     import plotly.graph_objects as go
 
     fig = go.Figure(reliability_traces(go))
-    fig.update_xaxes(title_text="predicted risk", range=[-0.02, 1.02], tickformat=".0%")
-    fig.update_yaxes(title_text="observed risk", range=[-0.02, 1.02], tickformat=".0%")
+    fig.update_xaxes(**risk_axis("predicted risk"))
+    fig.update_yaxes(**risk_axis("observed risk"))
     fig.update_layout(
         height=height,
         title={"text": title} if title else None,
