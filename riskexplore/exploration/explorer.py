@@ -26,7 +26,7 @@ from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
 from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
 from riskexplore.exploration.runner import solve_function
-from riskexplore.exploration.study.data import resolve_data
+from riskexplore.exploration.study.data import StudyWarning, resolve_data
 from riskexplore.exploration.study.document import Study
 
 __all__ = [
@@ -427,6 +427,52 @@ class ExplorerState:
             state.record_scale_price(state.runs["unconstrained"], study.scale_price)
         return state
 
+    def open_study(
+        self, source, *, data=None, name: str | None = None
+    ) -> tuple[ExplorerState, Study, list[str]]:
+        """The state of a study, to show instead of this one (which stays as it is).
+
+        The study is read (:meth:`Study.read
+        <riskexplore.exploration.study.document.Study.read>`) and opened on its data
+        (:meth:`from_study`; this state's table for a study of an uploaded file saved
+        without its rows). The new state follows this one: its data version is newer than
+        every run of this state (their results are never shown as the study's) and its
+        messages come after this state's.
+
+        Parameters
+        ----------
+        source : str, Path, bytes, dict or Study
+            A study file's path, its content, or a study.
+        data : DataFrame, bytes, str or Path, optional
+            The table to open it on (a CSV file's bytes or path).
+        name : str, optional
+            The file's name in messages (for bytes, as an upload gives them).
+
+        Returns
+        -------
+        (ExplorerState, Study, list of str)
+            The new state, the study (its constraints, size path, near-optimal set and
+            "By group" settings are for the views), and the texts of the
+            :class:`~riskexplore.exploration.study.data.StudyWarning` issued while opening
+            it (e.g. the data differ from the study's); they are not issued again.
+
+        Raises
+        ------
+        InputError
+            For a malformed or edited study, missing data, or settings this version
+            refuses.
+        """
+        study = source if isinstance(source, Study) else Study.read(source, name=name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", StudyWarning)
+            state = ExplorerState.from_study(study, data=data, current=self)
+        notes = [str(w.message) for w in caught if issubclass(w.category, StudyWarning)]
+        state.data_version += self.data_version  # newer than every earlier run
+        for record in state.runs.values():
+            record.data_version = state.data_version
+        state.messages = self.messages + state.messages
+        return state, study, notes
+
     # --- solving ---------------------------------------------------------------------
     def check_ready(self) -> None:
         """Raise a readable error unless data and outcome can be solved now."""
@@ -510,6 +556,18 @@ class ExplorerState:
             self.dataset,
             self.outcome,
         )
+
+    def current_results(self) -> dict[str, Any]:
+        """The models of the runs on the current data (a run on earlier data is kept in
+        :attr:`runs` but never shown as a result of these data).
+
+        Returns
+        -------
+        dict
+            ``"unconstrained"`` / ``"constrained"`` -> fitted model.
+        """
+        v = self.data_version
+        return {r: rec.model for r, rec in self.runs.items() if rec.data_version == v}
 
     def comparison(self):
         """The :class:`~riskexplore.evaluation.compare.Comparison` of the two runs, with

@@ -5,6 +5,7 @@
 * :mod:`~riskexplore.widgets.alternatives.html` -- its HTML (distance, set summary, price
   table, card text).
 * :mod:`~riskexplore.widgets.alternatives.edit` -- the hand-edit controls.
+* :mod:`~riskexplore.widgets.alternatives.layout` -- its page's boxes.
 """
 
 from __future__ import annotations

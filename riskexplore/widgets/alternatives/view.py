@@ -22,7 +22,8 @@ The blocks carry CSS classes for pages and browser tests: ``rx-alt-controls``,
 ``rx-alt-prices``.
 
 The HTML blocks are :mod:`riskexplore.widgets.alternatives.html`, the edit controls
-:mod:`riskexplore.widgets.alternatives.edit`.
+:mod:`riskexplore.widgets.alternatives.edit`, the page's boxes
+:mod:`riskexplore.widgets.alternatives.layout`.
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ from riskexplore.widgets._refresh import Refresher
 from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.alternatives.edit import EditControls
 from riskexplore.widgets.alternatives.html import (
-    STYLE,
     card_text,
     distance_html,
     grey_html,
@@ -56,6 +56,7 @@ from riskexplore.widgets.alternatives.html import (
     set_summary_html,
     strip_tags,
 )
+from riskexplore.widgets.alternatives.layout import alternatives_page
 from riskexplore.widgets.cards import message_html, model_html
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.reliability import ReliabilityView
@@ -181,10 +182,6 @@ class AlternativesView(ExplorerTab):
         auto_refresh: bool = True,
         refresh_interval: float = 0.3,
     ) -> None:
-        import ipywidgets as w
-
-        from riskexplore.widgets.plot_view import PlotView
-
         self.state = state or AlternativesState()
         self.source = source
         self.auto_refresh = bool(auto_refresh)
@@ -205,6 +202,17 @@ class AlternativesView(ExplorerTab):
         self.feature_noun = "feature"
         #: Title of the price figure (default: the figure's own).
         self.prices_title: str | None = None
+        self._build()
+        self._lay_out()
+        self._wire()
+        self._show_family(None)
+        self._show_set()
+
+    def _build(self) -> None:
+        """The controls, the set's cards, the model shown with its views, the prices."""
+        import ipywidgets as w
+
+        from riskexplore.widgets.plot_view import PlotView
 
         style = {"description_width": "150px"}
         self.tolerance = w.BoundedFloatText(
@@ -220,12 +228,11 @@ class AlternativesView(ExplorerTab):
         self.status_label = w.HTML()
         self.message = w.HTML()
         self.summary = w.HTML()
-        self.cards = w.VBox(layout=w.Layout(max_height="460px", overflow="auto", width="100%"))
-        self.cards.add_class("rx-alt-cards")
-        self.card = w.HTML()
-        self.card.add_class("rx-alt-card")
-        self.distance = w.HTML()
-        self.distance.add_class("rx-alt-distance")
+        self.cards = w.VBox(
+            layout=w.Layout(max_height="460px", overflow="auto", width="100%")
+        ).add_class("rx-alt-cards")
+        self.card = w.HTML().add_class("rx-alt-card")
+        self.distance = w.HTML().add_class("rx-alt-distance")
         self.edits = EditControls(self.change_points, self.set_item, self.change_threshold)
         self.edit_box, self.edit_title = self.edits.box, self.edits.title
         self.reset_button = w.Button(description="Back to the model", icon="undo", disabled=True)
@@ -233,63 +240,26 @@ class AlternativesView(ExplorerTab):
         self.metrics.widget.add_class("rx-alt-metrics")
         self.reliability = ReliabilityView(title="Predicted and observed risk (this model)")
         self.reliability.widget.add_class("rx-alt-reliability")
-        self.frequency = PlotView()
-        self.frequency.add_class("rx-alt-frequency")
+        self.frequency = PlotView().add_class("rx-alt-frequency")
         self.prices_button = w.Button(description="Price of each feature", icon="balance-scale")
         self.prices_stop = w.Button(description="Stop", icon="stop", disabled=True)
         self.prices_status = w.HTML()
         self.prices_table = w.HTML()
         self.prices_figure = PlotView()
+
+    def _lay_out(self) -> None:
+        """The boxes (:mod:`riskexplore.widgets.alternatives.layout`)."""
+        page = alternatives_page(self)
+        self.widget, self.controls, self.results = page.widget, page.controls, page.results
+        self.prices_box, self.prices_plot = page.prices_box, page.prices_plot
+
+    def _wire(self) -> None:
+        """The buttons."""
         self.find_button.on_click(lambda _b: self.compute())
         self.stop_button.on_click(lambda _b: self.stop("set"))
         self.prices_button.on_click(lambda _b: self.compute_prices())
         self.prices_stop.on_click(lambda _b: self.stop("prices"))
         self.reset_button.on_click(lambda _b: self.reset())
-
-        controls = w.HBox(
-            [self.tolerance, self.max_models, self.find_button, self.stop_button],
-            layout=w.Layout(flex_flow="row wrap", align_items="center"),
-        )
-        controls.add_class("rx-alt-controls")
-        self.controls = controls
-        chooser = w.VBox(
-            [self.summary, self.cards],
-            layout=w.Layout(flex="1 1 320px", min_width="280px", margin="0 16px 0 0"),
-        )
-        shown = w.VBox(
-            [self.card, self.distance, self.edit_title, self.edit_box, self.reset_button],
-            layout=w.Layout(flex="2 1 480px", min_width="0"),
-        )
-        prices_controls = w.HBox(
-            [self.prices_button, self.prices_stop, self.prices_status],
-            layout=w.Layout(align_items="center"),
-        )
-        self.prices_plot = w.VBox([self.prices_figure], layout=w.Layout(width="100%"))
-        self.prices_box = w.VBox([prices_controls, self.prices_table, self.prices_plot])
-        self.prices_box.add_class("rx-alt-prices")
-        #: The set and the model shown (folded until a set is found).
-        self.results = w.VBox(
-            [
-                w.HBox([chooser, shown], layout=w.Layout(flex_flow="row wrap", width="100%")),
-                self.metrics.widget,
-                self.reliability.widget,
-                self.frequency,
-            ],
-            layout=w.Layout(width="100%"),
-        )
-        self.results.add_class("rx-alt-results")
-        self.widget = w.VBox(
-            [
-                w.HTML(STYLE),
-                controls,
-                self.status_label,
-                self.message,
-                self.results,
-                self.prices_box,
-            ]
-        )
-        self._show_family(None)
-        self._show_set()
 
     # --- the Explorer ---------------------------------------------------------------
     #: Its tab in the Explorer (``AlternativesView.attach(explorer)``: the Explorer's

@@ -67,7 +67,7 @@ def explorer_audit_source(explorer) -> Callable[[], dict[str, Any]]:
     def source() -> dict[str, Any]:
         st = explorer.state
         return {
-            "models": explorer._current_results(),
+            "models": st.current_results(),
             "X": st.X,
             "y": st.y,
             "X_test": st.X_test,
@@ -203,15 +203,21 @@ class AuditView(ExplorerTab):
         on_rule: Callable[[Any], tuple[bool, str]] | None = None,
         state: AuditState | None = None,
     ) -> None:
-        import ipywidgets as w
-
-        from riskexplore.widgets.plot_view import PlotView
-
         self.source = source
         self.on_rule = on_rule
         self.state = state or AuditState()
         self._syncing = False
         self.rule_buttons: list = []
+        self._build()
+        self._wire()
+        self._show_message()
+
+    def _build(self) -> None:
+        """The choices, the findings, the table and the figures, in their boxes."""
+        import ipywidgets as w
+
+        from riskexplore.widgets.plot_view import PlotView
+
         style = {"description_width": "150px"}
         self.column = w.Dropdown(
             options=[("(choose)", "")],
@@ -268,10 +274,12 @@ class AuditView(ExplorerTab):
         self.widget = w.VBox([controls, self.message, self.results, self.reliability_box])
         self.reliability_box.layout.display = "none"
         self.widget.add_class("rx-audit")
+
+    def _wire(self) -> None:
+        """Observe the choices: each change shows the audit again."""
         for widget in (self.column, self.second, self.run, self.data):
             widget.observe(self._on_choice, names="value")
         self.metric.observe(self._on_metric, names="value")
-        self._show_message()
 
     #: Its tab in the Explorer (``AuditView.attach(explorer)``: the Explorer's runs and
     #: data, its rules added with :meth:`Explorer.add_audit_rule

@@ -24,7 +24,11 @@ from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.engines import check_feasible
 from riskexplore.checklist.fit import prepare_checklist
 from riskexplore.errors import ConstraintError
-from riskexplore.widgets.builders.constraint_list import ConstraintListBase, ExplorerBuilder
+from riskexplore.widgets.builders.constraint_list import (
+    ConstraintListBase,
+    ExplorerBuilder,
+    form_input,
+)
 
 __all__ = ["CHECKLIST_CONSTRAINT_TYPES", "ChecklistConstraintBuilder", "data_checker"]
 
@@ -54,6 +58,9 @@ _CAPTIONS: dict[str | None, dict[str, str]] = {
 }
 
 _GROUP_TYPES = ("GroupRateGap", "WorstGroupRate")
+
+#: The form's inputs (attributes of the builder), in the order shown.
+_INPUTS = ("item", "items", "feature_groups", "k", "m_mode", "lo", "hi", "rate", "rate_value", "by")
 
 
 def data_checker(X, y, groups=None, *, feasibility: bool = True, **prepare_kw: Any):
@@ -145,8 +152,6 @@ class ChecklistConstraintBuilder(ConstraintListBase):
         *,
         checker: Callable[[list], None] | None = None,
     ) -> None:
-        import ipywidgets as w
-
         names = [str(n) for n in item_names]
         if not names:
             raise ValueError("ChecklistConstraintBuilder needs at least one item name")
@@ -157,98 +162,48 @@ class ChecklistConstraintBuilder(ConstraintListBase):
         self._constraints: list = []
         self._callbacks: list[Callable[[list], None]] = []
         self.last_error: str | None = None
+        self._build(names)
+        self._wire(watched=[self.kind, self.m_mode])
+        self._start(constraints)
 
-        style = {"description_width": "110px"}
+    def _build(self, names: list[str]) -> None:
+        """The form (the constraint type, then every input a type may use), the buttons
+        and the active list."""
+        import ipywidgets as w
 
-        def wide():
-            return w.Layout(width="380px")
-
-        feature_groups = sorted({str(g) for g in self.item_groups.values()})
-        self.kind = w.Dropdown(
-            options=list(CHECKLIST_CONSTRAINT_TYPES),
-            description="constraint",
-            style=style,
-            layout=wide(),
+        n = len(names)
+        groups = sorted({str(g) for g in self.item_groups.values()})
+        columns = self.group_columns
+        self.kind = form_input(w.Dropdown, "constraint", options=list(CHECKLIST_CONSTRAINT_TYPES))
+        self.item = form_input(w.Dropdown, "item", options=names)
+        self.items = form_input(w.SelectMultiple, "items", options=names, rows=min(8, n))
+        self.feature_groups = form_input(
+            w.SelectMultiple,
+            "groups (none = all)",
+            options=groups,
+            rows=min(6, max(1, len(groups))),
         )
-        self.item = w.Dropdown(options=names, description="item", style=style, layout=wide())
-        self.items = w.SelectMultiple(
-            options=names, description="items", rows=min(8, len(names)), style=style, layout=wide()
-        )
-        self.feature_groups = w.SelectMultiple(
-            options=feature_groups,
-            description="groups (none = all)",
-            rows=min(6, max(1, len(feature_groups))),
-            style=style,
-            layout=wide(),
-        )
-        self.k = w.BoundedIntText(
-            value=min(3, len(names)),
-            min=1,
-            max=len(names),
-            description="N",
-            style=style,
-            layout=wide(),
-        )
-        self.m_mode = w.Dropdown(
+        self.k = form_input(w.BoundedIntText, "N", value=min(3, n), min=1, max=n)
+        self.m_mode = form_input(
+            w.Dropdown,
+            "M is",
             options=[("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")],
-            description="M is",
-            style=style,
-            layout=wide(),
         )
-        self.lo = w.BoundedIntText(
-            value=1, min=1, max=len(names), description="lo", style=style, layout=wide()
-        )
-        self.hi = w.BoundedIntText(
-            value=min(2, len(names)),
-            min=1,
-            max=len(names),
-            description="hi",
-            style=style,
-            layout=wide(),
-        )
-        self.rate = w.Dropdown(
+        self.lo = form_input(w.BoundedIntText, "lo", value=1, min=1, max=n)
+        self.hi = form_input(w.BoundedIntText, "hi", value=min(2, n), min=1, max=n)
+        self.rate = form_input(
+            w.Dropdown,
+            "rate",
             options=[("false negative rate", "fnr"), ("false positive rate", "fpr")],
-            description="rate",
-            style=style,
-            layout=wide(),
         )
-        self.rate_value = w.BoundedFloatText(
-            value=0.2,
-            min=0.0,
-            max=1.0,
-            step=0.01,
-            description="rate",
-            style=style,
-            layout=wide(),
+        self.rate_value = form_input(
+            w.BoundedFloatText, "rate", value=0.2, min=0.0, max=1.0, step=0.01
         )
-        self.by = w.SelectMultiple(
-            options=self.group_columns,
-            description="by (none = all)",
-            rows=min(4, max(1, len(self.group_columns))),
-            style=style,
-            layout=wide(),
+        self.by = form_input(
+            w.SelectMultiple, "by (none = all)", options=columns, rows=min(4, max(1, len(columns)))
         )
-        self.add_button = w.Button(description="Add", button_style="success", icon="plus")
-        self.remove_button = w.Button(description="Remove selected", icon="minus")
-        self.clear_button = w.Button(description="Remove all", icon="trash")
-        self.active = w.SelectMultiple(
-            options=[], description="active", rows=6, style=style, layout=w.Layout(width="520px")
-        )
-        self.active_html = w.HTML()
-        self.message = w.HTML()
-        self._inputs = {
-            "item": self.item,
-            "items": self.items,
-            "feature_groups": self.feature_groups,
-            "k": self.k,
-            "m_mode": self.m_mode,
-            "lo": self.lo,
-            "hi": self.hi,
-            "rate": self.rate,
-            "rate_value": self.rate_value,
-            "by": self.by,
-        }
-        self._assemble(w, constraints, watched=[self.kind, self.m_mode])
+        self._inputs = {key: getattr(self, key) for key in _INPUTS}
+        self._build_list()
 
     # --- the constraint set ----------------------------------------------------------
     @property

@@ -1,6 +1,7 @@
 """What both constraint builders share: the active list, adding with checks, removing,
-and the message area. A builder subclass supplies the form (``current()``), the per-family
-checks (``_validate``) and which inputs to show (``_show_inputs``)."""
+and the message area. A builder subclass supplies the form (its ``_build``, and
+``current()``), the per-family checks (``_validate``) and which inputs to show
+(``_show_inputs``)."""
 
 from __future__ import annotations
 
@@ -16,34 +17,86 @@ from riskexplore.widgets.cards import message_html
 
 log = logging.getLogger(__name__)
 
+#: The width of a form's descriptions.
+LABEL_WIDTH = "110px"
+
+
+def form_input(kind, description: str, *, label_width: str = LABEL_WIDTH, **kwargs: Any):
+    """An input of a builder's form, at the form's width.
+
+    Parameters
+    ----------
+    kind : type
+        Its ipywidgets class (``Dropdown``, ``BoundedIntText``, ...).
+    description : str
+        Its caption.
+    label_width : str
+        The caption's width.
+    **kwargs
+        Further arguments of ``kind`` (``options``, ``value``, ...).
+
+    Returns
+    -------
+    ipywidgets.Widget
+        The input, with a layout of its own (the inputs are hidden one by one).
+    """
+    import ipywidgets as w
+
+    return kind(
+        description=description,
+        style={"description_width": label_width},
+        layout=w.Layout(width="380px"),
+        **kwargs,
+    )
+
 
 class ConstraintListBase:
     """Active-constraint bookkeeping for a builder widget.
 
-    Subclasses set ``self._constraints``, ``self._callbacks``, ``self.last_error`` and the
-    widgets ``self.widget``, ``self.active``, ``self.active_html`` and ``self.message``,
-    and implement ``current()`` and ``_validate(constraint)``.
+    Subclasses set ``self._constraints``, ``self._callbacks`` and ``self.last_error``; their
+    ``_build`` makes the form (``self.kind`` and the inputs ``self._inputs``) and then
+    calls :meth:`_build_list`; their ``__init__`` ends with :meth:`_wire` and
+    :meth:`_start`. They implement ``current()``, ``_validate(constraint)`` and
+    ``_show_inputs()``.
     """
 
     def _validate(self, constraint) -> None:  # pragma: no cover - abstract
         """Raise a RiskExploreError if ``constraint`` cannot join the active set."""
         raise NotImplementedError
 
-    def _assemble(self, w, constraints, watched) -> None:
-        """Wire the buttons, lay out the form, and add the initial ``constraints``.
+    def _build_list(self) -> None:
+        """The buttons, the message area and the active list, and the builder's widget
+        (the form above them)."""
+        import ipywidgets as w
 
-        ``w`` is the ipywidgets module (imported lazily by the caller); changes of the
-        ``watched`` widgets re-decide which inputs are shown. Initial constraints that are
-        refused are listed in one message instead of raising.
-        """
+        self.add_button = w.Button(description="Add", button_style="success", icon="plus")
+        self.remove_button = w.Button(description="Remove selected", icon="minus")
+        self.clear_button = w.Button(description="Remove all", icon="trash")
+        self.active = w.SelectMultiple(
+            options=[],
+            description="active",
+            rows=6,
+            style={"description_width": LABEL_WIDTH},
+            layout=w.Layout(width="520px"),
+        )
+        self.active_html = w.HTML()
+        self.message = w.HTML()
+        form = w.VBox([self.kind, *self._inputs.values()])
+        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
+        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
+
+    def _wire(self, watched) -> None:
+        """Wire the buttons; changes of the ``watched`` widgets re-decide which inputs
+        are shown."""
         for widget in watched:
             widget.observe(lambda _c: self._show_inputs(), names="value")
         self.add_button.on_click(lambda _b: self.add_current())
         self.remove_button.on_click(lambda _b: self.remove_selected())
         self.clear_button.on_click(lambda _b: self.clear())
-        form = w.VBox([self.kind, *self._inputs.values()])
-        buttons = w.HBox([self.add_button, self.remove_button, self.clear_button])
-        self.widget = w.VBox([form, buttons, self.message, self.active, self.active_html])
+
+    def _start(self, constraints) -> None:
+        """Show the inputs of the type chosen and add the initial ``constraints``; those
+        refused are listed in one message instead of raising."""
         self._show_inputs()
         errors = [self.last_error for c in constraints if not self.add(c, quiet=True)]
         self._refresh_list()

@@ -27,7 +27,11 @@ from riskexplore.risk_score import constraints as C
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.widgets.builders.constraint_list import ConstraintListBase, ExplorerBuilder
+from riskexplore.widgets.builders.constraint_list import (
+    ConstraintListBase,
+    ExplorerBuilder,
+    form_input,
+)
 
 __all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
 
@@ -62,6 +66,35 @@ _CAPTIONS: dict[str | None, dict[str, str]] = {
     "AtLeastKOf": {"features": "group"},
     "GroupCalibration": {"feature": "group column"},
 }
+
+
+#: The form's inputs (attributes of the builder), in the order shown.
+_INPUTS = (
+    "feature",
+    "other",
+    "features",
+    "k",
+    "sign",
+    "side",
+    "p",
+    "bound_mode",
+    "group_op",
+    "group_value",
+    "limit",
+    "max_gap",
+    "lo",
+    "hi",
+)
+
+#: Which bounds of a feature's points hold.
+_BOUND_MODES = [("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")]
+
+#: Which way a group's predicted risk may not be off.
+_LIMITS = [
+    ("neither under- nor overestimate", "both"),
+    ("do not underestimate", "under"),
+    ("do not overestimate", "over"),
+]
 
 
 def check_constraints(
@@ -183,8 +216,6 @@ class ConstraintBuilder(ConstraintListBase):
         data=None,
         **problem_kwargs: Any,
     ) -> None:
-        import ipywidgets as w
-
         names = [str(n) for n in feature_names]
         if not names:
             raise ValueError("ConstraintBuilder needs at least one feature name")
@@ -195,114 +226,53 @@ class ConstraintBuilder(ConstraintListBase):
         self._constraints: list = []
         self._callbacks: list[Callable[[list], None]] = []
         self.last_error: str | None = None
+        self._build(names)
+        self._wire(watched=[self.kind, self.bound_mode])
+        self._start(constraints)
 
-        style = {"description_width": "110px"}
+    def _build(self, names: list[str]) -> None:
+        """The form (the constraint type, then every input a type may use), the buttons
+        and the active list."""
+        import ipywidgets as w
 
-        def wide():  # one Layout per widget: inputs are hidden one by one
-            return w.Layout(width="380px")
-
-        self.kind = w.Dropdown(
-            options=list(CONSTRAINT_TYPES), description="constraint", style=style, layout=wide()
+        self.kind = form_input(w.Dropdown, "constraint", options=list(CONSTRAINT_TYPES))
+        self.feature = form_input(w.Dropdown, "feature", options=names)
+        other = names[1] if len(names) > 1 else names[0]
+        self.other = form_input(w.Dropdown, "and", options=names, value=other)
+        self.features = form_input(
+            w.SelectMultiple, "features", options=names, rows=min(8, len(names))
         )
-        self.feature = w.Dropdown(options=names, description="feature", style=style, layout=wide())
-        self.other = w.Dropdown(
-            options=names,
-            value=names[1] if len(names) > 1 else names[0],
-            description="and",
-            style=style,
-            layout=wide(),
+        self.k = form_input(w.BoundedIntText, "k", value=1, min=0, max=len(names))
+        self.sign = form_input(
+            w.Dropdown, "points are", options=[("non-negative (+)", 1), ("non-positive (−)", -1)]
         )
-        self.features = w.SelectMultiple(
-            options=names,
-            description="features",
-            rows=min(8, len(names)),
-            style=style,
-            layout=wide(),
+        self.side = form_input(
+            w.Dropdown, "risk is", options=[("at least", "at_least"), ("at most", "at_most")]
         )
-        self.k = w.BoundedIntText(
-            value=1, min=0, max=len(names), description="k", style=style, layout=wide()
+        self.p = form_input(
+            w.BoundedFloatText, "probability", value=0.5, min=0.001, max=0.999, step=0.01
         )
-        self.sign = w.Dropdown(
-            options=[("non-negative (+)", 1), ("non-positive (−)", -1)],
-            description="points are",
-            style=style,
-            layout=wide(),
-        )
-        self.side = w.Dropdown(
-            options=[("at least", "at_least"), ("at most", "at_most")],
-            description="risk is",
-            style=style,
-            layout=wide(),
-        )
-        self.p = w.BoundedFloatText(
-            value=0.5,
-            min=0.001,
-            max=0.999,
-            step=0.01,
-            description="probability",
-            style=style,
-            layout=wide(),
-        )
-        self.bound_mode = w.Dropdown(
-            options=[("between lo and hi", "both"), ("at least lo", "lo"), ("at most hi", "hi")],
-            description="points",
-            style=style,
-            layout=wide(),
-        )
-        self.group_op = w.Dropdown(
+        self.bound_mode = form_input(w.Dropdown, "points", options=_BOUND_MODES)
+        self.group_op = form_input(
+            w.Dropdown,
+            "group: value",
             options=[("equal to", "eq"), ("at least", "ge"), ("below", "lt")],
-            description="group: value",
-            style=style,
-            layout=wide(),
         )
-        self.group_value = w.FloatText(value=1.0, description="of", style=style, layout=wide())
-        self.limit = w.Dropdown(
-            options=[
-                ("neither under- nor overestimate", "both"),
-                ("do not underestimate", "under"),
-                ("do not overestimate", "over"),
-            ],
-            description="risk",
-            style=style,
-            layout=wide(),
-        )
-        self.max_gap = w.BoundedFloatText(
+        self.group_value = form_input(w.FloatText, "of", value=1.0)
+        self.limit = form_input(w.Dropdown, "risk", options=_LIMITS)
+        self.max_gap = form_input(
+            w.BoundedFloatText,
+            "by more than (log-odds)",
+            label_width="170px",
             value=0.25,
             min=0.0,
             max=5.0,
             step=0.05,
-            description="by more than (log-odds)",
-            style={"description_width": "170px"},
-            layout=wide(),
         )
-        self.lo = w.IntText(value=0, description="lo", style=style, layout=wide())
-        self.hi = w.IntText(value=5, description="hi", style=style, layout=wide())
-        self.add_button = w.Button(description="Add", button_style="success", icon="plus")
-        self.remove_button = w.Button(description="Remove selected", icon="minus")
-        self.clear_button = w.Button(description="Remove all", icon="trash")
-        self.active = w.SelectMultiple(
-            options=[], description="active", rows=6, style=style, layout=w.Layout(width="520px")
-        )
-        self.active_html = w.HTML()
-        self.message = w.HTML()
-
-        self._inputs = {
-            "feature": self.feature,
-            "other": self.other,
-            "features": self.features,
-            "k": self.k,
-            "sign": self.sign,
-            "side": self.side,
-            "p": self.p,
-            "bound_mode": self.bound_mode,
-            "group_op": self.group_op,
-            "group_value": self.group_value,
-            "limit": self.limit,
-            "max_gap": self.max_gap,
-            "lo": self.lo,
-            "hi": self.hi,
-        }
-        self._assemble(w, constraints, watched=[self.kind, self.bound_mode])
+        self.lo = form_input(w.IntText, "lo", value=0)
+        self.hi = form_input(w.IntText, "hi", value=5)
+        self._inputs = {key: getattr(self, key) for key in _INPUTS}
+        self._build_list()
 
     @classmethod
     def for_data(cls, X, constraints: Iterable = (), **kwargs: Any) -> ConstraintBuilder:

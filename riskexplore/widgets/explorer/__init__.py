@@ -4,6 +4,8 @@
 * :mod:`~riskexplore.widgets.explorer.widget` -- :class:`Explorer`, the widget.
 * :mod:`~riskexplore.widgets.explorer.layout` -- its page and its results' tabs.
 * :mod:`~riskexplore.widgets.explorer.settings` -- the settings' controls.
+* :mod:`~riskexplore.widgets.explorer.runs` -- the runs' Solve buttons and monitors.
+* :mod:`~riskexplore.widgets.explorer.results` -- the result views.
 * :mod:`~riskexplore.widgets.explorer.study` -- Save and Open of study files.
 """
 

@@ -62,6 +62,12 @@ class SettingsControls:
     """
 
     def __init__(self, settings: dict[str, Any], style: dict[str, str], layout: Any) -> None:
+        self._build(settings, style, layout)
+        self._lay_out()
+        self._show_scale(settings["scale"])
+
+    def _build(self, settings: dict[str, Any], style: dict[str, str], layout: Any) -> None:
+        """One widget per setting, showing ``settings``."""
         import ipywidgets as w
 
         s, lay = settings, layout
@@ -136,13 +142,16 @@ class SettingsControls:
             layout=lay,
         )
 
+    def _lay_out(self) -> None:
+        """The box of each family's own settings."""
+        import ipywidgets as w
+
         self.family_boxes = {
             "risk_score": w.VBox(
                 [self.max_size, self.coef_range, self.scale, self.multiplier_range]
             ),
             "checklist": w.VBox([self.max_items, self.binarize, self.group_columns]),
         }
-        self._show_scale(s["scale"])
 
     @property
     def widgets(self) -> tuple:

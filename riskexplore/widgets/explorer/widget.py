@@ -33,9 +33,13 @@ Driving it from code (tests, dashboards)::
     ex.solve(constrained=True, wait=True)
     ex.results["constrained"], ex.comparison.price_of_constraints
 
-The settings' widgets are :mod:`riskexplore.widgets.explorer.settings`; saving and opening
-study files (:meth:`Explorer.save_study`, :meth:`Explorer.open_study`) is
-:mod:`riskexplore.widgets.explorer.study`.
+The Explorer coordinates collaborators, one per part of the page: the settings' widgets
+(:mod:`riskexplore.widgets.explorer.settings`), the runs' buttons and monitors
+(:mod:`riskexplore.widgets.explorer.runs`), the result views
+(:mod:`riskexplore.widgets.explorer.results`), saving and opening study files
+(:meth:`Explorer.save_study`, :meth:`Explorer.open_study`;
+:mod:`riskexplore.widgets.explorer.study`) and the page's layout
+(:mod:`riskexplore.widgets.explorer.layout`).
 """
 
 from __future__ import annotations
@@ -50,19 +54,17 @@ from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.exploration.explorer import MAX_UPLOAD_BYTES, ExplorerState
 from riskexplore.exploration.runner import describe_error
+from riskexplore.exploration.study.document import Study
 from riskexplore.widgets.alternatives.view import AlternativesView
 from riskexplore.widgets.audit.view import AuditView
 from riskexplore.widgets.builders import checklist as checklist_builder
 from riskexplore.widgets.builders import risk_score as constraint_builder
 from riskexplore.widgets.cards import message_html
-from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer.layout import explorer_page, results_tabs
+from riskexplore.widgets.explorer.results import ResultViews
+from riskexplore.widgets.explorer.runs import RunControls
 from riskexplore.widgets.explorer.settings import SettingsControls
 from riskexplore.widgets.explorer.study import StudyFiles
-from riskexplore.widgets.metrics_panel import MetricsPanel
-from riskexplore.widgets.monitor import SolveMonitor
-from riskexplore.widgets.pareto import ParetoView
-from riskexplore.widgets.reliability import ReliabilityView
 
 __all__ = ["Explorer"]
 
@@ -75,10 +77,8 @@ BUILDERS = {
 
 log = logging.getLogger(__name__)
 
-_RUNS = ("unconstrained", "constrained")
 
-
-class Explorer(StudyFiles):
+class Explorer:
     """One page to explore risk scores and checklists on a dataset.
 
     Parameters
@@ -105,14 +105,20 @@ class Explorer(StudyFiles):
     settings_controls : SettingsControls
         The settings' widgets (:mod:`riskexplore.widgets.explorer.settings`; each is also
         an attribute: ``max_size``, ``scale``, ``time_limit``, ...).
+    run_controls : RunControls
+        The runs' Solve buttons and monitors (:mod:`riskexplore.widgets.explorer.runs`).
     monitors : dict
         ``"unconstrained"`` / ``"constrained"`` -> :class:`SolveMonitor`.
+    result_views : ResultViews
+        The result views (:mod:`riskexplore.widgets.explorer.results`).
     reliability, metrics, pareto, compare : the result views.
     alternatives : AlternativesView
         Near-optimal models, hand edits and feature prices (the "Alternatives" tab).
     audit : AuditView
         The model group by group, with the rules that limit its findings (the "By
         group" tab).
+    study_files : StudyFiles
+        Saving and opening study files (:mod:`riskexplore.widgets.explorer.study`).
     message : ipywidgets.HTML
         The latest message (errors in red).
 
@@ -148,8 +154,6 @@ class Explorer(StudyFiles):
         time_limit: float = 60,
         **defaults: Any,
     ) -> None:
-        import ipywidgets as w
-
         auto_refresh = bool(defaults.pop("auto_refresh", True))
         outcome = defaults.pop("outcome", None)
         self.state = ExplorerState()
@@ -158,7 +162,25 @@ class Explorer(StudyFiles):
         self._syncing = False
         self.state.set_family(family)
         self.state.update_settings(time_limit=time_limit, **defaults)
-        s = self.state.settings
+        # The page's own layout (headings, boxes, the results' tabs) is built when it is
+        # first shown or asked for (``widget``, ``results_tabs``): a dashboard that lays
+        # out the views itself never sends the browser these widgets it does not show.
+        self._widget: Any = None
+        self._results_tabs: Any = None
+        self._extra_tabs: list[tuple[str, Any]] = []
+        self._build(auto_refresh)
+        self._wire()
+        self._attach_tabs(auto_refresh)
+        self._show_family_settings()
+        self._refresh_builder()
+        if dataset is not None:
+            self.load_dataset(dataset)
+            if outcome is not None:
+                self.set_outcome(outcome)
+
+    def _build(self, auto_refresh: bool) -> None:
+        """Make the widgets of the data, the settings, the runs and the results."""
+        import ipywidgets as w
 
         style = {"description_width": "130px"}
         lay = w.Layout(width="360px")
@@ -179,68 +201,62 @@ class Explorer(StudyFiles):
         self.family_picker = w.ToggleButtons(
             options=[(f.label, f.name) for f in families()], value=self.state.family
         )
-        controls = self.settings_controls = SettingsControls(s, style, lay)
+        controls = self.settings_controls = SettingsControls(self.state.settings, style, lay)
         self.max_size, self.coef_range = controls.max_size, controls.coef_range
         self.scale, self.multiplier_range = controls.scale, controls.multiplier_range
         self.max_items, self.binarize = controls.max_items, controls.binarize
         self.group_columns = controls.group_columns
         self.time_limit, self.test_fraction = controls.time_limit, controls.test_fraction
-        # --- constraints, solve
+        # --- constraints, results, runs
         self.constraints_box = w.VBox()
-        self.solve_free = w.Button(
-            description="Solve unconstrained",
-            icon="play",
-            button_style="primary",
-            layout=w.Layout(width="200px"),
+        # (the collaborators read the state at each use: opening a study replaces it)
+        views = self.result_views = ResultViews(
+            lambda: self.state, self._show, self._lock, auto_refresh=auto_refresh
         )
-        self.solve_bound = w.Button(
-            description="Solve constrained",
-            icon="play",
-            button_style="warning",
-            layout=w.Layout(width="200px"),
+        self.reliability, self.reliability_run = views.reliability, views.reliability_run
+        self.metrics, self.pareto, self.compare = views.metrics, views.pareto, views.compare
+        runs = self.run_controls = RunControls(
+            lambda: self.state,
+            self._show,
+            self._lock,
+            on_start=views.compare.cancel_scale_price,  # the new search gets the processor
+            on_result=views.refresh,
+            auto_refresh=auto_refresh,
         )
-        self.monitors = {
-            run: SolveMonitor(title=f"{run.capitalize()} solve", auto_refresh=auto_refresh)
-            for run in _RUNS
-        }
-        for run, monitor in self.monitors.items():
-            monitor.solve_button.layout.display = "none"  # the Explorer's buttons start runs
-            monitor.on_finish(lambda model, error, run=run: self._finished(run, model, error))
-        # --- results
-        self.reliability = ReliabilityView()
-        self.reliability_run = w.ToggleButtons(options=list(_RUNS), value="unconstrained")
-        self.metrics = MetricsPanel()
-        self.pareto = ParetoView(auto_refresh=auto_refresh)
-        self.compare = CompareView()
+        self.solve_free, self.solve_bound = runs.solve_free, runs.solve_bound
+        self.monitors = runs.monitors
         self.message = w.HTML()
 
+    def _wire(self) -> None:
+        """Observe the widgets: each change goes through the plain-Python state."""
         self.dataset_picker.observe(self._on_dataset, names="value")
         self.upload.observe(self._on_upload, names="value")
         self.outcome_picker.observe(self._on_outcome, names="value")
         self.family_picker.observe(self._on_family, names="value")
-        for widget in controls.widgets:
+        for widget in self.settings_controls.widgets:
             widget.observe(self._on_setting, names="value")
         self.solve_free.on_click(lambda _b: self.solve(constrained=False))
         self.solve_bound.on_click(lambda _b: self.solve(constrained=True))
-        self.reliability_run.observe(lambda _c: self._show_reliability(), names="value")
         self.pareto.on_compute = lambda: self.compute_path()
 
-        # The page's own layout (headings, boxes, the results' tabs) is built when it is
-        # first shown or asked for (``widget``, ``results_tabs``): a dashboard that lays
-        # out the views itself never sends the browser these widgets it does not show.
-        self._widget: Any = None
-        self._results_tabs: Any = None
-        self._extra_tabs: list[tuple[str, Any]] = []
+    def _attach_tabs(self, auto_refresh: bool) -> None:
+        """The tabs that follow the Explorer (after its own observers, which see a change
+        first), and the study files that save and open them with the rest."""
         # beyond the optimum: near-optimal models, hand edits, feature prices (a tab)
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
-        # does it work for every group of patients? (a tab)
+        # does it work for every group of patients? (a tab, drawn with the results)
         self.audit = AuditView.attach(self)
-        self._show_family_settings()
-        self._refresh_builder()
-        if dataset is not None:
-            self.load_dataset(dataset)
-            if outcome is not None:
-                self.set_outcome(outcome)
+        self.result_views.followers.append(self.audit)
+        self.study_files = StudyFiles(
+            state=lambda: self.state,
+            adopt=self._adopt_state,
+            builder=lambda: self.constraint_builder,
+            show=self._show,
+            runs=self.run_controls,
+            results=self.result_views,
+            alternatives=self.alternatives,
+            audit=self.audit,
+        )
 
     # --- layout (built on first use) ----------------------------------------------------
     @property
@@ -335,22 +351,10 @@ class Explorer(StudyFiles):
     def _data_changed(self) -> None:
         self._sync_widgets()
         self._refresh_builder()
-        self._clear_results()
-        self._configure_pareto()
+        self.result_views.clear_stale()
+        self.result_views.configure_path()
         self.audit.set_columns(self.state.feature_names)
         self.audit.refresh()
-
-    def _clear_results(self) -> None:
-        """Results of earlier data must not stay on screen under the new data's name
-        (their runs stay in ``state.runs``, tagged with the data version they used)."""
-        if self._current_results():
-            return
-        self.compare.cancel_scale_price()
-        self.reliability.clear()
-        self.metrics.clear()
-        self.compare.clear()
-        self.pareto.clear()
-        self.audit.clear()
 
     def _sync_widgets(self) -> None:
         st = self.state
@@ -366,21 +370,7 @@ class Explorer(StudyFiles):
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
         finally:
             self._syncing = False
-        if st.frame is None:
-            self.data_info.value = ""
-            return
-        parts = [
-            f"<b>{html.escape(str(st.dataset))}</b>: {len(st.frame)} rows, {len(cols)} columns"
-        ]
-        if st.y is not None:
-            n_test = 0 if st.y_test is None else len(st.y_test)
-            parts.append(
-                f"outcome <b>{html.escape(st.outcome)}</b>; {len(st.y)} training rows "
-                f"({int(st.y.sum())} positive), {n_test} held out"
-            )
-        self.data_info.value = (
-            '<div style="font-family:system-ui,sans-serif">' + "<br>".join(parts) + "</div>"
-        )
+        self.data_info.value = _data_info_html(st)
 
     def _on_dataset(self, change) -> None:
         if not self._syncing and change["new"]:
@@ -433,7 +423,7 @@ class Explorer(StudyFiles):
         self._syncing = False
         self._show_family_settings()
         self._refresh_builder()
-        self._configure_pareto()
+        self.result_views.configure_path()
         return True
 
     def update_settings(self, **settings: Any) -> bool:
@@ -447,7 +437,7 @@ class Explorer(StudyFiles):
         if {"test_fraction", "seed"} & set(settings):
             self._sync_widgets()
         self._refresh_builder()
-        self._configure_pareto()
+        self.result_views.configure_path()
         return True
 
     @property
@@ -591,62 +581,16 @@ class Explorer(StudyFiles):
         until the run ends.
         """
         run = "constrained" if constrained else "unconstrained"
-        monitor = self.monitors[run]
-        if monitor.running:
-            self._show(f"The {run} solve is still running; press Stop first.", "warning")
-            return monitor
-        constraints = self.constraints if constrained else []
-        if constrained and not constraints:
-            self._show("Add at least one constraint before the constrained solve.", "warning")
-            return None
-        try:
-            solve = self.state.solve_function(constraints)
-        except Exception as exc:
-            self._show(describe_error(exc))
-            return None
-        st = self.state
-        # what this run solves; read by the finish callback (one run per monitor at a time)
-        monitor._explorer_context = (
-            st.family,
-            dict(st.settings),
-            list(constraints),
-            st.data_version,
-        )
-        self.compare.cancel_scale_price()  # the new search gets the processor
-        runner = monitor.start(solve)
-        if runner is None:
-            return None
-        self._show(f"Solving {run} ({st.model_family.label.lower()})…", "info")
-        if wait:
+        monitor, started = self.run_controls.start(run, self.constraints if constrained else [])
+        if started and wait:
             self.wait(timeout)
         return monitor
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until every running solve (and path) ends."""
         limit = timeout if timeout is not None else 3 * self.state.settings["time_limit"] + 60
-        for monitor in self.monitors.values():
-            if monitor.runner is not None:
-                monitor.wait(timeout=limit)
-        self.compare.wait_scale_price(timeout=2 * limit)
-        if self.pareto.running:
-            self.pareto.wait(timeout=limit * 10)
-
-    def _finished(self, run: str, model, error) -> None:
-        with self._lock:
-            if error is not None or model is None:
-                if error is None and self.monitors[run].status == "stopped":
-                    self._show(f"The {run} solve was stopped before it started.", "info")
-                    return
-                self._show(
-                    f"The {run} solve failed: {describe_error(error)}"
-                    if error is not None
-                    else f"The {run} solve found no model."
-                )
-                return
-            family, settings, constraints, version = self.monitors[run]._explorer_context
-            self.state.record(run, model, family, settings, constraints, version)
-            self._show(f"The {run} solve finished: {model.certificate_line()}", "info")
-            self._refresh_results(run)
+        self.run_controls.wait(limit)
+        self.result_views.wait(limit)
 
     @property
     def results(self) -> dict[str, Any]:
@@ -658,124 +602,138 @@ class Explorer(StudyFiles):
         """The current comparison (see :meth:`ExplorerState.comparison`), or None."""
         return self.compare.comparison
 
-    def _current_results(self) -> dict[str, Any]:
-        v = self.state.data_version
-        return {r: rec.model for r, rec in self.state.runs.items() if rec.data_version == v}
-
-    def _refresh_results(self, run: str | None = None) -> None:
-        st = self.state
-        current = self._current_results()
-        if not current:
-            return
-        if run in current:
-            self.reliability_run.value = run
-        self._show_reliability()
-        self.audit.refresh()
-        self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
-        try:
-            comparison = st.comparison()
-        except Exception as exc:
-            self._show(f"Could not compare the runs: {describe_error(exc)}")
-            return
-        if comparison is not None:
-            self.compare.show(comparison, st.X, st.y, st.X_test, st.y_test)
-            self._show_scale_price()
-
-    # --- the price of a fixed scale (risk scores) ------------------------------------
     @property
     def scale_price(self):
         """The certified price of a fixed scale for the unconstrained run
         (:class:`~riskexplore.evaluation.scale_price.ScalePrice`), or None until computed."""
         return self.state.current_scale_price()
 
-    def _show_scale_price(self) -> None:
-        """The comparison's line on the price of a fixed scale; when it is missing the
-        compare view works it out in the background (one more search)."""
-        with self._lock:
-            price = self.state.current_scale_price()
-            job = None if price is not None else self.state.scale_price_function()
-            if job is None:
-                text = "" if price is None else price.describe("(without your rules)")
-                self.compare.show_scale_price(text)
-                return
-
-            def done(result, run=job.run) -> None:
-                with self._lock:
-                    self.state.record_scale_price(run, result)
-                    if self.compare.comparison is not None:
-                        self._show_scale_price()
-
-            self.compare.run_scale_price(job, done, key=job.run)
-
-    def _show_reliability(self) -> None:
-        st = self.state
-        run = self.reliability_run.value
-        model = self._current_results().get(run)
-        if model is not None:
-            self.reliability.show(model, st.X, st.y, st.X_test, st.y_test)
-        else:  # never the other run's diagram under this run's name
-            self.reliability.clear()
-            self.reliability.message.value = message_html(
-                f"No {run} model on the current data yet: run that solve first.", "info"
-            )
-
     def figures(self) -> dict[str, Any]:
         """Static ``go.Figure`` of every view that has something to show (for papers and
         ``save_figure``): ``"unconstrained"``/``"constrained"`` (solve progress),
         ``"reliability"``, ``"metrics"``, ``"pareto"``, ``"compare"``, ``"by_group"`` (the
         forest plot of the "By group" tab)."""
-        out: dict[str, Any] = {}
-        for run, monitor in self.monitors.items():
-            if monitor.runner is not None:
-                out[run] = monitor.static_figure()
-        if self.reliability.model is not None:
-            out["reliability"] = self.reliability.static_figure()
-        if self.metrics.models:
-            out["metrics"] = self.metrics.static_figure()
-        if self.pareto.rows:
-            out["pareto"] = self.pareto.static_figure()
-        if self.compare.comparison is not None:
-            out["compare"] = self.compare.static_figure()
+        out = self.run_controls.figures()
+        out.update(self.result_views.figures())
         if self.audit.state.result is not None:
             out["by_group"] = self.audit.static_figure()
         return out
 
-    # --- size path -------------------------------------------------------------------
-    def _path_kwargs(self, sizes=None, time_limit_per_size=None) -> dict[str, Any]:
-        st = self.state
-        fit = st.fit_kwargs()
-        limit = fit.pop("time_limit")
-        per_size = float(time_limit_per_size or max(1.0, limit / 4))
-        kw: dict[str, Any] = {"time_limit_per_size": per_size}
-        if st.X_test is not None:
-            kw.update(X_test=st.X_test, y_test=st.y_test)
-        size_parameter = st.model_family.size_parameter
-        kw["sizes"] = sizes if sizes is not None else fit.pop(size_parameter)
-        fit.pop(size_parameter, None)
-        kw.update(fit)
-        return kw
-
-    def _configure_pareto(self) -> None:
-        st = self.state
-        if st.X is not None:
-            try:
-                self.pareto.configure(st.X, st.y, kind=st.family, **self._path_kwargs())
-            except Exception as exc:  # pragma: no cover - settings are validated
-                self._show(describe_error(exc))
-
     def compute_path(self, sizes=None, time_limit_per_size=None, wait: bool = False) -> bool:
         """Compute the size path of the current family (sizes 1..max by default) with the
         current constraints, filling the Size path view progressively."""
+        return self.result_views.compute_path(self.constraints, sizes, time_limit_per_size, wait)
+
+    # --- study files -----------------------------------------------------------------
+    def save_study(self, path=None, *, include_data: bool = False) -> Study:
+        """Save the exploration as a study file (JSON data, never code).
+
+        The study keeps the data's identity (the bundled dataset's name or the uploaded
+        file's name, with a SHA-256 hash of the table), the settings, the active
+        constraints, both runs on the current data (models with their certificates and
+        solve traces), the size path, the near-optimal set of the Alternatives tab
+        (with the model selected in it) and the settings of the By group tab; the
+        patients' rows only with ``include_data=True``. :meth:`open_study` restores it
+        (the By group tab's audit is computed again).
+
+        Parameters
+        ----------
+        path : str or Path, optional
+            The file to write (e.g. ``"mammo_study.json"``); without it nothing is
+            written (``study.to_json()`` gives the text).
+        include_data : bool
+            Keep the table's rows in the file (for an uploaded file that the person you
+            share the study with does not have). Off by default.
+
+        Returns
+        -------
+        Study
+            The study (:class:`~riskexplore.exploration.study.document.Study`).
+
+        Raises
+        ------
+        InputError
+            Before data and outcome are chosen, or when a constraint cannot be saved
+            (constraints written as Pyomo models cannot).
+
+        Examples
+        --------
+        >>> ex = Explorer("mammo", max_size=3, time_limit=5)  # doctest: +SKIP
+        >>> ex.solve(wait=True)  # doctest: +SKIP
+        >>> study = ex.save_study("mammo_study.json")  # doctest: +SKIP
+        >>> Explorer().open_study("mammo_study.json")  # doctest: +SKIP
+        True
+        """
+        return self.study_files.save(path, include_data=include_data)
+
+    def open_study(self, source, *, data=None, name: str | None = None) -> bool:
+        """Open a study file: data, settings, constraints, both runs, the size path and the
+        near-optimal set are restored and drawn (monitors with their traces, reliability,
+        AUC/CAL, compare, size path, alternatives). No solve runs.
+
+        The data are the bundled dataset the study names, the rows saved in it, ``data``,
+        or — for a study of an uploaded file saved without its rows — the file loaded
+        now. When the table differs from the study's (its hash), the study still opens,
+        with a warning on the page (and a
+        :class:`~riskexplore.exploration.study.data.StudyWarning`). A malformed or edited
+        file is refused with a message and nothing changes.
+
+        Parameters
+        ----------
+        source : str, Path, bytes, dict or Study
+            A study file's path, its content, or a study.
+        data : DataFrame, bytes, str or Path, optional
+            The table to open it on (a CSV file's bytes or path).
+        name : str, optional
+            The file's name in messages (for bytes, as an upload gives them).
+
+        Returns
+        -------
+        bool
+            Whether the study was opened (else :attr:`last_message` says why).
+        """
+        return self.study_files.open(source, data=data, name=name)
+
+    def _adopt_state(self, state: ExplorerState) -> None:
+        """Show ``state`` instead of the current one (an opened study's): the data and
+        settings' widgets, new constraint builders, the result views cleared."""
+        self.state = state
+        self._builders = {}
+        self._syncing = True
         try:
-            self.state.check_ready()
-        except Exception as exc:
-            self._show(describe_error(exc))
-            return False
-        st = self.state
-        kw = self._path_kwargs(sizes, time_limit_per_size)
-        if self.constraints:
-            kw["constraints"] = self.constraints
-        ok = self.pareto.start(st.X, st.y, kind=st.family, **kw)
-        if ok and wait:
-            self.pareto.wait(timeout=600)
-        return ok
+            self.family_picker.value = state.family
+            if state.source != "bundled":
+                self.dataset_picker.value = ""
+        finally:
+            self._syncing = False
+        self._show_family_settings()
+        self._sync_settings()
+        self.result_views.clear()
+        self._data_changed()
+
+
+def _data_info_html(state: ExplorerState) -> str:
+    """The data's line on the page: its name, rows and columns, then the outcome and the
+    training and held-out rows (empty before data are loaded).
+
+    Parameters
+    ----------
+    state : ExplorerState
+        The state.
+
+    Returns
+    -------
+    str
+        HTML.
+    """
+    if state.frame is None:
+        return ""
+    name = html.escape(str(state.dataset))
+    parts = [f"<b>{name}</b>: {len(state.frame)} rows, {len(state.columns)} columns"]
+    if state.y is not None:
+        n_test = 0 if state.y_test is None else len(state.y_test)
+        parts.append(
+            f"outcome <b>{html.escape(state.outcome)}</b>; {len(state.y)} training rows "
+            f"({int(state.y.sum())} positive), {n_test} held out"
+        )
+    return '<div style="font-family:system-ui,sans-serif">' + "<br>".join(parts) + "</div>"

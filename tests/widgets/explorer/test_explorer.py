@@ -150,7 +150,9 @@ def test_invalid_choices_are_messages_and_results_stay(solved):
     # a run that fails (e.g. infeasible constraints found by the solver): message only
     from riskexplore.errors import InfeasibleError
 
-    ex._finished("constrained", None, InfeasibleError("no risk score satisfies the constraints"))
+    ex.run_controls.finished(
+        "constrained", None, InfeasibleError("no risk score satisfies the constraints")
+    )
     assert "The constrained solve failed: no risk score satisfies" in ex.last_message[1]
     assert ex.results == before
     np.testing.assert_allclose(ex.reliability.figure.data[1].x, rel)
