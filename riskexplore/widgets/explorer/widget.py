@@ -45,15 +45,13 @@ import logging
 import threading
 from typing import Any
 
-from riskexplore.core.registry import families
+from riskexplore.core.registry import DEFAULT_FAMILY, families, load_plugin
 from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.exploration.explorer import MAX_UPLOAD_BYTES, ExplorerState
 from riskexplore.exploration.runner import describe_error
 from riskexplore.widgets.alternatives.view import AlternativesView
 from riskexplore.widgets.audit.view import AuditView
-from riskexplore.widgets.builders import checklist as checklist_builder
-from riskexplore.widgets.builders import risk_score as constraint_builder
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
 from riskexplore.widgets.explorer.layout import explorer_page, results_tabs
@@ -65,13 +63,6 @@ from riskexplore.widgets.pareto import ParetoView
 from riskexplore.widgets.reliability import ReliabilityView
 
 __all__ = ["Explorer"]
-
-#: The constraint builder of each family in the Explorer (a family without one is solved
-#: with the constraints given in code).
-BUILDERS = {
-    "risk_score": constraint_builder.EXPLORER_BUILDER,
-    "checklist": checklist_builder.EXPLORER_BUILDER,
-}
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +135,7 @@ class Explorer(StudyFiles):
     def __init__(
         self,
         dataset: str | None = None,
-        family: str = "risk_score",
+        family: str = DEFAULT_FAMILY,
         time_limit: float = 60,
         **defaults: Any,
     ) -> None:
@@ -475,8 +466,14 @@ class Explorer(StudyFiles):
         self.settings_controls.show_family(self.state.family)
 
     # --- constraints -----------------------------------------------------------------
+    def _builder_spec(self):
+        """The family's constraint builder in the Explorer (its plug-in), or None: a family
+        without one is solved with the constraints given in code."""
+        path = self.state.model_family.plugins.explorer_builder
+        return None if path is None else load_plugin(path)
+
     def _builder_key(self) -> tuple:
-        spec = BUILDERS.get(self.state.family)
+        spec = self._builder_spec()
         return (self.state.family, self.state.data_version) + (
             spec.key(self.state) if spec is not None else ()
         )
@@ -521,7 +518,7 @@ class Explorer(StudyFiles):
         (bool, str)
             Whether it was added, and what to say on the page.
         """
-        if self.state.family == "checklist":
+        if self.state.model_family.audit.rule_groups:
             chosen = tuple(self.state.settings.get("group_columns") or ())
             extra = tuple(c for c in rule.group_columns if c not in chosen)
             if extra and not self.update_settings(group_columns=chosen + extra):
@@ -552,7 +549,7 @@ class Explorer(StudyFiles):
                 )
             ]
             return
-        spec = BUILDERS.get(st.family)
+        spec = self._builder_spec()
         if spec is None:
             self.constraints_box.children = [
                 w.HTML(
@@ -685,7 +682,7 @@ class Explorer(StudyFiles):
     @property
     def scale_price(self):
         """The certified price of a fixed scale for the unconstrained run
-        (:class:`~riskexplore.evaluation.scale_price.ScalePrice`), or None until computed."""
+        (:class:`~riskexplore.risk_score.scale_price.ScalePrice`), or None until computed."""
         return self.state.current_scale_price()
 
     def _show_scale_price(self) -> None:
