@@ -1,6 +1,7 @@
 """The architecture rules (ARCHITECTURE.md): the import-linter contracts of pyproject.toml,
 and the rules import-linter cannot state -- no import cycle between modules, imports inside
-functions only for optional extras, and no private name used from another package."""
+functions only for optional extras, no private name used from another package, and no
+family named above the families (they ask the registry)."""
 
 from __future__ import annotations
 
@@ -194,3 +195,144 @@ def test_import_linter_finds_a_broken_layer(tmp_path):
     )
     assert done.returncode != 0
     assert "riskexplore.core.events -> riskexplore.risk_score.fit" in done.stdout
+
+
+# --- no family named above the families --------------------------------------------------
+#: The packages above the families.
+UPPER = ("evaluation", "figures", "exploration", "widgets", "cli")
+
+#: Functions that name their family by design: the public shortcuts of one family.
+SHORTCUTS = {
+    "riskexplore.evaluation.cv": ("risk_score_recipe",),
+    "riskexplore.evaluation.near_optimal": ("near_optimal_risk_scores", "near_optimal_checklists"),
+    "riskexplore.evaluation.paths": ("risk_score_size_path", "checklist_size_path"),
+}
+
+#: Modules whose strings equal to a family's name mean something else (their imports are
+#: still checked), and why.
+OTHER_MEANINGS = {
+    "riskexplore.cli.dashboard.command": "the dashboards are called 'risk' and 'checklist'",
+    "riskexplore.cli.dashboard.files": "the dashboards are called 'risk' and 'checklist'",
+    # (the figures' slice of issue 33: which family a size path's frame is of)
+    "riskexplore.figures.paths": "pending: a path frame's family from its columns",
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The string statements (docstrings, attribute docstrings) of ``tree``."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
+
+
+def _public_lists(tree: ast.Module) -> set[int]:
+    """The imports of a package's public-name list (its ``if TYPE_CHECKING:`` block, read
+    by :func:`riskexplore.core.lazy.lazy_exports`)."""
+    out: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            out.update(id(n) for n in ast.walk(node))
+    return out
+
+
+def family_names_used(
+    source: str,
+    module: str,
+    names: set[str],
+    packages: set[str],
+    *,
+    package_init: bool = False,
+    shortcuts: tuple[str, ...] = (),
+    strings: bool = True,
+) -> list[str]:
+    """Strings equal to a family's name (outside docstrings and the ``shortcuts``
+    functions) and imports of a family's package in ``source`` (the text of ``module``;
+    a ``package_init``'s public-name list may re-export family names)."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree) | (_public_lists(tree) if package_init else set())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in shortcuts:
+            skip.update(id(n) for n in ast.walk(node))
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if strings and isinstance(node, ast.Constant) and node.value in names:
+            out.append((node.lineno, f"names the family {node.value!r}"))
+        imported = []
+        if isinstance(node, ast.Import):
+            imported = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imported = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in imported:
+            if any(name == p or name.startswith(p + ".") for p in packages):
+                out.append((node.lineno, f"imports {name}, a family's package"))
+                break
+    return [f"{module}:{line} {what}" for line, what in sorted(out)]
+
+
+def _families() -> tuple[set[str], set[str], set[str]]:
+    """The built-in families' names, their packages and the modules of their plug-ins."""
+    from riskexplore.core.registry import BUILTIN_FAMILIES, get_family
+
+    names = set(BUILTIN_FAMILIES)
+    packages = {".".join(m.split(".")[:2]) for m in BUILTIN_FAMILIES.values()}
+    plugins = {m for n in names for m in get_family(n).plugins.modules()}
+    return names, packages, plugins
+
+
+def test_no_family_is_named_above_the_families():
+    names, packages, plugins = _families()
+    assert "riskexplore.cli.fit" in plugins and "riskexplore.widgets.builders.checklist" in plugins
+    problems = []
+    for part in UPPER:
+        for path in sorted((PACKAGE / part).rglob("*.py")):
+            module = _module_name(path)
+            if module in plugins:  # a family's own widgets and command
+                continue
+            problems += family_names_used(
+                path.read_text(),
+                module,
+                names,
+                packages,
+                package_init=path.name == "__init__.py",
+                shortcuts=SHORTCUTS.get(module, ()),
+                strings=module not in OTHER_MEANINGS,
+            )
+    assert problems == []
+
+
+def test_the_family_checker_finds_what_it_should():
+    source = (
+        '"""Uses ``"checklist"`` in words only."""\n'
+        "from typing import TYPE_CHECKING\n"
+        "from riskexplore.checklist.model import Checklist\n"
+        "import riskexplore.risk_score.fit\n"
+        "from riskexplore import checklist\n"
+        "if TYPE_CHECKING:\n"
+        "    from riskexplore.risk_score.model import RiskScore\n"
+        "def f(family='risk_score'):\n"
+        '    """The default is ``"risk_score"``."""\n'
+        "    return family == 'checklist'\n"
+        "def risk_scores():\n"
+        "    return 'risk_score'\n"
+    )
+    names, packages = (
+        {"risk_score", "checklist"},
+        {"riskexplore.risk_score", "riskexplore.checklist"},
+    )
+    found = family_names_used(source, "m", names, packages, shortcuts=("risk_scores",))
+    assert found == [
+        "m:3 imports riskexplore.checklist.model, a family's package",
+        "m:4 imports riskexplore.risk_score.fit, a family's package",
+        "m:5 imports riskexplore.checklist, a family's package",
+        "m:7 imports riskexplore.risk_score.model, a family's package",
+        "m:8 names the family 'risk_score'",
+        "m:10 names the family 'checklist'",
+    ]
+    public = family_names_used(source, "m", names, packages, package_init=True, strings=False)
+    assert [f.split()[0] for f in public] == ["m:3", "m:4", "m:5"]

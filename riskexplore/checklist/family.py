@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 import riskexplore.checklist.constraints as rules
 from riskexplore.checklist import edits
-from riskexplore.checklist.constraints import ExcludeItem, IncludeItem
+from riskexplore.checklist.constraints import (
+    ExcludeItem,
+    GroupRateGap,
+    IncludeItem,
+    WorstGroupRate,
+)
 from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist, prepare_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.near_optimal import near_optimal_models
 from riskexplore.checklist.rows import ChecklistRow
+from riskexplore.checklist.search.solve import warm_up
 from riskexplore.checklist.size_path import ChecklistPathSession, describe_path_row
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, Options, validate
-from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
+from riskexplore.core.registry import (
+    BUILTIN_COMMANDS,
+    AlternativesSpec,
+    AuditSpec,
+    ModelFamily,
+    PathPlot,
+    PlugIns,
+)
 from riskexplore.errors import InputError
 
 __all__ = ["FAMILY"]
@@ -289,6 +302,58 @@ def describe_model(model: Checklist) -> dict[str, Any]:
     }
 
 
+def group_rate_rule(
+    rate: str, limit: float, *, by: tuple[str, ...], cap: bool = False
+) -> GroupRateGap | WorstGroupRate:
+    """The rule that limits an audit's finding of missed cases or false alarms.
+
+    Parameters
+    ----------
+    rate : {"fnr", "fpr"}
+        The rate.
+    limit : float
+        The largest gap between any two groups, or with ``cap`` every group's rate.
+    by : tuple of str
+        The group columns (the fit's ``groups=``).
+    cap : bool
+        Cap every group's rate instead of the gaps.
+
+    Returns
+    -------
+    GroupRateGap or WorstGroupRate
+        The rule.
+    """
+    if cap:
+        return WorstGroupRate(rate, limit, by=by)
+    return GroupRateGap(rate, limit, by=by)
+
+
+def plain_rule(constraint, groups: Callable[[tuple[str, ...] | None], str]) -> str | None:
+    """A group-rate limit in plain words ("false alarms may differ by at most 12 points
+    between the groups by age ranges"); None for other rules.
+
+    Parameters
+    ----------
+    constraint : object
+        A rule.
+    groups : callable
+        The plain words of the rule's group columns.
+
+    Returns
+    -------
+    str or None
+        The sentence (without a final full stop).
+    """
+    if not isinstance(constraint, GroupRateGap | WorstGroupRate):
+        return None
+    words = "missed cases" if constraint.rate == "fnr" else "false alarms"
+    who = groups(constraint.by)
+    if isinstance(constraint, GroupRateGap):
+        points = f"{100 * constraint.max_gap:.1f}".removesuffix(".0")
+        return f"{words} may differ by at most {points} points between {who}"
+    return f"none of {who} may have more than {100 * constraint.cap:.0f}% {words}"
+
+
 ALTERNATIVES = AlternativesSpec(
     near_optimal=near_optimal_models,
     tolerance=2.0,
@@ -342,4 +407,17 @@ FAMILY = ModelFamily(
         middle_percent=True,
     ),
     alternatives=ALTERNATIVES,
+    noun="checklist",
+    audit=AuditSpec(
+        metrics=("fnr", "fpr", "ppv", "auc"),
+        rate_rule=group_rate_rule,
+        plain_rule=plain_rule,
+        rule_groups=True,
+    ),
+    warm_up=warm_up,
+    plugins=PlugIns(
+        explorer_builder="riskexplore.widgets.builders.checklist:EXPLORER_BUILDER",
+        explorer_settings="riskexplore.widgets.explorer.checklist_settings:ChecklistSettings",
+        command=BUILTIN_COMMANDS["checklist"],
+    ),
 )

@@ -24,29 +24,28 @@ What the commands share, one concern a module:
 
 A command module has ``DESCRIPTION``, ``add_arguments(parser)`` and
 ``run(args) -> exit code`` (``dashboard`` parses its own arguments: ``main(argv)``); only
-the command that runs is imported, so ``datasets`` and ``--help`` start fast. A new command
-is a new module here and a line in :data:`COMMANDS`.
+the command that runs is imported, so ``datasets`` and ``--help`` start fast. A family's command
+(``fit``, ``checklist``) is named by the family
+(:attr:`~riskexplore.core.registry.PlugIns.command`; the built-in ones are listed without
+importing the families); another command is a new module here and a line in
+:data:`COMMANDS`.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Sequence
 
 from riskexplore import __version__
 from riskexplore.cli.arguments import Parser
 from riskexplore.cli.errors import EXIT_USAGE, one_line, user_errors
+from riskexplore.core.registry import BUILTIN_COMMANDS, family_commands, load_plugin
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "commands", "main"]
 
-#: Command -> (module, one-line help).
+#: Command -> (module, one-line help): the built-in families' commands, then the others.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "fit": ("riskexplore.cli.fit", "fit a risk score to a CSV file or a bundled dataset"),
-    "checklist": (
-        "riskexplore.cli.checklist",
-        "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
-    ),
+    **{c.name: (c.plugin, c.help) for c in BUILTIN_COMMANDS.values()},
     "near-optimal": (
         "riskexplore.cli.near_optimal",
         "every model within a tolerance of the optimum, certified complete",
@@ -60,6 +59,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 #: Commands that parse their own arguments (``main(argv)``).
 _OWN_PARSER = ("dashboard",)
+
+
+def commands() -> dict[str, tuple[str, str]]:
+    """Every command: :data:`COMMANDS` and those of families registered at run time.
+
+    Returns
+    -------
+    dict
+        Command -> (module or dotted path, one-line help).
+    """
+    return {**COMMANDS, **{c.name: (c.plugin, c.help) for c in family_commands().values()}}
 
 
 def build_parser(command: str | None = None) -> Parser:
@@ -83,9 +93,9 @@ def build_parser(command: str | None = None) -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"riskexplore {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in COMMANDS.items():
+    for name, (path, help_text) in commands().items():
         if name == command and name not in _OWN_PARSER:
-            module = importlib.import_module(module_name)
+            module = load_plugin(path)
             p = sub.add_parser(name, help=help_text, description=module.DESCRIPTION)
             module.add_arguments(p)
             p.set_defaults(handler=module.run)
@@ -111,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else None
     if command in _OWN_PARSER:
-        return importlib.import_module(COMMANDS[command][0]).main(argv[1:])
+        return load_plugin(COMMANDS[command][0]).main(argv[1:])
     parser = build_parser(command)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:

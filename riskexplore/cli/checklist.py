@@ -1,4 +1,9 @@
-"""``riskexplore checklist DATA``: fit a certifiably optimal predictive checklist."""
+"""``riskexplore checklist DATA``: fit a certifiably optimal predictive checklist.
+
+The checklists' command (:attr:`~riskexplore.core.registry.PlugIns.command`), also with
+their side of ``near-optimal`` (:func:`add_near_optimal_arguments`,
+:func:`near_optimal_problem`).
+"""
 
 from __future__ import annotations
 
@@ -19,11 +24,20 @@ from riskexplore.cli.arguments import (
 )
 from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
 from riskexplore.cli.errors import CLIError
+from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.datasets import dataset_info, list_datasets
 
-__all__ = ["DESCRIPTION", "add_arguments", "checklist_report", "load_checklist_table", "run"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "add_near_optimal_arguments",
+    "checklist_report",
+    "load_checklist_table",
+    "near_optimal_problem",
+    "run",
+]
 
 #: The command's description in ``--help``.
 DESCRIPTION = "Fit a certifiably optimal predictive checklist and print it."
@@ -216,3 +230,60 @@ def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "n_items": stats.get("n_items"),
         "n_samples": int(stats.get("n_samples", n_samples)),
     }
+
+
+# --- near-optimal --family checklist ---------------------------------------------------
+def add_near_optimal_arguments(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The checklists' options of ``near-optimal`` (as for ``checklist``, without
+    defaults: an option given with another family is refused).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The ``near-optimal`` parser.
+
+    Returns
+    -------
+    tuple of str
+        The options' names (``args`` attributes).
+    """
+    checklist = parser.add_argument_group("checklists (as for checklist)")
+    checklist.add_argument("--max-items", type=positive_int, metavar="N")
+    checklist.add_argument("--min-m", type=positive_int, metavar="M")
+    checklist.add_argument("--max-m", type=positive_int, metavar="M")
+    checklist.add_argument("--binarize", choices=("adaptive", "fixed", "none"))
+    checklist.add_argument("--fnr-max", type=rate, metavar="G")
+    checklist.add_argument("--fpr-max", type=rate, metavar="G")
+    checklist.add_argument("--fp-weight", type=positive_float, metavar="W")
+    return ("max_items", "min_m", "max_m", "binarize", "fnr_max", "fpr_max", "fp_weight")
+
+
+def near_optimal_problem(args: argparse.Namespace, settings: dict[str, Any]):
+    """Check the checklist settings given to ``near-optimal``, read the data and add the
+    outcome's wording and the categorical columns to the settings.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+    settings : dict
+        The settings given (completed in place).
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name)``.
+
+    Raises
+    ------
+    CLIError
+        For a range of ``M`` given the wrong way round.
+    """
+    check_range(settings, "min_m", "max_m", "m")
+    if settings.get("binarize") == "none":
+        settings["binarize"] = None
+    X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
+    settings["outcome_name"] = outcome
+    if settings.get("binarize", "adaptive") is not None:
+        settings["categorical"] = categorical
+    return X, y, name

@@ -1,4 +1,9 @@
-"""``riskexplore fit DATA``: fit a certifiably optimal risk score and print its card."""
+"""``riskexplore fit DATA``: fit a certifiably optimal risk score and print its card.
+
+The risk scores' command (:attr:`~riskexplore.core.registry.PlugIns.command`), also with
+their side of ``near-optimal`` (:func:`add_near_optimal_arguments`,
+:func:`near_optimal_problem`).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from riskexplore.cli.arguments import (
 )
 from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
 from riskexplore.cli.errors import CLIError
+from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.risk_score.fit import iter_fit_risk_score
@@ -31,7 +37,14 @@ from riskexplore.risk_score.problem import (
     SCALES,
 )
 
-__all__ = ["DESCRIPTION", "add_arguments", "fit_report", "run"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "add_near_optimal_arguments",
+    "fit_report",
+    "near_optimal_problem",
+    "run",
+]
 
 #: The command's description in ``--help``.
 DESCRIPTION = "Fit a certifiably optimal risk score and print its score card."
@@ -198,3 +211,64 @@ def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "time": stats.get("time"),
         "n_samples": int(stats.get("n_samples", n_samples)),
     }
+
+
+# --- near-optimal --family risk_score --------------------------------------------------
+def add_near_optimal_arguments(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The risk scores' options of ``near-optimal`` (as for ``fit``, without defaults: an
+    option given with another family is refused).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The ``near-optimal`` parser.
+
+    Returns
+    -------
+    tuple of str
+        The options' names (``args`` attributes).
+    """
+    risk = parser.add_argument_group("risk scores (as for fit)")
+    risk.add_argument("--max-size", type=nonnegative_int, metavar="R")
+    risk.add_argument("--coef-min", type=int, metavar="A")
+    risk.add_argument("--coef-max", type=int, metavar="B")
+    risk.add_argument("--intercept-min", type=int, metavar="A0")
+    risk.add_argument("--intercept-max", type=int, metavar="B0")
+    risk.add_argument("--c0", type=nonnegative_float, metavar="C")
+    risk.add_argument(
+        "--scale",
+        choices=("fixed", "learned"),
+        help="fixed only: near-optimal sets are certified with risk = sigma(score) "
+        "(--scale learned is refused)",
+    )
+    return ("max_size", "coef_min", "coef_max", "intercept_min", "intercept_max", "c0", "scale")
+
+
+def near_optimal_problem(args: argparse.Namespace, settings: dict[str, Any]):
+    """Check the risk-score settings given to ``near-optimal`` and read the data.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+    settings : dict
+        The settings given.
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name)``.
+
+    Raises
+    ------
+    CLIError
+        For the learned scale or a range given the wrong way round.
+    """
+    if settings.get("scale") == "learned":
+        raise CLIError(
+            "--scale learned: near-optimal sets are certified with the fixed scale only "
+            "(risk = sigma(score)); leave out --scale or pass --scale fixed"
+        )
+    check_range(settings, "coef_min", "coef_max", "coef")
+    check_range(settings, "intercept_min", "intercept_max", "intercept")
+    return load_table(args.data, args.target)

@@ -2,7 +2,10 @@
 certificate that none is missing.
 
 Takes the options of ``fit`` (risk scores) or of ``checklist`` (``--family checklist``);
-an option of the other family is refused. Prints the set as a list (rank, distance to the
+an option of the other family is refused. A family's options, their checks and how its data
+are read come from its command (:attr:`~riskexplore.core.registry.PlugIns.command`):
+``add_near_optimal_arguments(parser) -> names`` and ``near_optimal_problem(args, settings)
+-> (X, y, name)``. Prints the set as a list (rank, distance to the
 best model, the model), or with ``--json`` one object
 ``{"complete": ..., "optimum": ..., "models": [...]}`` (see
 :meth:`~riskexplore.evaluation.near_optimal.NearOptimalSet.to_dict`). Ctrl-C stops the
@@ -20,18 +23,20 @@ from riskexplore.cli.arguments import (
     add_time_limit,
     load_table,
     nonnegative_float,
-    nonnegative_int,
-    positive_float,
     positive_int,
-    rate,
 )
-from riskexplore.cli.checklist import load_checklist_table
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.solving import run_with_interrupt, stdout_to_stderr
-from riskexplore.core.registry import families
+from riskexplore.core.registry import (
+    DEFAULT_FAMILY,
+    ModelFamily,
+    families,
+    get_family,
+    load_plugin,
+)
 from riskexplore.evaluation.near_optimal import NearOptimalSet, alternatives_of, near_optimal_models
 
-__all__ = ["DESCRIPTION", "add_arguments", "near_optimal_report", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "check_range", "near_optimal_report", "run"]
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
@@ -40,19 +45,16 @@ DESCRIPTION = (
     "complete unless --max-models or the time limit cut it short."
 )
 
-#: The options of each family (as ``args`` attributes); the others' are refused.
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "risk_score": (
-        "max_size",
-        "coef_min",
-        "coef_max",
-        "intercept_min",
-        "intercept_max",
-        "c0",
-        "scale",
-    ),
-    "checklist": ("max_items", "min_m", "max_m", "binarize", "fnr_max", "fpr_max", "fp_weight"),
-}
+
+def _offered() -> list[ModelFamily]:
+    """The families with near-optimal sets."""
+    return [f for f in families() if f.alternatives is not None]
+
+
+def _command(family: ModelFamily):
+    """The family's command module (its near-optimal options), or None."""
+    command = family.plugins.command
+    return None if command is None else load_plugin(command.plugin)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,9 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data(parser)
     parser.add_argument(
         "--family",
-        choices=[f.name for f in families() if f.alternatives is not None],
-        default="risk_score",
-        help="the kind of model (default risk_score)",
+        choices=[f.name for f in _offered()],
+        default=DEFAULT_FAMILY,
+        help=f"the kind of model (default {DEFAULT_FAMILY})",
     )
     parser.add_argument(
         "--tolerance",
@@ -82,54 +84,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_time_limit(parser, "models")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    risk = parser.add_argument_group("risk scores (as for fit)")
-    risk.add_argument("--max-size", type=nonnegative_int, metavar="R")
-    risk.add_argument("--coef-min", type=int, metavar="A")
-    risk.add_argument("--coef-max", type=int, metavar="B")
-    risk.add_argument("--intercept-min", type=int, metavar="A0")
-    risk.add_argument("--intercept-max", type=int, metavar="B0")
-    risk.add_argument("--c0", type=nonnegative_float, metavar="C")
-    risk.add_argument(
-        "--scale",
-        choices=("fixed", "learned"),
-        help="fixed only: near-optimal sets are certified with risk = sigma(score) "
-        "(--scale learned is refused)",
-    )
-    checklist = parser.add_argument_group("checklists (as for checklist)")
-    checklist.add_argument("--max-items", type=positive_int, metavar="N")
-    checklist.add_argument("--min-m", type=positive_int, metavar="M")
-    checklist.add_argument("--max-m", type=positive_int, metavar="M")
-    checklist.add_argument("--binarize", choices=("adaptive", "fixed", "none"))
-    checklist.add_argument("--fnr-max", type=rate, metavar="G")
-    checklist.add_argument("--fpr-max", type=rate, metavar="G")
-    checklist.add_argument("--fp-weight", type=positive_float, metavar="W")
+    options = {}  # each family's options (as ``args`` attributes)
+    for family in _offered():
+        add = getattr(_command(family), "add_near_optimal_arguments", None)
+        options[family.name] = () if add is None else tuple(add(parser))
+    parser.set_defaults(family_options=options)
+
+
+def check_range(settings: dict[str, Any], low: str, high: str, what: str) -> None:
+    """Refuse a range whose two ends were given the wrong way round.
+
+    Parameters
+    ----------
+    settings : dict
+        The settings given.
+    low, high : str
+        The two ends' settings (``"coef_min"``, ``"coef_max"``).
+    what : str
+        The options' middle word (``--coef-min``: ``"coef"``).
+
+    Raises
+    ------
+    CLIError
+        When both are given and ``low`` exceeds ``high``.
+    """
+    if low in settings and high in settings and settings[low] > settings[high]:
+        raise CLIError(f"--{what}-min {settings[low]} exceeds --{what}-max {settings[high]}")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     """The family's settings that were given; an option of another family is an error."""
-    for family, options in OPTIONS.items():
+    for family, options in args.family_options.items():
         if family == args.family:
             continue
         for option in options:
             if getattr(args, option) is not None:
                 flag = "--" + option.replace("_", "-")
                 raise CLIError(f"{flag} is an option of --family {family}, not {args.family}")
-    settings = {k: getattr(args, k) for k in OPTIONS[args.family] if getattr(args, k) is not None}
-    if settings.get("scale") == "learned":
-        raise CLIError(
-            "--scale learned: near-optimal sets are certified with the fixed scale only "
-            "(risk = sigma(score)); leave out --scale or pass --scale fixed"
-        )
-    for low, high, what in (
-        ("coef_min", "coef_max", "coef"),
-        ("intercept_min", "intercept_max", "intercept"),
-        ("min_m", "max_m", "m"),
-    ):
-        if low in settings and high in settings and settings[low] > settings[high]:
-            raise CLIError(f"--{what}-min {settings[low]} exceeds --{what}-max {settings[high]}")
-    if settings.get("binarize") == "none":
-        settings["binarize"] = None
-    return settings
+    own = args.family_options[args.family]
+    return {k: getattr(args, k) for k in own if getattr(args, k) is not None}
+
+
+def _problem(args: argparse.Namespace, settings: dict[str, Any]):
+    """``(X, y, name)``: the data, read (and the settings checked and completed) by the
+    family's command, else as a plain table."""
+    find = getattr(_command(get_family(args.family)), "near_optimal_problem", None)
+    return load_table(args.data, args.target) if find is None else find(args, settings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -146,13 +146,7 @@ def run(args: argparse.Namespace) -> int:
         The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
     """
     settings = _settings(args)
-    if args.family == "checklist":
-        X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
-        settings["outcome_name"] = outcome
-        if settings.get("binarize", "adaptive") is not None:
-            settings["categorical"] = categorical
-    else:
-        X, y, name = load_table(args.data, args.target)
+    X, y, name = _problem(args, settings)
     tolerance = alternatives_of(args.family).tolerance if args.tolerance is None else args.tolerance
 
     def search(stop):

@@ -13,7 +13,10 @@ instead of testing ``if family == "risk_score"`` or ``isinstance(model, RiskScor
 
 Adding a family means adding its package and registering its :class:`ModelFamily`: in
 :data:`BUILTIN_FAMILIES` (the families shipped with riskexplore, imported on first use) or
-at run time with :func:`register_family`.
+at run time with :func:`register_family`. What a family has *above* the families -- its rule
+builder and settings in the Explorer, its command of the command line -- it names by dotted
+path (:class:`PlugIns`, :func:`load_plugin`): the family imports none of it, and the upper
+layers import it only when they use it.
 """
 
 from __future__ import annotations
@@ -29,16 +32,26 @@ import pandas as pd
 from riskexplore.errors import InputError
 
 __all__ = [
+    "BUILTIN_COMMANDS",
     "BUILTIN_FAMILIES",
+    "DEFAULT_FAMILY",
     "AlternativesSpec",
+    "AuditSpec",
+    "Command",
     "ModelFamily",
     "PathPlot",
+    "PlugIns",
+    "ScalePriceSpec",
     "SizePathSession",
     "every_setting_supported",
     "families",
+    "family_commands",
     "family_of",
     "family_of_incumbent",
+    "find_family",
     "get_family",
+    "load_plugin",
+    "no_plain_words",
     "register_family",
 ]
 
@@ -47,6 +60,101 @@ BUILTIN_FAMILIES: dict[str, str] = {
     "risk_score": "riskexplore.risk_score.family",
     "checklist": "riskexplore.checklist.family",
 }
+
+#: The family chosen when none is named (the default of ``family=`` arguments).
+DEFAULT_FAMILY = "risk_score"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A family's command of the command line (``riskexplore NAME ...``).
+
+    Attributes
+    ----------
+    name : str
+        The command (``"fit"``).
+    plugin : str
+        Where it is (``"riskexplore.cli.fit"``; see :func:`load_plugin`): ``DESCRIPTION``,
+        ``add_arguments(parser)`` and ``run(args) -> exit code``, and for the family's side
+        of ``near-optimal`` optionally ``add_near_optimal_arguments(parser) -> names`` and
+        ``near_optimal_problem(args, settings) -> (X, y, name)`` (see
+        :mod:`riskexplore.cli.near_optimal`).
+    help : str
+        Its line in ``riskexplore --help``.
+    """
+
+    name: str
+    plugin: str
+    help: str
+
+
+#: The commands of the built-in families, by family: ``riskexplore --help`` lists them
+#: without importing the families (a family's :attr:`PlugIns.command` is its entry here).
+BUILTIN_COMMANDS: dict[str, Command] = {
+    "risk_score": Command(
+        "fit", "riskexplore.cli.fit", "fit a risk score to a CSV file or a bundled dataset"
+    ),
+    "checklist": Command(
+        "checklist",
+        "riskexplore.cli.checklist",
+        "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
+    ),
+}
+
+
+def load_plugin(path: str) -> Any:
+    """The object a dotted path names: ``"package.module"`` (the module) or
+    ``"package.module:attribute"`` (an attribute of it), imported now.
+
+    Parameters
+    ----------
+    path : str
+        The dotted path.
+
+    Returns
+    -------
+    object
+        The module or the attribute.
+    """
+    module, _, attribute = path.partition(":")
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
+
+
+@dataclass(frozen=True)
+class PlugIns:
+    """What a family has above the families (in the widgets and the command line), named
+    by dotted path (:func:`load_plugin`) so that the family imports none of it.
+
+    Attributes
+    ----------
+    explorer_builder : str or None
+        The family's :class:`~riskexplore.widgets.builders.constraint_list.ExplorerBuilder`
+        (its rule builder in the Explorer); None: constraints are given in code.
+    explorer_settings : str or None
+        The class of the family's settings controls in the Explorer, made with
+        ``(settings, style, layout)``, with ``controls`` (setting name -> widget),
+        ``box`` (shown while the family is chosen), ``show(settings)`` and ``read() ->
+        dict`` (see :mod:`riskexplore.widgets.explorer.settings`); None: no controls.
+    command : Command or None
+        The family's command of the command line.
+    """
+
+    explorer_builder: str | None = None
+    explorer_settings: str | None = None
+    command: Command | None = None
+
+    def modules(self) -> tuple[str, ...]:
+        """The modules the plug-ins are in.
+
+        Returns
+        -------
+        tuple of str
+            Module names.
+        """
+        paths = (self.explorer_builder, self.explorer_settings)
+        paths += (self.command.plugin if self.command else None,)
+        return tuple(p.partition(":")[0] for p in paths if p)
 
 
 class SizePathSession(Protocol):
@@ -183,6 +291,80 @@ class AlternativesSpec:
     training_problem: Callable[..., Any] | None = None
 
 
+def no_plain_words(constraint: Any, groups: Callable[[Any], str]) -> None:
+    """The default :attr:`AuditSpec.plain_rule`: no rule of the family has plain words of
+    its own (pages show its ``describe()``).
+
+    Parameters
+    ----------
+    constraint : object
+        A rule (not used).
+    groups : callable
+        Plain words of a rule's group columns (not used).
+
+    Returns
+    -------
+    None
+        Always.
+    """
+    return None
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """What the subgroup audit (:mod:`riskexplore.evaluation.audit`) shows of a family's
+    models and which rules it suggests for their findings.
+
+    Attributes
+    ----------
+    metrics : tuple of str
+        The metrics the audit's forest plot offers, in order (of ``"calibration"``,
+        ``"auc"``, ``"fnr"``, ``"fpr"``, ``"ppv"``); by default a classifier's.
+    calibration_rule : callable or None
+        ``(where, *, max_gap, limit, label, target) -> constraint``: the rule that limits
+        a calibration finding (a risk score's
+        :class:`~riskexplore.risk_score.group_calibration.GroupCalibration`); None: none.
+    rate_rule : callable or None
+        ``(rate, limit, *, by, cap) -> constraint``: the rule that limits a finding of
+        missed cases (``rate="fnr"``) or false alarms (``"fpr"``) over the groups of the
+        columns ``by``: the gap between groups, or with ``cap=True`` every group's rate,
+        at most ``limit`` (a checklist's group-rate limits); None: none.
+    plain_rule : callable
+        ``(constraint, groups) -> str or None``: a rule of the family in plain words for
+        pages (``groups(by)`` gives the plain words of group columns); None for a
+        constraint it has no words for.
+    rule_groups : bool
+        Whether the rules take their groups from the fit's ``groups=`` (the Explorer's
+        ``group_columns`` setting) rather than from the features.
+    """
+
+    metrics: tuple[str, ...] = ("fnr", "fpr", "ppv", "auc")
+    calibration_rule: Callable[..., Any] | None = None
+    rate_rule: Callable[..., Any] | None = None
+    plain_rule: Callable[[Any, Callable[[Any], str]], str | None] = no_plain_words
+    rule_groups: bool = False
+
+
+@dataclass(frozen=True)
+class ScalePriceSpec:
+    """The certified price of a fixed scale (a risk score's ``m = 1`` against a learned
+    multiplier; see :mod:`riskexplore.risk_score.scale_price`).
+
+    Attributes
+    ----------
+    of_run : callable
+        ``(X, y, model, settings, fit_arguments, *, callbacks, stop) -> price``: the
+        price for a run's model, fitted with the Explorer's ``settings`` and the family's
+        ``fit_arguments`` of them (the other scale is solved).
+    result_type : type
+        The price: made with ``(fixed, learned, interval, multiplier_range)``, the fields
+        a study file keeps.
+    """
+
+    of_run: Callable[..., Any]
+    result_type: type
+
+
 @dataclass(frozen=True)
 class ModelFamily:
     """A family of models, as the layers above the families see it.
@@ -244,6 +426,21 @@ class ModelFamily:
         Other names of the family.
     alternatives : AlternativesSpec or None
         Near-optimal sets, hand edits and feature prices (None: not offered).
+    noun : str
+        What a model is called in sentences (``"score"``, ``"checklist"``).
+    shared : mapping
+        Fit arguments that let solves on the same data share work, and how to make each
+        (a risk score's ``{"cut_pool": CutPool}``): cross-validation gives one per training
+        set, comparisons one for both solves.
+    audit : AuditSpec
+        What the subgroup audit shows and suggests.
+    scale_price : ScalePriceSpec or None
+        The certified price of a fixed scale (risk scores); None: no such price.
+    warm_up : callable or None
+        ``() -> None``: compile (or load from numba's cache) the family's search code on
+        a tiny problem, before a server takes visitors.
+    plugins : PlugIns
+        The family's widgets and command, named by dotted path.
     """
 
     name: str
@@ -269,6 +466,12 @@ class ModelFamily:
     path_plot: PathPlot
     aliases: tuple[str, ...] = field(default=())
     alternatives: AlternativesSpec | None = None
+    noun: str = "model"
+    shared: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    audit: AuditSpec = AuditSpec()
+    scale_price: ScalePriceSpec | None = None
+    warm_up: Callable[[], None] | None = None
+    plugins: PlugIns = PlugIns()
 
 
 _lock = threading.Lock()
@@ -338,11 +541,47 @@ def get_family(name: str | ModelFamily) -> ModelFamily:
     """
     if isinstance(name, ModelFamily):
         return name
+    family = find_family(name)
+    if family is not None:
+        return family
+    known = ", ".join(repr(f.name) for f in families())
+    raise InputError(f"unknown model family {name!r}; use {known}")
+
+
+def find_family(name: str) -> ModelFamily | None:
+    """The family called ``name`` (or one of its aliases), or None (e.g. for the kind
+    ``"model"`` of an audited model of no family).
+
+    Parameters
+    ----------
+    name : str
+        A family name.
+
+    Returns
+    -------
+    ModelFamily or None
+        The family.
+    """
     for family in families():
         if name == family.name or name in family.aliases:
             return family
-    known = ", ".join(repr(f.name) for f in families())
-    raise InputError(f"unknown model family {name!r}; use {known}")
+    return None
+
+
+def family_commands() -> dict[str, Command]:
+    """The families' commands of the command line: the built-in ones (listed without
+    importing the families) and those of families registered at run time.
+
+    Returns
+    -------
+    dict
+        Command name -> :class:`Command`, built-in ones first.
+    """
+    with _lock:
+        registered = [f.plugins.command for f in _registry.values() if f.plugins.command]
+    out = {c.name: c for c in BUILTIN_COMMANDS.values()}
+    out.update((c.name, c) for c in registered)
+    return out
 
 
 def family_of(model: Any) -> ModelFamily:

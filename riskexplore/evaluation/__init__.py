@@ -13,8 +13,6 @@ comparisons and grids of solves.
   intervals.
 * :mod:`~riskexplore.evaluation.compare` -- constrained vs unconstrained risk scores and
   the certified price of the constraints; two fitted models side by side.
-* :mod:`~riskexplore.evaluation.scale_price` -- the certified price of a fixed scale
-  (risk scores with ``m = 1`` against a learned multiplier).
 * :mod:`~riskexplore.evaluation.grids` -- grids of solves, serially, on joblib processes
   or on a Dask cluster.
 * :mod:`~riskexplore.evaluation.near_optimal` -- certified sets of near-optimal models
@@ -24,7 +22,10 @@ comparisons and grids of solves.
 * :mod:`~riskexplore.evaluation.audit` -- subgroup audits of any fitted model: metrics
   with intervals per group, gaps to the rest, findings in plain words.
 
-Names are imported on first use. (``compare(model_a, model_b, X, y)`` lives in
+Names are imported on first use. (The certified price of a fixed scale, risk scores with
+``m = 1`` against a learned multiplier, is a risk-score concept:
+:mod:`riskexplore.risk_score.scale_price`; ``ScalePrice`` and ``price_of_fixed_scale``
+are still exported here.) (``compare(model_a, model_b, X, y)`` lives in
 :mod:`riskexplore.evaluation.compare`; it is not re-exported here, where ``compare`` is
 the submodule.)
 """
@@ -67,9 +68,9 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.evaluation.paths import size_path as size_path
     from riskexplore.evaluation.prices import FeaturePrices as FeaturePrices
     from riskexplore.evaluation.prices import feature_prices as feature_prices
-    from riskexplore.evaluation.scale_price import ScalePrice as ScalePrice
-    from riskexplore.evaluation.scale_price import price_of_fixed_scale as price_of_fixed_scale
     from riskexplore.evaluation.tables import metrics_table as metrics_table
     from riskexplore.evaluation.tables import reliability_tables as reliability_tables
+    from riskexplore.risk_score.scale_price import ScalePrice as ScalePrice
+    from riskexplore.risk_score.scale_price import price_of_fixed_scale as price_of_fixed_scale
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

@@ -1,10 +1,11 @@
 """Side-by-side comparison of models, and the certified price of constraints.
 
-:func:`compare_models` fits the best risk score with and without a set of constraints on
-the same data (sharing one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`, so the second
-solve starts warm) and reports the points of both, their metrics, both certificates and
-a certified interval for the *price of the constraints*: how much the optimal objective
-rises when the constraints are imposed.
+:func:`compare_models` fits the best risk score (or model of another family) with and
+without a set of constraints on the same data (sharing one
+:class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`, or whatever the family shares between
+solves, so the second solve starts warm) and reports the points of both, their metrics,
+both certificates and a certified interval for the *price of the constraints*: how much the
+optimal objective rises when the constraints are imposed.
 
 :func:`compare` puts two already-fitted models side by side (no price: their problems
 need not be nested).
@@ -19,11 +20,9 @@ from typing import Any
 
 import pandas as pd
 
-from riskexplore.core.registry import family_of
+from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, family_of, get_family
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
-from riskexplore.risk_score.fit import fit_risk_score
-from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
 __all__ = ["Comparison", "certified_price", "compare", "compare_models", "comparison_from_models"]
 
@@ -268,13 +267,16 @@ def compare_models(
     y_test=None,
     cut_pool=None,
     names: Sequence[str] = ("unconstrained", "constrained"),
+    family: str | ModelFamily = DEFAULT_FAMILY,
     **fit_kwargs: Any,
 ) -> Comparison:
-    """Fit the best risk score without and with ``constraints`` and compare them.
+    """Fit the best risk score (by default) without and with ``constraints`` and compare
+    them.
 
     Both problems share every other setting (``base_constraints``, size limit, bounds,
-    ``c0``, ...) and one CutPool: the loss cuts of the first solve are valid for the
-    second, so it starts warm, and the unconstrained optimum is the reference.
+    ``c0``, ...) and one CutPool (what the family shares between solves on the same data):
+    the loss cuts of the first solve are valid for the second, so it starts warm, and the
+    unconstrained optimum is the reference.
 
     **Price of constraints.** Let ``V*_u`` and ``V*_c`` be the optimal objectives
     (``loss + c0 * size``) without and with the constraints. The solves certify
@@ -300,9 +302,12 @@ def compare_models(
         A pool already attached to this data.
     names : (str, str)
         Labels of the two models.
+    family : str or ModelFamily
+        The model family (see :mod:`riskexplore.core.registry`; default risk scores).
     **fit_kwargs
-        Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (``max_size``,
-        ``time_limit``, ``c0``, ``coef_min``, ...), used for both solves.
+        Other arguments of the family's fit function (of
+        :func:`~riskexplore.risk_score.fit.fit_risk_score`: ``max_size``, ``time_limit``,
+        ``c0``, ``coef_min``, ...), used for both solves.
 
     Returns
     -------
@@ -313,11 +318,12 @@ def compare_models(
         raise InputError("pass constraints / base_constraints; warm starts come from the pool")
     names = _names(names)
     constraints, base = list(constraints or ()), list(base_constraints or ())
-    pool = CutPool() if cut_pool is None else cut_pool
-    free = fit_risk_score(X, y, constraints=base, cut_pool=pool, **fit_kwargs)
+    family = get_family(family)
+    fit, shared = family.fit, _shared(family, cut_pool)
+    free = fit(X, y, constraints=base, **shared, **fit_kwargs)
     notes: list[str] = []
     try:
-        bound = fit_risk_score(X, y, constraints=base + constraints, cut_pool=pool, **fit_kwargs)
+        bound = fit(X, y, constraints=base + constraints, **shared, **fit_kwargs)
     except InfeasibleError as exc:
         bound = None
         proven = "status infeasible" in str(exc)
@@ -327,10 +333,11 @@ def compare_models(
         price = (math.inf, math.inf) if proven else (0.0, math.inf)
     else:
         price = certified_price(free.certificate, bound.certificate)
-        notes.append(
-            f"loss of the models found: {free.loss:.6g} -> {bound.loss:.6g} "
-            f"({bound.loss - free.loss:+.6g})"
-        )
+        if hasattr(free, "loss"):
+            notes.append(
+                f"loss of the models found: {free.loss:.6g} -> {bound.loss:.6g} "
+                f"({bound.loss - free.loss:+.6g})"
+            )
     if bound is not None:
         points = _points_table(free, bound, names)
     else:
@@ -346,6 +353,13 @@ def compare_models(
         constraints=_describe(constraints),
         notes=notes,
     )
+
+
+def _shared(family: ModelFamily, cut_pool) -> dict[str, Any]:
+    """The fit arguments both solves share: the family's (a new cut pool), or the pool
+    given."""
+    given = {} if cut_pool is None else {"cut_pool": cut_pool}
+    return {**{k: make() for k, make in family.shared.items() if k not in given}, **given}
 
 
 def comparison_from_models(

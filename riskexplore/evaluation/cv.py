@@ -8,7 +8,9 @@ be a :class:`~riskexplore.risk_score.model.RiskScore`, a
 If the recipe accepts a ``cut_pool`` keyword (as the recipes of
 :func:`risk_score_recipe` do), it gets one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`
 per training set. Cuts depend only on the data, so every solve on the same training
-fold -- e.g. every parameter setting of a grid -- shares the pool and starts warm.
+fold -- e.g. every parameter setting of a grid -- shares the pool and starts warm. (The
+same holds for every fit argument a family shares between solves on the same data:
+:attr:`~riskexplore.core.registry.ModelFamily.shared`.)
 
 Free parameters are chosen the way Section 5.1 of the RiskSLIM paper does: by nested
 5-fold CV, maximising the mean test AUC (or minimising the mean test loss). Selection by
@@ -29,10 +31,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.registry import families, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import as_binary_outcome, model_metrics
-from riskexplore.risk_score.fit import fit_risk_score
-from riskexplore.risk_score.lcpa.cut_pool import CutPool
 
 __all__ = [
     "NestedCVResult",
@@ -119,32 +120,37 @@ def _check_xy(X, y) -> int:
     return n
 
 
-# --- cut pools -------------------------------------------------------------------------
-def _accepts_cut_pool(recipe: Recipe) -> bool:
+# --- shared fit arguments (cut pools) ------------------------------------------------------
+def _accepted(recipe: Recipe, names) -> list[str]:
+    """Those of ``names`` that the recipe takes as keywords."""
     try:
         params = inspect.signature(recipe).parameters
     except (TypeError, ValueError):
-        return False
-    return "cut_pool" in params
+        return []
+    return [name for name in names if name in params]
 
 
-class _PoolCache:
-    """One CutPool per training set (keyed by its row positions)."""
+class _SharedCache:
+    """The fit arguments the families share between solves on the same data (a risk
+    score's CutPool), one of each per training set (keyed by its row positions)."""
 
     def __init__(self) -> None:
-        self._pools: dict[bytes, Any] = {}
+        self._makers = {k: make for f in families() for k, make in f.shared.items()}
+        self._values: dict[bytes, dict[str, Any]] = {}
 
-    def get(self, rows: np.ndarray):
-        key = np.asarray(rows, dtype=np.int64).tobytes()
-        if key not in self._pools:
-            self._pools[key] = CutPool()
-        return self._pools[key]
+    def arguments(self, recipe: Recipe, rows: np.ndarray) -> dict[str, Any]:
+        names = _accepted(recipe, self._makers)
+        if not names:
+            return {}
+        values = self._values.setdefault(np.asarray(rows, dtype=np.int64).tobytes(), {})
+        for name in names:
+            if name not in values:
+                values[name] = self._makers[name]()
+        return {name: values[name] for name in names}
 
 
-def _fit(recipe: Recipe, X, y, rows: np.ndarray, pools: _PoolCache | None):
-    if pools is not None and _accepts_cut_pool(recipe):
-        return recipe(X, y, cut_pool=pools.get(rows))
-    return recipe(X, y)
+def _fit(recipe: Recipe, X, y, rows: np.ndarray, shared: _SharedCache | None):
+    return recipe(X, y, **(shared.arguments(recipe, rows) if shared is not None else {}))
 
 
 # --- cross-validation ------------------------------------------------------------------
@@ -171,7 +177,7 @@ def _run_folds(
     y,
     folds: Sequence[tuple[np.ndarray, np.ndarray]],
     groups,
-    pools: _PoolCache | None,
+    shared: _SharedCache | None,
     return_models: bool,
     base_rows: np.ndarray | None = None,
 ) -> pd.DataFrame:
@@ -180,7 +186,7 @@ def _run_folds(
         X_tr, y_tr, X_te, y_te = _take(X, train), _take(y, train), _take(X, test), _take(y, test)
         key = train if base_rows is None else base_rows[train]
         start = time.perf_counter()
-        model = _fit(recipe, X_tr, y_tr, key, pools)
+        model = _fit(recipe, X_tr, y_tr, key, shared)
         elapsed = time.perf_counter() - start
         row: dict[str, Any] = {"fold": k, "n_train": len(train), "n_test": len(test)}
         row.update(_split_metrics(model, X_tr, y_tr, _take(groups, train), "train"))
@@ -236,8 +242,8 @@ def cross_validate_recipe(
     if groups is not None and len(groups) != len(y):
         raise InputError(f"groups has {len(groups)} entries for {len(y)} rows")
     folds = fold_indices(y, n_splits, seed, stratified)
-    pools = _PoolCache() if share_cut_pools else None
-    return _run_folds(recipe, X, y, folds, groups, pools, return_models)
+    shared = _SharedCache() if share_cut_pools else None
+    return _run_folds(recipe, X, y, folds, groups, shared, return_models)
 
 
 # --- nested cross-validation -----------------------------------------------------------
@@ -284,14 +290,14 @@ def _grid_scores(
     X,
     y,
     folds,
-    pools,
+    shared,
     base_rows,
     metric: str,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per-fold rows for every parameter setting, and the per-setting summary."""
     frames = []
     for i, params in enumerate(grid):
-        frame = _run_folds(make_recipe(**params), X, y, folds, None, pools, False, base_rows)
+        frame = _run_folds(make_recipe(**params), X, y, folds, None, shared, False, base_rows)
         frame.insert(0, "params", _label(params))
         frame.insert(0, "candidate", i)
         frames.append(frame)
@@ -435,18 +441,18 @@ def nested_cv_select(
     n = _check_xy(X, y)
     grid = _grid(param_grid)
     inner_splits = n_splits if inner_splits is None else int(inner_splits)
-    pools = _PoolCache() if share_cut_pools else None
+    shared = _SharedCache() if share_cut_pools else None
     everyone = np.arange(n)
 
     outer_rows = []
     for k, (train, test) in enumerate(fold_indices(y, n_splits, seed, stratified)):
         X_tr, y_tr = _take(X, train), _take(y, train)
         inner = fold_indices(y_tr, inner_splits, seed + 1 + k, stratified)
-        _, table = _grid_scores(make_recipe, grid, X_tr, y_tr, inner, pools, train, metric)
+        _, table = _grid_scores(make_recipe, grid, X_tr, y_tr, inner, shared, train, metric)
         best = _best(table, metric, larger)
         recipe = make_recipe(**grid[best])
         start = time.perf_counter()
-        model = _fit(recipe, X_tr, y_tr, train, pools)
+        model = _fit(recipe, X_tr, y_tr, train, shared)
         elapsed = time.perf_counter() - start
         row: dict[str, Any] = {"fold": k, "candidate": best, "params": _label(grid[best])}
         row[f"inner_mean_test_{metric}"] = float(table.loc[best, f"mean_test_{metric}"])
@@ -457,10 +463,10 @@ def nested_cv_select(
         outer_rows.append(row)
 
     folds = fold_indices(y, n_splits, seed, stratified)
-    cv, table = _grid_scores(make_recipe, grid, X, y, folds, pools, everyone, metric)
+    cv, table = _grid_scores(make_recipe, grid, X, y, folds, shared, everyone, metric)
     best = _best(table, metric, larger)
     table["selected"] = table["candidate"] == best
-    model = _fit(make_recipe(**grid[best]), X, y, everyone, pools) if refit else None
+    model = _fit(make_recipe(**grid[best]), X, y, everyone, shared) if refit else None
     return NestedCVResult(
         best_params=dict(grid[best]),
         model=model,
@@ -492,9 +498,10 @@ def risk_score_recipe(**fit_kwargs: Any) -> Recipe:
     """
     if "cut_pool" in fit_kwargs:
         raise InputError("the recipe gets a cut pool per training fold; do not pass cut_pool")
+    fit = get_family("risk_score").fit
 
     def recipe(X, y, cut_pool=None):
-        return fit_risk_score(X, y, cut_pool=cut_pool, **fit_kwargs)
+        return fit(X, y, cut_pool=cut_pool, **fit_kwargs)
 
     recipe.fit_kwargs = dict(fit_kwargs)  # type: ignore[attr-defined]
     return recipe

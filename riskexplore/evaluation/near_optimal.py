@@ -35,7 +35,7 @@ import pandas as pd
 
 from riskexplore.core.diversity import feature_counts, group_by_features
 from riskexplore.core.limits import StopRequest
-from riskexplore.core.registry import AlternativesSpec, ModelFamily, get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, AlternativesSpec, ModelFamily, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import model_metrics
 
@@ -347,7 +347,7 @@ def near_optimal_models(
     X,
     y,
     *,
-    family: str = "risk_score",
+    family: str = DEFAULT_FAMILY,
     tolerance: float | None = None,
     max_models: int = 100,
     time_limit: float = math.inf,

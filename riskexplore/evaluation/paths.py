@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.core.registry import ModelFamily, get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, get_family
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
 
@@ -50,7 +50,7 @@ class SizePath:
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     models: list[Any] = field(default_factory=list)
-    kind: str = "risk_score"
+    kind: str = DEFAULT_FAMILY
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -219,7 +219,7 @@ def size_path(
     X,
     y,
     *,
-    family: str | ModelFamily = "risk_score",
+    family: str | ModelFamily = DEFAULT_FAMILY,
     sizes=None,
     time_limit_per_size: float = 60.0,
     X_test=None,

@@ -27,7 +27,7 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.core.limits import Clock, StopRequest, checked_limits
-from riskexplore.core.registry import get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, get_family
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.near_optimal import alternatives_of
 
@@ -196,7 +196,7 @@ def feature_prices(
     X,
     y,
     *,
-    family: str = "risk_score",
+    family: str = DEFAULT_FAMILY,
     best=None,
     features: Iterable[str] | None = None,
     time_limit: float = 60.0,

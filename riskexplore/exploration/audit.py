@@ -15,12 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from riskexplore.core.registry import DEFAULT_FAMILY, AuditSpec, find_family
 from riskexplore.errors import InputError, RiskExploreError
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.rules import SuggestedRule, rule_available, rule_for_finding
 from riskexplore.evaluation.audit.run import AuditResult, audit
 
-__all__ = ["AUDIT_DEFAULTS", "AUDIT_METRICS", "AuditState", "FindingRule"]
+__all__ = ["AUDIT_DEFAULTS", "AuditState", "FindingRule", "METRIC_WORDS"]
 
 #: The settings of the view and their defaults.
 AUDIT_DEFAULTS: dict[str, Any] = {
@@ -31,21 +32,14 @@ AUDIT_DEFAULTS: dict[str, Any] = {
     "min_size": 30,
 }
 
-#: The forest plot's metrics in plain words, by the model's kind.
-AUDIT_METRICS: dict[str, list[tuple[str, str]]] = {
-    "risk_score": [
-        ("calibration: observed minus predicted risk", "calibration"),
-        ("telling patients apart (AUC)", "auc"),
-        ("missed cases (false negative rate)", "fnr"),
-        ("false alarms (false positive rate)", "fpr"),
-        ("right when flagged (positive predictive value)", "ppv"),
-    ],
-    "checklist": [
-        ("missed cases (false negative rate)", "fnr"),
-        ("false alarms (false positive rate)", "fpr"),
-        ("right when flagged (positive predictive value)", "ppv"),
-        ("telling patients apart (AUC)", "auc"),
-    ],
+#: The forest plot's metrics in plain words (the audited model's family chooses them and
+#: their order: :attr:`~riskexplore.core.registry.AuditSpec.metrics`).
+METRIC_WORDS: dict[str, str] = {
+    "calibration": "calibration: observed minus predicted risk",
+    "auc": "telling patients apart (AUC)",
+    "fnr": "missed cases (false negative rate)",
+    "fpr": "false alarms (false positive rate)",
+    "ppv": "right when flagged (positive predictive value)",
 }
 
 _RUNS = ("unconstrained", "constrained")
@@ -131,7 +125,7 @@ class AuditState:
             raise InputError(f"run must be one of {', '.join(_RUNS)}, got {new['run']!r}")
         if new["data"] not in _DATA:
             raise InputError(f"data must be 'train' or 'test', got {new['data']!r}")
-        metrics = {m for options in AUDIT_METRICS.values() for _, m in options} | {""}
+        metrics = set(METRIC_WORDS) | {""}
         if new["metric"] not in metrics:
             raise InputError(f"metric must be one of {', '.join(sorted(metrics))}")
         size = new["min_size"]
@@ -255,8 +249,9 @@ class AuditState:
         list of (str, str)
             The options.
         """
-        kind = self.result.kind if self.result is not None else "risk_score"
-        return AUDIT_METRICS.get(kind, AUDIT_METRICS["checklist"])
+        family = find_family(self.result.kind if self.result is not None else DEFAULT_FAMILY)
+        spec = family.audit if family is not None else AuditSpec()  # (a model of no family)
+        return [(METRIC_WORDS[m], m) for m in spec.metrics]
 
 
 def _columns(by: Any) -> tuple[str, ...]:

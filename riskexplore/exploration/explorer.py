@@ -17,14 +17,13 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.core.params import Interval, validate
-from riskexplore.core.registry import ModelFamily, families, get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, families, get_family
 from riskexplore.data.tables import read_csv_table
 from riskexplore.datasets import dataset_info, load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.binned import group_data, is_group_column
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
-from riskexplore.evaluation.scale_price import ScalePrice, price_of_fixed_scale
 from riskexplore.exploration.runner import solve_function
 from riskexplore.exploration.study.data import StudyWarning, resolve_data
 from riskexplore.exploration.study.document import Study
@@ -123,7 +122,8 @@ class ExplorerState:
         checklists binarize; from ``dataset_info``).
     scale_price : ScalePrice or None
         The certified price of a fixed scale for the unconstrained run (see
-        :meth:`scale_price_function`), once computed.
+        :meth:`scale_price_function`; a
+        :class:`~riskexplore.risk_score.scale_price.ScalePrice`), once computed.
     same_data_as_study : bool
         False when the state was opened from a study (:meth:`from_study`) on a table
         that differs from the study's (its hash).
@@ -145,7 +145,7 @@ class ExplorerState:
     source: str = "bundled"
     frame: pd.DataFrame | None = None
     outcome: str | None = None
-    family: str = "risk_score"
+    family: str = DEFAULT_FAMILY
     settings: dict[str, Any] = field(default_factory=default_settings)
     X: pd.DataFrame | None = None
     y: pd.Series | None = None
@@ -156,7 +156,7 @@ class ExplorerState:
     messages: list[tuple[str, str]] = field(default_factory=list)
     data_version: int = 0
     categorical: tuple[str, ...] = ()
-    scale_price: ScalePrice | None = None
+    scale_price: Any = None
     same_data_as_study: bool = True
     _scale_price_run: RunRecord | None = field(default=None, repr=False)
 
@@ -607,8 +607,9 @@ class ExplorerState:
 
         The run's model is one side of the price; the other scale is solved with the
         run's data, settings and time limit (see
-        :func:`~riskexplore.evaluation.scale_price.price_of_fixed_scale`). Only families
-        with a ``scale`` setting (risk scores) are priced.
+        :func:`~riskexplore.risk_score.scale_price.price_of_fixed_scale`). Only families
+        with such a price (:attr:`~riskexplore.core.registry.ModelFamily.scale_price`:
+        risk scores) are priced.
 
         Returns
         -------
@@ -619,28 +620,22 @@ class ExplorerState:
         if run is None or run.data_version != self.data_version or run.constraints:
             return None
         family = get_family(run.family)
-        if "scale" not in family.settings or self.X is None:
+        if family.scale_price is None or self.X is None:
             return None
         settings = run.settings
         kwargs = family.fit_arguments(
             settings, categorical=self.categorical_columns(), groups=self.groups()
         )
-        scale = kwargs.pop("scale", "fixed")
-        for key in ("multiplier_min", "multiplier_max"):
-            kwargs.pop(key, None)
         kwargs["time_limit"] = float(settings["time_limit"])
-        X, y = self.X, self.y
-        bounds = {k: float(settings[k]) for k in ("multiplier_min", "multiplier_max")}
+        X, y, price = self.X, self.y, family.scale_price.of_run
 
-        def solve(callbacks=(), stop=None) -> ScalePrice:
-            return price_of_fixed_scale(
-                X, y, callbacks=callbacks, stop=stop, **{scale: run.model}, **bounds, **kwargs
-            )
+        def solve(callbacks=(), stop=None):
+            return price(X, y, run.model, settings, kwargs, callbacks=callbacks, stop=stop)
 
         solve.run = run  # type: ignore[attr-defined]
         return solve
 
-    def record_scale_price(self, run: RunRecord, price: ScalePrice) -> None:
+    def record_scale_price(self, run: RunRecord, price) -> None:
         """Keep the price computed by :meth:`scale_price_function` for ``run``.
 
         Parameters
@@ -652,7 +647,7 @@ class ExplorerState:
         """
         self.scale_price, self._scale_price_run = price, run
 
-    def current_scale_price(self) -> ScalePrice | None:
+    def current_scale_price(self):
         """The price of a fixed scale for the current unconstrained run, or None.
 
         Returns

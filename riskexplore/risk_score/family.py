@@ -5,12 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
-from riskexplore.core.registry import AlternativesSpec, ModelFamily, PathPlot
+from riskexplore.core.registry import (
+    BUILTIN_COMMANDS,
+    AlternativesSpec,
+    AuditSpec,
+    ModelFamily,
+    PathPlot,
+    PlugIns,
+    ScalePriceSpec,
+)
 from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score import edits
@@ -30,6 +39,7 @@ from riskexplore.risk_score.problem import (
     fixed_scale_only,
     multiplier_range,
 )
+from riskexplore.risk_score.scale_price import ScalePrice, price_of_run
 from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
 
 __all__ = ["FAMILY"]
@@ -293,6 +303,21 @@ def describe_model(model: RiskScore) -> dict[str, Any]:
     return {"intercept": int(model.intercept), "coefficients": dict(model.points)}
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search of both scales on a tiny problem
+    (the support kernel is the learned scale's)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(40, 3)), columns=["a", "b", "c"])
+    y = (X["a"] + rng.random(40) > 0.8).astype(int)
+    fit_risk_score(X, y, max_size=2, time_limit=30)
+    fit_risk_score(X, y, max_size=2, time_limit=30, scale="learned")
+
+
+#: Fit arguments that let solves on the same data share work: loss cuts depend only on
+#: the data, so one pool serves every solve on it.
+SHARED = {"cut_pool": CutPool}
+
+
 ALTERNATIVES = AlternativesSpec(
     near_optimal=near_optimal_models,
     tolerance=0.01,
@@ -300,7 +325,7 @@ ALTERNATIVES = AlternativesSpec(
     features_of=lambda model: tuple(model.points),
     all_features=lambda model: tuple(model.feature_names),
     feature_constraints=feature_constraints,
-    shared=lambda: {"cut_pool": CutPool()},
+    shared=lambda: {name: make() for name, make in SHARED.items()},
     edit_kind="points",
     edit=edits.edit,
     describe_model=describe_model,
@@ -346,4 +371,16 @@ FAMILY = ModelFamily(
     ),
     aliases=("riskslim", "risk"),
     alternatives=ALTERNATIVES,
+    noun="score",
+    shared=SHARED,
+    audit=AuditSpec(
+        metrics=("calibration", "auc", "fnr", "fpr", "ppv"), calibration_rule=GroupCalibration
+    ),
+    scale_price=ScalePriceSpec(of_run=price_of_run, result_type=ScalePrice),
+    warm_up=warm_up,
+    plugins=PlugIns(
+        explorer_builder="riskexplore.widgets.builders.risk_score:EXPLORER_BUILDER",
+        explorer_settings="riskexplore.widgets.explorer.risk_score_settings:RiskScoreSettings",
+        command=BUILTIN_COMMANDS["risk_score"],
+    ),
 )

@@ -158,7 +158,7 @@ class CompareView:
         Parameters
         ----------
         text : str
-            The sentence (e.g. :meth:`~riskexplore.evaluation.scale_price.ScalePrice.describe`).
+            The sentence (e.g. :meth:`~riskexplore.risk_score.scale_price.ScalePrice.describe`).
         pending : bool
             Whether it announces a computation still running (shown in grey).
         """

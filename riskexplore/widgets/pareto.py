@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from riskexplore.core.core_gate import CoreGate, run_gated
-from riskexplore.core.registry import get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.paths import size_path
 from riskexplore.evaluation.tables import path_frame
@@ -84,7 +84,7 @@ class ParetoView:
         self,
         path=None,
         *,
-        kind: str = "risk_score",
+        kind: str = DEFAULT_FAMILY,
         refresh_interval: float = 0.3,
         auto_refresh: bool = True,
         title: str = "Model size path",
@@ -150,7 +150,7 @@ class ParetoView:
         else:
             self.start()
 
-    def configure(self, X, y, *, kind="risk_score", **path_kw) -> None:
+    def configure(self, X, y, *, kind=DEFAULT_FAMILY, **path_kw) -> None:
         """Set what the Compute button computes: the path of ``kind`` on ``(X, y)``
         (``path_kw``: ``sizes``/``n_values``, ``time_limit_per_size``, ``X_test``,
         ``y_test`` and fit arguments)."""
@@ -170,7 +170,7 @@ class ParetoView:
                 self._show("A path is already being computed; press Stop first.", "warning")
                 return False
             if X is not None:
-                self.configure(X, y, kind=kind or "risk_score", **path_kw)
+                self.configure(X, y, kind=kind or DEFAULT_FAMILY, **path_kw)
             if self._solve is None:
                 self._show("Nothing to compute: load data first.", "warning")
                 return False

@@ -1,5 +1,7 @@
 """The model-family registry: the built-in families, and a third family added by registering
-it (the Explorer's state, the runner, the size path and the figures then work with it)."""
+it (the Explorer's state, the runner, the size path, the figures, cross-validation, the
+comparison, the audit and its rules, the Explorer's settings and builder, the command line
+and the dashboard's warm-up then work with it; its plug-ins live in this module)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,11 @@ from riskexplore.checklist.model import Checklist
 from riskexplore.core import registry
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.registry import (
+    AuditSpec,
+    Command,
     ModelFamily,
     PathPlot,
+    PlugIns,
     families,
     family_of,
     family_of_incumbent,
@@ -25,6 +30,19 @@ from riskexplore.core.registry import (
 )
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.model import RiskScore
+
+
+def test_builtin_families_name_their_plugins_and_commands():
+    risk, checklist = get_family("risk_score"), get_family("checklist")
+    assert risk.plugins.command is registry.BUILTIN_COMMANDS["risk_score"]
+    assert [c.name for c in registry.family_commands().values()][:2] == ["fit", "checklist"]
+    for family in (risk, checklist):
+        for path in (family.plugins.explorer_builder, family.plugins.command.plugin):
+            assert registry.load_plugin(path) is not None
+    assert registry.load_plugin("riskexplore.cli.fit").DESCRIPTION.startswith("Fit")
+    assert (risk.noun, checklist.noun) == ("score", "checklist")
+    assert "calibration" in risk.audit.metrics and "calibration" not in checklist.audit.metrics
+    assert registry.find_family("model") is None and registry.find_family("risk") is risk
 
 
 def test_builtin_families():
@@ -92,6 +110,58 @@ class BaseRate:
         return self.certificate.describe()
 
 
+@dataclass(frozen=True)
+class RateNear:
+    """The toy family's rule for a calibration finding (its ``calibration_rule``)."""
+
+    where: dict
+    max_gap: float
+    limit: str = "both"
+    label: str | None = None
+    target: float | None = None
+
+    def describe(self) -> str:
+        return f"the rate of {self.label} within {self.max_gap} log-odds"
+
+
+class BaseRateCommand:
+    """The toy family's command (``riskexplore base-rate DATA``), a plug-in of this module."""
+
+    DESCRIPTION = "Fit a base rate."
+
+    @staticmethod
+    def add_arguments(parser) -> None:
+        parser.add_argument("data")
+
+    @staticmethod
+    def run(args) -> int:
+        from riskexplore.datasets import load_dataset
+
+        data = load_dataset(args.data)
+        print(f"base rate {fit_base_rate(data.X, data.y).rate:.3f}")
+        return 0
+
+
+class BaseRateSettings:
+    """The toy family's settings in the Explorer (its ``explorer_settings``)."""
+
+    def __init__(self, settings, style, layout) -> None:
+        import ipywidgets as w
+
+        self.max_terms = w.BoundedIntText(value=settings["max_terms"], min=1, max=3)
+        self.controls = {"max_terms": self.max_terms}
+        self.box = w.VBox([self.max_terms])
+
+    def show(self, settings) -> None:
+        self.max_terms.value = settings["max_terms"]
+
+    def read(self) -> dict:
+        return {"max_terms": int(self.max_terms.value)}
+
+
+WARMED: list[str] = []
+
+
 def fit_base_rate(X, y, *, callbacks=(), stop=None, time_limit=math.inf, constraints=(), **kw):
     if constraints:
         raise InfeasibleError("a base rate takes no constraints")
@@ -148,6 +218,14 @@ BASE_RATE = ModelFamily(
         objective_label="loss",
         middle_percent=False,
     ),
+    noun="base rate",
+    shared={"tally": list},
+    audit=AuditSpec(metrics=("calibration", "auc"), calibration_rule=RateNear),
+    warm_up=lambda: WARMED.append("base_rate"),
+    plugins=PlugIns(
+        explorer_settings=f"{__name__}:BaseRateSettings",
+        command=Command("base-rate", f"{__name__}:BaseRateCommand", "fit a base rate"),
+    ),
 )
 
 
@@ -191,6 +269,83 @@ def test_a_third_family_needs_only_a_registration(third_family):
 
     assert incumbent_text({"rate": 0.35}) == "rate 0.35"
     assert [t.name for t in pareto_figure(path).data][:2] == ["objective", "train AUC"]
+
+
+def test_a_third_family_is_cross_validated_and_compared(third_family):
+    from riskexplore.datasets import load_dataset
+    from riskexplore.evaluation.compare import compare_models
+    from riskexplore.evaluation.cv import cross_validate_recipe
+
+    data = load_dataset("breastcancer")
+    tallies = []
+
+    def recipe(X, y, tally):  # gets the family's shared argument, one per training fold
+        tallies.append(tally)
+        tally.append(len(y))
+        return fit_base_rate(X, y)
+
+    folds = cross_validate_recipe(recipe, data.X, data.y, n_splits=3)
+    assert len(folds) == 3 and [len(t) for t in tallies] == [1, 1, 1]
+    assert folds["test_auc"].tolist() == pytest.approx([0.5] * 3)
+    both = compare_models(data.X, data.y, constraints=["a rule"], family="base_rate")
+    assert isinstance(both.models[0], BaseRate) and both.models[1] is None
+    assert both.price_of_constraints == (0.0, math.inf)
+
+
+def test_a_third_family_is_audited_with_its_rules(third_family):
+    from riskexplore.datasets import load_dataset
+    from riskexplore.evaluation.audit.findings import Finding
+    from riskexplore.evaluation.audit.rules import plain_rule, rule_available
+    from riskexplore.evaluation.audit.run import audit
+    from riskexplore.exploration.audit import AuditState
+
+    data = load_dataset("breastcancer")
+    model = fit_base_rate(data.X, data.y)
+    result = audit(model, data.X, data.y, "ClumpThickness", bins=[5])
+    assert result.kind == "base_rate" and "predicted" in result.to_text()
+    over = [f for f in result.findings if f.metric == "calibration" and f.value < f.rest_value]
+    assert over and "the base rate overestimates risk" in over[0].sentence
+    state = AuditState(by=("ClumpThickness",))
+    state.result = result
+    assert [m for _words, m in state.metric_options()] == ["calibration", "auc"]
+    (first, *_rest) = [r for r in state.findings() if r.finding.metric == "calibration"]
+    rule = first.rule.constraint
+    assert isinstance(rule, RateNear) and rule.label == first.finding.group
+    assert rule.limit in ("under", "over") and rule.target is not None
+    assert first.rule.sentence.startswith("The base rate ")
+    assert plain_rule(rule) == rule.describe()
+    fnr = Finding(over[0].group, "fnr", 1.0, 0.5, 0.5, 0.1, 0.9, "")
+    assert rule_available(fnr, result) == (
+        "the rules of a base rate can bring a group's predicted risk closer to what "
+        "happened, not its missed cases (FNR)"
+    )
+    assert "risk scores, checklists and base rates only" in rule_available(fnr, "model")
+
+
+def test_a_third_family_has_a_command_and_a_warm_up(third_family, capsys, monkeypatch):
+    from riskexplore.cli import build_parser, main
+    from riskexplore.cli.dashboard import warm_up
+
+    assert "base-rate" in build_parser().format_help()
+    assert main(["base-rate", "breastcancer"]) == 0
+    assert capsys.readouterr().out == "base rate 0.350\n"
+    monkeypatch.setattr(warm_up, "families", lambda: [third_family])
+    WARMED.clear()
+    assert list(warm_up.warm_up_here()) == ["base_rate"] and WARMED == ["base_rate"]
+
+
+def test_a_third_family_in_the_explorer(third_family):
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("plotly")
+    from riskexplore.widgets.explorer.widget import Explorer
+
+    ex = Explorer("breastcancer", family="base_rate", auto_refresh=False)
+    controls = ex.settings_controls
+    assert controls.max_terms is controls.family_controls["base_rate"].max_terms
+    assert controls.family_boxes["base_rate"].layout.display is None
+    assert controls.family_boxes["risk_score"].layout.display == "none"
+    assert controls.read()["max_terms"] == 1
+    assert "No constraint builder for Base rate" in ex.constraints_box.children[0].value
 
 
 def test_registering_replaces_a_family_of_the_same_name(third_family):

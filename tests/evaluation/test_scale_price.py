@@ -15,10 +15,10 @@ from riskexplore.evaluation.compare import compare_models
 from riskexplore.evaluation.cv import cross_validate_recipe, risk_score_recipe
 from riskexplore.evaluation.grids import run_grid
 from riskexplore.evaluation.paths import risk_score_size_path
-from riskexplore.evaluation.scale_price import price_of_fixed_scale, scale_price_interval
 from riskexplore.risk_score.constraints import AtMostKOf, Exclude, PredictedRisk
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.scale_price import price_of_fixed_scale, scale_price_interval
 
 SMALL = {"coef_min": -2, "coef_max": 2, "intercept_min": -4, "intercept_max": 4}
 

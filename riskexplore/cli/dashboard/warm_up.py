@@ -6,7 +6,8 @@ the first process that runs them compiles them (several seconds of a core) and w
 machine code to numba's cache, and every later process loads it from there. Without a
 warm-up the first searches of a freshly installed server, often several pages' at once, all
 compile the same code at the same moment, each on its own core, while other pages are being
-built. :func:`warm_up_here` runs one tiny search of each family; the launcher runs it in a child
+built. :func:`warm_up_here` runs one tiny search of each family (its
+:attr:`~riskexplore.core.registry.ModelFamily.warm_up`); the launcher runs it in a child
 process (:func:`riskexplore.cli.dashboard.command.warm_up`, so that the launcher stays small)
 before the server starts.
 
@@ -19,11 +20,7 @@ import json
 import sys
 import time
 
-import numpy as np
-import pandas as pd
-
-from riskexplore.checklist.search.solve import warm_up as warm_checklist
-from riskexplore.risk_score.fit import fit_risk_score
+from riskexplore.core.registry import families
 
 __all__ = ["main", "warm_up_here"]
 
@@ -36,17 +33,12 @@ def warm_up_here() -> dict[str, float]:
     dict
         Seconds per family (``"risk_score"``, ``"checklist"``).
     """
-    rng = np.random.default_rng(0)
-    X = pd.DataFrame(rng.integers(0, 2, size=(40, 3)), columns=["a", "b", "c"])
-    y = (X["a"] + rng.random(40) > 0.8).astype(int)
     seconds = {}
-    start = time.perf_counter()
-    fit_risk_score(X, y, max_size=2, time_limit=30)
-    fit_risk_score(X, y, max_size=2, time_limit=30, scale="learned")  # the support kernel
-    seconds["risk_score"] = time.perf_counter() - start
-    start = time.perf_counter()
-    warm_checklist()
-    seconds["checklist"] = time.perf_counter() - start
+    for family in families():
+        if family.warm_up is not None:
+            start = time.perf_counter()
+            family.warm_up()
+            seconds[family.name] = time.perf_counter() - start
     return seconds
 
 

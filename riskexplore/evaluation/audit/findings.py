@@ -26,6 +26,7 @@ from typing import Any
 
 import pandas as pd
 
+from riskexplore.core.registry import find_family
 from riskexplore.evaluation.audit.intervals import (
     newcombe_interval,
     normal_interval,
@@ -211,12 +212,17 @@ _WHAT = {
     "ppv": ("is less often right when it predicts positive", "positive predictive value"),
     "auc": ("ranks cases less well", "AUC"),
 }
-_MODEL_WORD = {"risk_score": "score", "checklist": "checklist", "model": "model"}
+
+
+def _model_word(kind: str) -> str:
+    """What the model is called in the sentences: its family's noun, else "model"."""
+    family = find_family(kind)
+    return "model" if family is None else family.noun
 
 
 def _sentence(row: pd.Series, metric: str, kind: str, subject: str, confidence: float) -> str:
     who = f"for {subject} with {row['group']}"
-    model = _MODEL_WORD.get(kind, "model")
+    model = _model_word(kind)
     level = f"{100 * confidence:g}% CI"
     gap, low, high = row[f"{metric}_gap"], row[f"{metric}_gap_low"], row[f"{metric}_gap_high"]
     if metric == "calibration":

@@ -4,25 +4,26 @@ A :class:`~riskexplore.evaluation.audit.findings.Finding` says that a group does
 than the rest beyond chance. :func:`rule_for_finding` turns it into a constraint of the
 model's family that limits that gap when the model is searched again, so that the
 comparison without and with the rule (:func:`riskexplore.evaluation.compare.compare`)
-shows its certified price:
+shows its certified price. The family says which rules it has
+(:class:`~riskexplore.core.registry.AuditSpec`); this module works out their numbers:
 
-* a risk score's **calibration** finding (the score under- or overestimates a group's
-  risk) gives a :class:`~riskexplore.risk_score.group_calibration.GroupCalibration` on the
-  side of the finding. Its target is the average score (log-odds) at which the group's
-  average risk would match its observed rate if every score of the group moved by the
-  same amount ``c`` (found from the audited scores, :func:`calibrating_shift`); the rule
-  lets the average score miss that target by at most ``shrink * |c|``, so it asks for at
-  least half (by default) of the move. (An average of log-odds is not the log-odds of an
-  average risk: aiming at the log-odds of the observed rate may not bind at all when
-  the scores spread.)
-* a checklist's **FNR** or **FPR** finding gives the existing group-rate limit
-  :class:`~riskexplore.checklist.constraints.GroupRateGap` (the rate of any group minus
-  that of any other, over the groups of the audited column(s)), or with ``cap=True``
-  :class:`~riskexplore.checklist.constraints.WorstGroupRate` (the rate of every group).
-  A numeric column the audit cut into ranges becomes a binned group column at the same
-  cut points (``"age (ranges at 40, 60)"``,
-  :mod:`riskexplore.evaluation.audit.binned`), so the rule's groups are the audit's row
-  for row; :meth:`SuggestedRule.groups` computes them for ``groups=``.
+* a **calibration** finding (the model under- or overestimates a group's risk; a risk
+  score's rule is :class:`~riskexplore.risk_score.group_calibration.GroupCalibration`)
+  gives a rule on the side of the finding. Its target is the average score (log-odds) at
+  which the group's average risk would match its observed rate if every score of the
+  group moved by the same amount ``c`` (found from the audited scores,
+  :func:`calibrating_shift`); the rule lets the average score miss that target by at
+  most ``shrink * |c|``, so it asks for at least half (by default) of the move. (An
+  average of log-odds is not the log-odds of an average risk: aiming at the log-odds of
+  the observed rate may not bind at all when the scores spread.)
+* an **FNR** or **FPR** finding (a checklist's rules are
+  :class:`~riskexplore.checklist.constraints.GroupRateGap`, the rate of any group minus
+  that of any other, over the groups of the audited column(s), or with ``cap=True``
+  :class:`~riskexplore.checklist.constraints.WorstGroupRate`, the rate of every group)
+  gives a limit of the gap or of every group's rate. A numeric column the audit cut into
+  ranges becomes a binned group column at the same cut points (``"age (ranges at 40,
+  60)"``, :mod:`riskexplore.evaluation.audit.binned`), so the rule's groups are the
+  audit's row for row; :meth:`SuggestedRule.groups` computes them for ``groups=``.
 
 The other findings (a lower AUC or PPV, a risk score's error rates at a threshold) have
 no linear rule; :func:`rule_available` says so in words and :func:`rule_for_finding`
@@ -38,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.checklist.constraints import GroupRateGap, WorstGroupRate
+from riskexplore.core.registry import AuditSpec, ModelFamily, families, find_family
 from riskexplore.errors import ConstraintError
 from riskexplore.evaluation.audit.binned import (
     binned_column_name,
@@ -47,7 +48,6 @@ from riskexplore.evaluation.audit.binned import (
 )
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.groups import _bin_words
-from riskexplore.risk_score.group_calibration import GroupCalibration
 
 __all__ = [
     "SuggestedRule",
@@ -62,6 +62,10 @@ __all__ = [
 MIN_LOGIT_GAP = 0.01
 #: The least gap (or margin) a suggested checklist rule allows, as a rate.
 MIN_RATE_GAP = 0.01
+
+#: The findings each kind of rule limits, and what such rules do in words.
+_CALIBRATION = (("calibration",), "bring a group's predicted risk closer to what happened")
+_RATES = (("fnr", "fpr"), "limit a group's missed cases (FNR) and false alarms (FPR)")
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,24 @@ def _kind(result: Any) -> str:
     return str(kind)
 
 
+def _rules(spec: AuditSpec) -> list[tuple[tuple[str, ...], str]]:
+    """The family's kinds of rules: the findings each limits, and what it does in words."""
+    out = []
+    if spec.calibration_rule is not None:
+        out.append(_CALIBRATION)
+    if spec.rate_rule is not None:
+        out.append(_RATES)
+    return out
+
+
+def _with_rules() -> str:
+    """The families that have rules, in words ("risk scores and checklists")."""
+    names = [f"{f.label.lower()}s" for f in families() if _rules(f.audit)]
+    if len(names) > 1:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if names else "no family"
+
+
 def rule_available(finding: Finding, result: Any) -> str | None:
     """Why a finding has no rule (plain words), or None when it has one.
 
@@ -117,30 +139,21 @@ def rule_available(finding: Finding, result: Any) -> str | None:
     finding : Finding
         A finding of the audit.
     result : AuditResult or str
-        The audit (or its model's kind: ``"risk_score"``, ``"checklist"``).
+        The audit (or its model's kind: a family's name, ``"model"``).
 
     Returns
     -------
     str or None
         The reason, or None.
     """
-    kind = _kind(result)
-    metric = finding.metric
-    if kind == "risk_score":
-        if metric == "calibration":
-            return None
-        return (
-            "the rules of a score can bring a group's predicted risk closer to what "
-            f"happened, not its {_metric_words(metric)}"
-        )
-    if kind == "checklist":
-        if metric in ("fnr", "fpr"):
-            return None
-        return (
-            "the rules of a checklist can limit a group's missed cases (FNR) and false "
-            f"alarms (FPR), not its {_metric_words(metric)}"
-        )
-    return "rules exist for risk scores and checklists only"
+    family = find_family(_kind(result))
+    rules = [] if family is None else _rules(family.audit)
+    if not rules:
+        return f"rules exist for {_with_rules()} only"
+    if any(finding.metric in metrics for metrics, _words in rules):
+        return None
+    can = " and ".join(words for _metrics, words in rules)
+    return f"the rules of a {family.noun} can {can}, not its {_metric_words(finding.metric)}"
 
 
 def _metric_words(metric: str) -> str:
@@ -178,8 +191,9 @@ def rule_for_finding(
         The share of the finding's gap the default ``max_gap`` keeps, in ``[0, 1)``
         (0.5 halves it).
     cap : bool, default False
-        For a checklist, cap every group's rate (:class:`WorstGroupRate`, at the flagged
-        group's rate minus the shrunk gap) instead of limiting the gap between groups.
+        For a checklist, cap every group's rate
+        (:class:`~riskexplore.checklist.constraints.WorstGroupRate`, at the flagged group's
+        rate minus the shrunk gap) instead of limiting the gap between groups.
 
     Returns
     -------
@@ -197,12 +211,13 @@ def rule_for_finding(
         raise ConstraintError(f"no rule limits this finding: {reason}")
     if isinstance(shrink, bool) or not 0.0 <= float(shrink) < 1.0:
         raise ConstraintError(f"shrink must be a number in [0, 1), got {shrink!r}")
+    family = find_family(_kind(result))
     columns = tuple(str(c) for c in result.settings["by"])
-    if _kind(result) == "risk_score":
-        return _calibration_rule(finding, result, columns, max_gap, float(shrink))
+    if finding.metric in _CALIBRATION[0]:
+        return _calibration_rule(finding, result, columns, max_gap, float(shrink), family)
     cuts = result.settings.get("cuts") or {}
     binned = tuple(binned_column_name(c, cuts[c]) if cuts.get(c) else c for c in columns)
-    return _rate_rule(finding, binned, max_gap, float(shrink), cap)
+    return _rate_rule(finding, binned, max_gap, float(shrink), cap, family.audit)
 
 
 def _logit(p: float) -> float:
@@ -248,7 +263,12 @@ def calibrating_shift(table, observed: float) -> tuple[float, float]:
 
 
 def _calibration_rule(
-    finding: Finding, result: Any, columns: tuple[str, ...], max_gap, shrink: float
+    finding: Finding,
+    result: Any,
+    columns: tuple[str, ...],
+    max_gap,
+    shrink: float,
+    family: ModelFamily,
 ) -> SuggestedRule:
     observed, predicted = float(finding.value), float(finding.rest_value)
     under = observed > predicted  # the score underestimates the group's risk
@@ -263,7 +283,7 @@ def _calibration_rule(
     if max_gap is None:
         max_gap = max(MIN_LOGIT_GAP, round(gap, 2))
     where = group_conditions(finding.group, result)
-    rule = GroupCalibration(
+    rule = family.audit.calibration_rule(
         where,
         max_gap=max_gap,
         limit="under" if under else "over",
@@ -272,26 +292,29 @@ def _calibration_rule(
     )
     side = "underestimates" if under else "overestimates"
     sentence = (
-        f"The score {side} the risk of {finding.group} (observed {_pct(observed)}, "
+        f"The {family.noun} {side} the risk of {finding.group} (observed {_pct(observed)}, "
         f"predicted {_pct(predicted)}). Rule: {rule.describe()}."
     )
     return SuggestedRule(rule, columns, sentence)
 
 
 def _rate_rule(
-    finding: Finding, columns: tuple[str, ...], max_gap, shrink: float, cap: bool
+    finding: Finding,
+    columns: tuple[str, ...],
+    max_gap,
+    shrink: float,
+    cap: bool,
+    spec: AuditSpec,
 ) -> SuggestedRule:
     rate = finding.metric
     words = "missed cases (FNR)" if rate == "fnr" else "false alarms (FPR)"
-    if cap:
-        if max_gap is None:
+    if max_gap is None:
+        if cap:  # every group's rate at most the flagged one's minus the shrunk gap
             limit = finding.value - abs(finding.gap) * (1 - shrink)
-            max_gap = max(MIN_RATE_GAP, round(limit, 2))
-        rule = WorstGroupRate(rate, max_gap, by=columns)
-    else:
-        if max_gap is None:
-            max_gap = max(MIN_RATE_GAP, round(abs(finding.gap) * shrink, 2))
-        rule = GroupRateGap(rate, max_gap, by=columns)
+        else:
+            limit = abs(finding.gap) * shrink
+        max_gap = max(MIN_RATE_GAP, round(limit, 2))
+    rule = spec.rate_rule(rate, max_gap, by=columns, cap=cap)
     sentence = (
         f"The rate of {words} of {finding.group} is {_pct(finding.value)}, against "
         f"{_pct(finding.rest_value)} for the rest. Rule: {rule.describe()}."
@@ -307,26 +330,24 @@ def plain_rule(constraint: Any) -> str:
     """A rule in plain words, for pages read by clinicians.
 
     The constraints' own ``describe()`` is short and technical ("FPR gap between groups
-    by age (ranges at 48, 56, 61) at most 12%"); this says what the rule does ("false
-    alarms may differ by at most 12 points between the groups by age ranges").
+    by age (ranges at 48, 56, 61) at most 12%"); a family's plain words
+    (:attr:`~riskexplore.core.registry.AuditSpec.plain_rule`) say what the rule does
+    ("false alarms may differ by at most 12 points between the groups by age ranges").
 
     Parameters
     ----------
     constraint : ReadableConstraint
-        A rule (those without plain words here fall back to ``describe()``).
+        A rule (those without plain words fall back to ``describe()``).
 
     Returns
     -------
     str
         The sentence (without a final full stop).
     """
-    if isinstance(constraint, GroupRateGap | WorstGroupRate):
-        words = "missed cases" if constraint.rate == "fnr" else "false alarms"
-        groups = _plain_groups(constraint.by)
-        if isinstance(constraint, GroupRateGap):
-            points = f"{100 * constraint.max_gap:.1f}".removesuffix(".0")
-            return f"{words} may differ by at most {points} points between {groups}"
-        return f"none of {groups} may have more than {_pct(constraint.cap)} {words}"
+    for family in families():
+        words = family.audit.plain_rule(constraint, _plain_groups)
+        if words is not None:
+            return words
     return constraint.describe()
 
 
@@ -355,7 +376,8 @@ def group_conditions(label: str, result: Any) -> dict[str, Any]:
     -------
     dict
         Column -> a value, or a range ``(low, high)`` meaning ``low <= value < high``
-        (``None`` for an open side), as :class:`GroupCalibration` takes them.
+        (``None`` for an open side), as a risk score's
+        :class:`~riskexplore.risk_score.group_calibration.GroupCalibration` takes them.
 
     Raises
     ------

@@ -375,7 +375,8 @@ def _interval(row: pd.Series, metric: str) -> str:
 
 
 def _text(result: AuditResult) -> str:
-    risk = result.kind != "checklist" and result.table["predicted_risk"].notna().any()
+    # (a model without risks, a checklist say, predicts none)
+    risk = result.table["predicted_risk"].notna().any()
     head = ["group", "n", "prevalence", "AUC"]
     head += ["CAL", "observed", "predicted"] if risk else []
     head += ["FNR", "FPR", "PPV"]

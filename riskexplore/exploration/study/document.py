@@ -67,11 +67,10 @@ from typing import Any
 
 from riskexplore import __version__
 from riskexplore.core.jsonio import decode, encode, plain
-from riskexplore.core.registry import get_family
+from riskexplore.core.registry import family_of, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.near_optimal import NearOptimalSet
 from riskexplore.evaluation.paths import SizePath
-from riskexplore.evaluation.scale_price import ScalePrice
 from riskexplore.exploration.study.alternatives import decode_alternatives, encode_alternatives
 from riskexplore.exploration.study.codec import (
     canonical,
@@ -180,8 +179,8 @@ class Study:
     selected : int or None
         The size whose model the size path showed.
     scale_price : ScalePrice or None
-        The certified price of a fixed scale of the unconstrained run (risk scores), if
-        it was worked out.
+        The certified price of a fixed scale of the unconstrained run (risk scores: a
+        :class:`~riskexplore.risk_score.scale_price.ScalePrice`), if it was worked out.
     saved_by : str
         The riskexplore that wrote it (``"riskexplore 0.1.0"``).
     alternatives : NearOptimalSet or None
@@ -214,7 +213,7 @@ class Study:
     runs: dict[str, StudyRun] = field(default_factory=dict)
     size_path: SizePath | None = None
     selected: int | None = None
-    scale_price: ScalePrice | None = None
+    scale_price: Any = None
     saved_by: str = field(default_factory=lambda: _saved_by())
     alternatives: NearOptimalSet | None = None
     alternatives_selected: int | None = None
@@ -361,10 +360,11 @@ class Study:
 
     def _encode_price(self) -> dict[str, Any]:
         price = self.scale_price
-        fixed = None if price.fixed is None else encode_model(price.fixed, "risk_score")
+        family = family_of(price.learned).name
+        fixed = None if price.fixed is None else encode_model(price.fixed, family)
         return {
             "fixed": fixed,
-            "learned": encode_model(price.learned, "risk_score"),
+            "learned": encode_model(price.learned, family),
             "interval": encode_value(list(price.interval), "scale_price.interval"),
             "multiplier_range": encode_value(
                 list(price.multiplier_range), "scale_price.multiplier_range", finite=True
@@ -588,12 +588,7 @@ class _Decoder:
         path_doc = self.get(doc, "size_path", "", (dict, type(None)), "an object or null")
         path, selected = (None, None) if path_doc is None else self.path(path_doc)
         price_doc = self.get(doc, "scale_price", "", (dict, type(None)), "an object or null")
-        price = None if price_doc is None else self.price(price_doc)
-        if price is not None:
-            run = runs.get("unconstrained")
-            sides = [m.to_dict(include_trace=True) for m in (price.fixed, price.learned) if m]
-            if run is None or run.model.to_dict(include_trace=True) not in sides:
-                raise self.fail("scale_price", "does not price the unconstrained run's model")
+        price = None if price_doc is None else self.run_price(price_doc, runs.get("unconstrained"))
         study = Study(data, family, settings, constraints, runs, path, selected, price, saved_by)
         alt_doc = doc.get("alternatives")  # (format version 1 has none)
         if alt_doc is not None:
@@ -745,16 +740,25 @@ class _Decoder:
             raise self.fail("size_path.selected", f"{selected} is not a size of the path")
         return SizePath(decoded_rows, decoded_models, family), selected
 
-    def price(self, p: Mapping) -> ScalePrice:
+    def run_price(self, p: Mapping, run):
+        """The price of a fixed scale of the unconstrained run ``run`` (of its family)."""
+        spec = None if run is None else get_family(run.family).scale_price
+        if spec is None:
+            raise self.fail("scale_price", "does not price the unconstrained run's model")
+        price = self.price(p, run.family, spec.result_type)
+        sides = [m.to_dict(include_trace=True) for m in (price.fixed, price.learned) if m]
+        if run.model.to_dict(include_trace=True) not in sides:
+            raise self.fail("scale_price", "does not price the unconstrained run's model")
+        return price
+
+    def price(self, p: Mapping, family: str, result_type: type):
         w = "scale_price"
         extra = [k for k in p if k not in ("fixed", "learned", "interval", "multiplier_range")]
         if extra:
             raise self.fail(f"{w}.{extra[0]}", "is not a field of the price of a fixed scale")
         fixed_doc = self.get(p, "fixed", w, (dict, type(None)), "a model or null")
-        fixed = None if fixed_doc is None else self.model(fixed_doc, "risk_score", f"{w}.fixed")
-        learned = self.model(
-            self.get(p, "learned", w, (dict,), "a model"), "risk_score", f"{w}.learned"
-        )
+        fixed = None if fixed_doc is None else self.model(fixed_doc, family, f"{w}.fixed")
+        learned = self.model(self.get(p, "learned", w, (dict,), "a model"), family, f"{w}.learned")
         pairs = []
         for key in ("interval", "multiplier_range"):
             try:
@@ -772,7 +776,7 @@ class _Decoder:
         interval, multipliers = pairs
         if not (math.isfinite(multipliers[0]) and multipliers[0] > 0):
             raise self.fail(f"{w}.multiplier_range", "must be positive and finite")
-        return ScalePrice(fixed, learned, interval, multipliers)
+        return result_type(fixed, learned, interval, multipliers)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -505,7 +505,7 @@ class AlternativesView(ExplorerTab):
             return self.noun
         if self.state.family is None:
             return "model"
-        return "score" if self.state.spec.edit_kind == "points" else "checklist"
+        return get_family(self.state.family).noun
 
     def _show_family(self, family: str | None) -> None:
         relative = family is None or get_family(family).alternatives.tolerance_unit == "relative"

@@ -110,7 +110,8 @@ def audit_table_html(result) -> str:
     str
         An HTML table: one row per group; a group too small says "too few to judge".
     """
-    risk = result.kind != "checklist" and result.table["predicted_risk"].notna().any()
+    # (a model without risks, a checklist say, predicts none)
+    risk = result.table["predicted_risk"].notna().any()
     heads = ["group", "patients", "with the outcome", "telling apart (AUC)"]
     if risk:
         heads += ["observed risk", "predicted risk"]

@@ -1,10 +1,14 @@
 """The Explorer's settings (its step 2): one widget per setting of the model families.
 
-:class:`SettingsControls` makes the widgets of the settings (size limits, coefficient
-range, how points become a risk and the range of the learned multiplier, binarization,
-group columns, time limit, held-out fraction), shows a settings dict in them
-(:meth:`~SettingsControls.show`) and reads them back as one
-(:meth:`~SettingsControls.read`, the arguments of :meth:`ExplorerState.update_settings
+:class:`SettingsControls` makes the widgets of the settings every family shares (time
+limit, held-out fraction) and, for each family that names settings controls in its registry
+entry (:attr:`~riskexplore.core.registry.PlugIns.explorer_settings`), the family's own
+(:mod:`~riskexplore.widgets.explorer.risk_score_settings`: size limit, coefficient range,
+how points become a risk and the range of the learned multiplier;
+:mod:`~riskexplore.widgets.explorer.checklist_settings`: item limit, binarization, group
+columns). It shows a settings dict in them (:meth:`~SettingsControls.show`) and reads them
+back as one (:meth:`~SettingsControls.read`, the arguments of
+:meth:`ExplorerState.update_settings
 <riskexplore.exploration.explorer.ExplorerState.update_settings>`). The
 :class:`~riskexplore.widgets.explorer.widget.Explorer` observes them and checks every change in
 plain Python.
@@ -23,6 +27,8 @@ True
 from __future__ import annotations
 
 from typing import Any
+
+from riskexplore.core.registry import families, load_plugin
 
 __all__ = ["SettingsControls"]
 
@@ -48,6 +54,9 @@ class SettingsControls:
         Checklists' settings.
     time_limit, test_fraction : ipywidgets inputs
         Every family's.
+    family_controls : dict
+        Family name -> its settings controls (every widget of theirs is also an
+        attribute here, by its setting's name).
     family_boxes : dict
         Family name -> the box of its own settings (shown while it is chosen).
 
@@ -64,66 +73,20 @@ class SettingsControls:
     def __init__(self, settings: dict[str, Any], style: dict[str, str], layout: Any) -> None:
         self._build(settings, style, layout)
         self._lay_out()
-        self._show_scale(settings["scale"])
 
     def _build(self, settings: dict[str, Any], style: dict[str, str], layout: Any) -> None:
         """One widget per setting, showing ``settings``."""
         import ipywidgets as w
 
         s, lay = settings, layout
-        self.max_size = w.BoundedIntText(
-            value=s["max_size"],
-            min=1,
-            max=50,
-            description="max features",
-            style=style,
-            layout=lay,
-        )
-        self.coef_range = w.IntRangeSlider(
-            value=(s["coef_min"], s["coef_max"]),
-            min=-20,
-            max=20,
-            description="points range",
-            style=style,
-            layout=lay,
-        )
-        self.scale = w.RadioButtons(
-            options=[
-                ("fixed: risk = σ(score)", "fixed"),
-                ("learned: risk = σ(score / m), m learned", "learned"),
-            ],
-            value=s["scale"],
-            description="points to risk",
-            style=style,
-            layout=w.Layout(width="420px"),
-        )
-        self.multiplier_range = w.FloatRangeSlider(
-            value=(s["multiplier_min"], s["multiplier_max"]),
-            min=0.05,
-            max=50,
-            step=0.05,
-            readout_format=".2f",
-            description="range of m",
-            style=style,
-            layout=w.Layout(width="360px"),  # its own: hidden with the fixed scale
-        )
-        self.max_items = w.BoundedIntText(
-            value=s["max_items"], min=1, max=50, description="max items", style=style, layout=lay
-        )
-        self.binarize = w.Dropdown(
-            options=[
-                ("adaptive (quantiles)", "adaptive"),
-                ("fixed (median)", "fixed"),
-                ("none (0/1 columns)", None),
-            ],
-            value=s["binarize"],
-            description="binarization",
-            style=style,
-            layout=lay,
-        )
-        self.group_columns = w.SelectMultiple(
-            options=[], description="group columns", rows=3, style=style, layout=lay
-        )
+        self.family_controls = {
+            f.name: load_plugin(f.plugins.explorer_settings)(s, style, lay)
+            for f in families()
+            if f.plugins.explorer_settings is not None
+        }
+        for controls in self.family_controls.values():
+            for name, widget in controls.controls.items():
+                setattr(self, name, widget)
         self.time_limit = w.BoundedFloatText(
             value=s["time_limit"],
             min=0.5,
@@ -144,29 +107,14 @@ class SettingsControls:
 
     def _lay_out(self) -> None:
         """The box of each family's own settings."""
-        import ipywidgets as w
-
-        self.family_boxes = {
-            "risk_score": w.VBox(
-                [self.max_size, self.coef_range, self.scale, self.multiplier_range]
-            ),
-            "checklist": w.VBox([self.max_items, self.binarize, self.group_columns]),
-        }
+        self.family_boxes = {name: c.box for name, c in self.family_controls.items()}
 
     @property
     def widgets(self) -> tuple:
-        """Every setting's widget (observe their ``value``)."""
-        return (
-            self.max_size,
-            self.coef_range,
-            self.scale,
-            self.multiplier_range,
-            self.max_items,
-            self.binarize,
-            self.group_columns,
-            self.time_limit,
-            self.test_fraction,
-        )
+        """Every setting's widget (observe their ``value``): the families' in the order
+        of the registry, then the time limit and the held-out fraction."""
+        own = tuple(w for c in self.family_controls.values() for w in c.controls.values())
+        return (*own, self.time_limit, self.test_fraction)
 
     def show(self, settings: dict[str, Any]) -> None:
         """Show ``settings`` in the widgets.
@@ -177,21 +125,10 @@ class SettingsControls:
             The settings (every key of
             :func:`~riskexplore.exploration.explorer.default_settings`).
         """
-        s = settings
-        self.max_size.value = s["max_size"]
-        self.coef_range.value = (s["coef_min"], s["coef_max"])
-        self.scale.value = s["scale"]
-        self.multiplier_range.value = (s["multiplier_min"], s["multiplier_max"])
-        self.max_items.value = s["max_items"]
-        self.binarize.value = s["binarize"]
-        self.time_limit.value = s["time_limit"]
-        self.test_fraction.value = s["test_fraction"]
-        chosen = tuple(s.get("group_columns") or ())
-        offered = list(self.group_columns.options)
-        if any(c not in offered for c in chosen):  # e.g. a column cut into ranges by a rule
-            self.group_columns.options = offered + [c for c in chosen if c not in offered]
-        self.group_columns.value = chosen
-        self._show_scale(s["scale"])
+        for controls in self.family_controls.values():
+            controls.show(settings)
+        self.time_limit.value = settings["time_limit"]
+        self.test_fraction.value = settings["test_fraction"]
 
     def read(self) -> dict[str, Any]:
         """The settings the widgets show.
@@ -202,21 +139,12 @@ class SettingsControls:
             Arguments of :meth:`ExplorerState.update_settings
             <riskexplore.exploration.explorer.ExplorerState.update_settings>`.
         """
-        lo, hi = self.coef_range.value
-        m_lo, m_hi = self.multiplier_range.value
-        return {
-            "max_size": int(self.max_size.value),
-            "coef_min": int(lo),
-            "coef_max": int(hi),
-            "scale": self.scale.value,
-            "multiplier_min": float(m_lo),
-            "multiplier_max": float(m_hi),
-            "max_items": int(self.max_items.value),
-            "binarize": self.binarize.value,
-            "time_limit": float(self.time_limit.value),
-            "test_fraction": float(self.test_fraction.value),
-            "group_columns": tuple(self.group_columns.value),
-        }
+        out: dict[str, Any] = {}
+        for controls in self.family_controls.values():
+            out.update(controls.read())
+        out["time_limit"] = float(self.time_limit.value)
+        out["test_fraction"] = float(self.test_fraction.value)
+        return out
 
     def show_family(self, family: str | None) -> None:
         """Show the settings of ``family`` only.
@@ -228,7 +156,3 @@ class SettingsControls:
         """
         for name, box in self.family_boxes.items():
             box.layout.display = None if name == family else "none"
-
-    def _show_scale(self, scale: str) -> None:
-        """The range of the learned multiplier, shown only with the learned scale."""
-        self.multiplier_range.layout.display = None if scale == "learned" else "none"

@@ -49,7 +49,7 @@ import logging
 import threading
 from typing import Any
 
-from riskexplore.core.registry import families
+from riskexplore.core.registry import DEFAULT_FAMILY, families, load_plugin
 from riskexplore.datasets import list_datasets
 from riskexplore.errors import InputError
 from riskexplore.exploration.explorer import MAX_UPLOAD_BYTES, ExplorerState
@@ -57,8 +57,6 @@ from riskexplore.exploration.runner import describe_error
 from riskexplore.exploration.study.document import Study
 from riskexplore.widgets.alternatives.view import AlternativesView
 from riskexplore.widgets.audit.view import AuditView
-from riskexplore.widgets.builders import checklist as checklist_builder
-from riskexplore.widgets.builders import risk_score as constraint_builder
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.explorer.layout import explorer_page, results_tabs
 from riskexplore.widgets.explorer.results import ResultViews
@@ -67,13 +65,6 @@ from riskexplore.widgets.explorer.settings import SettingsControls
 from riskexplore.widgets.explorer.study import StudyFiles
 
 __all__ = ["Explorer"]
-
-#: The constraint builder of each family in the Explorer (a family without one is solved
-#: with the constraints given in code).
-BUILDERS = {
-    "risk_score": constraint_builder.EXPLORER_BUILDER,
-    "checklist": checklist_builder.EXPLORER_BUILDER,
-}
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +141,7 @@ class Explorer:
     def __init__(
         self,
         dataset: str | None = None,
-        family: str = "risk_score",
+        family: str = DEFAULT_FAMILY,
         time_limit: float = 60,
         **defaults: Any,
     ) -> None:
@@ -465,8 +456,14 @@ class Explorer:
         self.settings_controls.show_family(self.state.family)
 
     # --- constraints -----------------------------------------------------------------
+    def _builder_spec(self):
+        """The family's constraint builder in the Explorer (its plug-in), or None: a family
+        without one is solved with the constraints given in code."""
+        path = self.state.model_family.plugins.explorer_builder
+        return None if path is None else load_plugin(path)
+
     def _builder_key(self) -> tuple:
-        spec = BUILDERS.get(self.state.family)
+        spec = self._builder_spec()
         return (self.state.family, self.state.data_version) + (
             spec.key(self.state) if spec is not None else ()
         )
@@ -511,7 +508,7 @@ class Explorer:
         (bool, str)
             Whether it was added, and what to say on the page.
         """
-        if self.state.family == "checklist":
+        if self.state.model_family.audit.rule_groups:
             chosen = tuple(self.state.settings.get("group_columns") or ())
             extra = tuple(c for c in rule.group_columns if c not in chosen)
             if extra and not self.update_settings(group_columns=chosen + extra):
@@ -542,7 +539,7 @@ class Explorer:
                 )
             ]
             return
-        spec = BUILDERS.get(st.family)
+        spec = self._builder_spec()
         if spec is None:
             self.constraints_box.children = [
                 w.HTML(
@@ -605,7 +602,7 @@ class Explorer:
     @property
     def scale_price(self):
         """The certified price of a fixed scale for the unconstrained run
-        (:class:`~riskexplore.evaluation.scale_price.ScalePrice`), or None until computed."""
+        (:class:`~riskexplore.risk_score.scale_price.ScalePrice`), or None until computed."""
         return self.state.current_scale_price()
 
     def figures(self) -> dict[str, Any]:

@@ -12,9 +12,9 @@ pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 
 from riskexplore.errors import InputError  # noqa: E402
-from riskexplore.evaluation.scale_price import ScalePrice  # noqa: E402
 from riskexplore.exploration.explorer import ExplorerState  # noqa: E402
 from riskexplore.risk_score import constraints as C  # noqa: E402
+from riskexplore.risk_score.scale_price import ScalePrice  # noqa: E402
 from riskexplore.widgets.cards import incumbent_model  # noqa: E402
 from riskexplore.widgets.explorer.widget import Explorer  # noqa: E402
 

@@ -15,12 +15,15 @@ every model of the fixed class is a model of the learned class (same points, ``m
 and the constraints mean the same), so ``V*_learned <= V*_fixed`` and both ends are
 clipped at 0. The interval holds at any time limit; certified optimal solves shrink it to
 (nearly) a point.
+
+:func:`price_of_run` prices a run of the Explorer (its model is one side); the family's
+registry entry offers it to the layers above (:class:`~riskexplore.core.registry.ScalePriceSpec`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +34,7 @@ from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, multiplier_range
 
-__all__ = ["ScalePrice", "price_of_fixed_scale", "scale_price_interval"]
+__all__ = ["ScalePrice", "price_of_fixed_scale", "price_of_run", "scale_price_interval"]
 
 
 @dataclass
@@ -276,3 +279,48 @@ def price_of_fixed_scale(
             fixed.certificate, learned.certificate, contains_one=contains_one
         )
     return ScalePrice(fixed, learned, interval, m_range)
+
+
+def price_of_run(
+    X,
+    y,
+    model: RiskScore,
+    settings: Mapping[str, Any],
+    fit_arguments: Mapping[str, Any],
+    *,
+    callbacks: Sequence = (),
+    stop=None,
+) -> ScalePrice:
+    """The price of a fixed scale for a run's model: the other scale is solved with the
+    run's fit arguments (:func:`price_of_fixed_scale`).
+
+    Parameters
+    ----------
+    X, y
+        The run's training data.
+    model : RiskScore
+        The run's model (of the scale in ``fit_arguments``).
+    settings : mapping
+        The run's settings in the Explorer (``multiplier_min``, ``multiplier_max``: the
+        learned multiplier's range).
+    fit_arguments : mapping
+        The run's arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`
+        (with ``time_limit``, per solve).
+    callbacks : sequence of callables
+        Receive the solve's events.
+    stop : threading.Event or callable, optional
+        Ends the solve early.
+
+    Returns
+    -------
+    ScalePrice
+        Both models and the certified interval.
+    """
+    kwargs = dict(fit_arguments)
+    scale = kwargs.pop("scale", "fixed")
+    for key in ("multiplier_min", "multiplier_max"):
+        kwargs.pop(key, None)
+    bounds = {k: float(settings[k]) for k in ("multiplier_min", "multiplier_max")}
+    return price_of_fixed_scale(
+        X, y, callbacks=callbacks, stop=stop, **{scale: model}, **bounds, **kwargs
+    )
