@@ -8,7 +8,7 @@ warm-up the first searches of a freshly installed server, often several pages' a
 compile the same code at the same moment, each on its own core, while other pages are being
 built. :func:`warm_up_here` runs one tiny search of each family (its
 :attr:`~riskexplore.core.registry.ModelFamily.warm_up`); the launcher runs it in a child
-process (:func:`riskexplore.cli.dashboard.command.warm_up`, so that the launcher stays small)
+process (:func:`riskexplore.cli.dashboard.server.warm_up`, so that the launcher stays small)
 before the server starts.
 
 ``python -m riskexplore.cli.dashboard.warm_up`` does the same and prints the seconds it took.
