@@ -144,7 +144,7 @@ class NearOptimalChecklists(NearOptimalModels[NearOptimalChecklist]):
         Parameters
         ----------
         model : NearOptimalChecklist
-            One of :attr:`models`.
+            One of ``models``.
 
         Returns
         -------

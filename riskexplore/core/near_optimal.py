@@ -73,7 +73,7 @@ class NearOptimalModels(Generic[R]):
         Parameters
         ----------
         model
-            One of :attr:`models`.
+            One of ``models``.
 
         Returns
         -------

@@ -45,7 +45,8 @@ from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.edits import model_at
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
+from riskexplore.risk_score.lcpa.nodes import Node, propagate
+from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 
@@ -137,7 +138,7 @@ class NearOptimalScores(NearOptimalModels[NearOptimalScore]):
         Parameters
         ----------
         model : NearOptimalScore
-            One of :attr:`models`.
+            One of ``models``.
 
         Returns
         -------
@@ -187,7 +188,7 @@ class _Enumerate(_LCPA):
         if b.chain():
             self._push_bounds_to_lp()
 
-    def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
+    def _solved(self, node: Node, lam: np.ndarray) -> list[Node]:
         """Record ``lam`` and split the rest of the node's region into boxes."""
         if self._consider(lam, polish_it=False) > self.ub:
             return []  # (the threshold dropped below it) nothing here is wanted
@@ -202,10 +203,10 @@ class _Enumerate(_LCPA):
                     chi[k] = min(chi[k], v - 1)
                 else:
                     clo[k] = max(clo[k], v + 1)
-                if _propagate(clo, chi, d, k):
-                    children.append(_Node(clo, chi, node.bound, node.depth + 1))
+                if propagate(clo, chi, d, k):
+                    children.append(Node(clo, chi, node.bound, node.depth + 1))
             lo[k] = hi[k] = v  # the next boxes keep lam_k
-            if not _propagate(lo, hi, d, k):
+            if not propagate(lo, hi, d, k):
                 break
         return children
 
