@@ -33,7 +33,6 @@ from riskexplore.checklist.fit import prepare_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.checklist.search import ExactSearch, build_search, kernel, solve_checklist_exact
-from riskexplore.core.diversity import feature_counts, group_by_features
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
     Clock,
@@ -41,8 +40,9 @@ from riskexplore.core.limits import (
     StopRequest,
     checked_limits,
 )
+from riskexplore.core.near_optimal import NearOptimalModels, checked_max_models, checked_tolerance
 from riskexplore.core.result import SolveResult
-from riskexplore.errors import InfeasibleError, InputError
+from riskexplore.errors import InfeasibleError
 
 __all__ = [
     "NearOptimalChecklist",
@@ -105,8 +105,9 @@ class NearOptimalChecklist:
 
 
 @dataclass
-class NearOptimalChecklists:
-    """The checklists within ``tolerance`` weighted errors of the optimum, best first.
+class NearOptimalChecklists(NearOptimalModels[NearOptimalChecklist]):
+    """The checklists within ``tolerance`` weighted errors of the optimum, best first (a
+    :class:`~riskexplore.core.near_optimal.NearOptimalModels` of checklists).
 
     Attributes
     ----------
@@ -126,79 +127,31 @@ class NearOptimalChecklists:
         Seconds of both searches.
     nodes : int
         Search nodes of both searches.
-    item_groups : dict
-        Item -> feature group.
     lower_bound : float
         The proven lower bound on the optimal objective (of the first search).
     status : str
         The first search's status (``"optimal"`` when the optimum is certified).
+    item_groups : dict
+        Item -> feature group.
     """
 
-    models: list[NearOptimalChecklist]
-    optimum: float
-    tolerance: float
-    complete: bool
-    reason: str | None = None
-    time: float = 0.0
-    nodes: int = 0
     item_groups: dict[str, str] = field(default_factory=dict)
-    lower_bound: float = -math.inf
-    status: str = "optimal"
 
-    def __len__(self) -> int:
-        return len(self.models)
+    def features_of(self, model: NearOptimalChecklist) -> set[str]:
+        """The features ``model`` uses: its items' groups (e.g. ``age`` for
+        ``age ≥ 60``).
 
-    def feature_counts(self) -> dict[str, int]:
-        """How many models use each feature (an item's group, e.g. ``age`` for
-        ``age ≥ 60``), most used first.
-
-        Returns
-        -------
-        dict
-            Feature group -> number of checklists.
-        """
-        return feature_counts(self._features(m) for m in self.models)
-
-    def by_features(self) -> dict[tuple[str, ...], list[NearOptimalChecklist]]:
-        """The models grouped by the set of features they use, largest groups first.
+        Parameters
+        ----------
+        model : NearOptimalChecklist
+            One of ``models``.
 
         Returns
         -------
-        dict
-            Sorted feature groups -> the checklists that use exactly them.
+        set of str
+            Its feature groups.
         """
-        return group_by_features(self.models, self._features)
-
-    def _features(self, model: NearOptimalChecklist) -> set[str]:
         return {self.item_groups.get(i, i) for i in model.items}
-
-    def to_dict(self) -> dict:
-        """The set as a dict (``complete``, ``reason``, ``optimum``, ``lower_bound``,
-        ``tolerance``, ``models``).
-
-        Returns
-        -------
-        dict
-            The set.
-        """
-        return {
-            "complete": self.complete,
-            "reason": self.reason,
-            "optimum": self.optimum,
-            "lower_bound": self.lower_bound,
-            "tolerance": self.tolerance,
-            "models": [m.to_dict() for m in self.models],
-        }
-
-
-def _tolerance(value) -> float:
-    try:
-        tol = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"tolerance must be a number of errors >= 0, got {value!r}") from None
-    if not (tol >= 0 and math.isfinite(tol)):
-        raise InputError(f"tolerance must be a number of errors >= 0, got {value!r}")
-    return tol
 
 
 def solve_near_optimal(
@@ -235,13 +188,8 @@ def solve_near_optimal(
     InfeasibleError
         If no checklist satisfies the problem.
     """
-    tolerance = _tolerance(tolerance)
-    if (
-        isinstance(max_models, bool)
-        or not isinstance(max_models, (int, np.integer))
-        or (max_models < 1)
-    ):
-        raise InputError(f"max_models must be a whole number >= 1, got {max_models!r}")
+    tolerance = checked_tolerance(tolerance, "a number of errors")
+    checked_max_models(max_models)
     limits = limits or Limits()
     clock = Clock(limits)
     best = solve_checklist_exact(problem, limits=limits)

@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.core.diversity import feature_counts, group_by_features
 from riskexplore.core.limits import (
     DEFAULT_GAP_TOLERANCE,
     Clock,
@@ -40,12 +39,14 @@ from riskexplore.core.limits import (
     StopRequest,
     checked_limits,
 )
+from riskexplore.core.near_optimal import NearOptimalModels, checked_max_models, checked_tolerance
 from riskexplore.core.result import SolveResult
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.edits import model_at
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, _Node, _propagate, solve_lcpa
+from riskexplore.risk_score.lcpa.nodes import Node, propagate
+from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 
@@ -99,8 +100,9 @@ class NearOptimalScore:
 
 
 @dataclass
-class NearOptimalScores:
-    """The risk scores with objective at most ``(1 + tolerance) * optimum``, best first.
+class NearOptimalScores(NearOptimalModels[NearOptimalScore]):
+    """The risk scores with objective at most ``(1 + tolerance) * optimum``, best first
+    (a :class:`~riskexplore.core.near_optimal.NearOptimalModels` of risk scores).
 
     Attributes
     ----------
@@ -120,65 +122,30 @@ class NearOptimalScores:
         Seconds of both runs.
     nodes : int
         Branch-and-bound nodes of both runs.
-    feature_names : list of str
-        Every feature of the problem.
     lower_bound : float
         The proven lower bound on the optimum (of the first run).
     status : str
         The first run's status (``"optimal"`` when the optimum is certified).
+    feature_names : list of str
+        Every feature of the problem.
     """
 
-    models: list[NearOptimalScore]
-    optimum: float
-    tolerance: float
-    complete: bool
-    reason: str | None = None
-    time: float = 0.0
-    nodes: int = 0
     feature_names: list[str] = field(default_factory=list)
-    lower_bound: float = -math.inf
-    status: str = "optimal"
 
-    def __len__(self) -> int:
-        return len(self.models)
+    def features_of(self, model: NearOptimalScore) -> Iterable[str]:
+        """The features with non-zero points in ``model``.
 
-    def feature_counts(self) -> dict[str, int]:
-        """How many models use each feature, most used first.
-
-        Returns
-        -------
-        dict
-            Feature -> number of models.
-        """
-        return feature_counts(m.coefficients for m in self.models)
-
-    def by_features(self) -> dict[tuple[str, ...], list[NearOptimalScore]]:
-        """The models grouped by the set of features they use, largest groups first.
+        Parameters
+        ----------
+        model : NearOptimalScore
+            One of ``models``.
 
         Returns
         -------
-        dict
-            Sorted feature names -> the models that use exactly them.
+        iterable of str
+            Its features.
         """
-        return group_by_features(self.models, lambda m: m.coefficients)
-
-    def to_dict(self) -> dict:
-        """The set as a dict (``complete``, ``reason``, ``optimum``, ``lower_bound``,
-        ``tolerance``, ``models``).
-
-        Returns
-        -------
-        dict
-            The set.
-        """
-        return {
-            "complete": self.complete,
-            "reason": self.reason,
-            "optimum": self.optimum,
-            "lower_bound": self.lower_bound,
-            "tolerance": self.tolerance,
-            "models": [m.to_dict() for m in self.models],
-        }
+        return model.coefficients
 
 
 class _Enumerate(_LCPA):
@@ -221,7 +188,7 @@ class _Enumerate(_LCPA):
         if b.chain():
             self._push_bounds_to_lp()
 
-    def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
+    def _solved(self, node: Node, lam: np.ndarray) -> list[Node]:
         """Record ``lam`` and split the rest of the node's region into boxes."""
         if self._consider(lam, polish_it=False) > self.ub:
             return []  # (the threshold dropped below it) nothing here is wanted
@@ -236,22 +203,12 @@ class _Enumerate(_LCPA):
                     chi[k] = min(chi[k], v - 1)
                 else:
                     clo[k] = max(clo[k], v + 1)
-                if _propagate(clo, chi, d, k):
-                    children.append(_Node(clo, chi, node.bound, node.depth + 1))
+                if propagate(clo, chi, d, k):
+                    children.append(Node(clo, chi, node.bound, node.depth + 1))
             lo[k] = hi[k] = v  # the next boxes keep lam_k
-            if not _propagate(lo, hi, d, k):
+            if not propagate(lo, hi, d, k):
                 break
         return children
-
-
-def _tolerance(value) -> float:
-    try:
-        tol = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"tolerance must be a relative number >= 0, got {value!r}") from None
-    if not (tol >= 0 and math.isfinite(tol)):
-        raise InputError(f"tolerance must be a relative number >= 0, got {value!r}")
-    return tol
 
 
 def solve_near_optimal(
@@ -296,13 +253,8 @@ def solve_near_optimal(
     """
     if problem.scale != "fixed":
         raise InputError(FIXED_SCALE_ONLY)
-    tolerance = _tolerance(tolerance)
-    if (
-        isinstance(max_models, bool)
-        or not isinstance(max_models, (int, np.integer))
-        or (max_models < 1)
-    ):
-        raise InputError(f"max_models must be a whole number >= 1, got {max_models!r}")
+    tolerance = checked_tolerance(tolerance, "a relative number")
+    checked_max_models(max_models)
     limits = limits or Limits()
     clock = Clock(limits)
     pool = cut_pool if cut_pool is not None else CutPool()

@@ -7,7 +7,10 @@ Its modules, from the LP up (all under ``riskexplore.risk_score.lcpa``):
 * ``cut_pool``: loss cuts and models shared between solves on the same data;
 * ``heuristics``: sequential rounding and discrete coordinate descent (polishing);
 * ``search``: :func:`solve_lcpa`, LCPA as our own branch-and-bound (why its certificate
-  is valid is described there);
+  is valid is described there), with its collaborators ``nodes`` (a node of the tree and
+  how it splits), ``incumbents`` (the heuristics that find models: the starting ones, the
+  root's beam search and cutting planes, rounding LP points) and ``report`` (the events
+  and the result);
 * ``pseudo_costs``: which fractional column to branch on;
 * ``parallel``: the same search on ``n_jobs`` threads that share the queue, the incumbent
   and the cuts;

@@ -249,4 +249,4 @@ class ParallelNodes:
                 self._lock.notify_all()
             if self.nodes % 32 == 0:
                 self._update_bounds()
-            self._maybe_report()
+            self.report.emit_if_due()

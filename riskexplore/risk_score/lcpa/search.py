@@ -11,6 +11,13 @@ everywhere, a child's region is a subset of its parent's, and a node leaves the 
 only when its LP bound reaches the incumbent, its region is empty, or its bound is
 folded into ``floor`` (so the reported lower bound ``min(open bounds, floor,
 incumbent)`` never exceeds the optimum).
+
+The search (``_LCPA``) holds the tree, the LP, the incumbent and the bounds, and processes
+the nodes; its collaborators are the nodes and their splits
+(:mod:`~riskexplore.risk_score.lcpa.nodes`), the heuristics that find models
+(:class:`~riskexplore.risk_score.lcpa.incumbents.Incumbents`), the events and the result
+(:class:`~riskexplore.risk_score.lcpa.report.SearchReport`) and the threads
+(:class:`~riskexplore.risk_score.lcpa.parallel.ParallelNodes`).
 """
 
 from __future__ import annotations
@@ -24,37 +31,23 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.events import SolveEvent, relative_gap
 from riskexplore.core.limits import Clock, Limits
-from riskexplore.core.result import SolveResult, finish_solve
-from riskexplore.errors import InputError
+from riskexplore.core.result import SolveResult
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish, sequential_rounding
-from riskexplore.risk_score.lcpa.lp import BasisSnapshot, SurrogateLP
+from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish
+from riskexplore.risk_score.lcpa.incumbents import Incumbents
+from riskexplore.risk_score.lcpa.lp import SurrogateLP
+from riskexplore.risk_score.lcpa.nodes import INT_TOL, Node, split_fractional, split_nonzero
 from riskexplore.risk_score.lcpa.parallel import ParallelNodes
 from riskexplore.risk_score.lcpa.pseudo_costs import PseudoCosts
+from riskexplore.risk_score.lcpa.report import SearchReport
 from riskexplore.risk_score.lcpa.settings import LCPASettings
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.support.fixing import FeatureFixing, alpha_rows, root_feature_floors
-from riskexplore.risk_score.support.screen import SupportData, beam_supports
-
-_INT_TOL = 1e-6
-
-
-class _Node:
-    __slots__ = ("lower", "upper", "bound", "depth", "basis", "branch", "owner")
-
-    def __init__(self, lower, upper, bound, depth, basis=None, branch=None):
-        self.lower: np.ndarray = lower
-        self.upper: np.ndarray = upper
-        self.bound: float = bound
-        self.depth: int = depth
-        self.basis: BasisSnapshot | None = basis
-        # (column, direction 0=down/1=up, distance moved): feeds the pseudo-costs
-        self.branch: tuple[int, int, float] | None = branch
-        self.owner = None  # the thread whose LP took ``basis``
+from riskexplore.risk_score.support.screen import SupportData
 
 
 def solve_lcpa(
@@ -104,6 +97,17 @@ def solve_lcpa(
 
 
 class _LCPA(ParallelNodes):
+    """One LCPA search: the tree, its LP, the incumbent and the bounds.
+
+    Its hooks (``_make_lp``, ``_consider``, ``_solved``, ... and :attr:`incumbents_class`)
+    let the learned scale (:mod:`riskexplore.risk_score.scaled.search`) search another
+    model class, and the near-optimal enumeration
+    (:mod:`riskexplore.risk_score.near_optimal`) record every model below a threshold.
+    """
+
+    #: The heuristics that find models (the learned scale has its own).
+    incumbents_class: type[Incumbents] = Incumbents
+
     def __init__(self, problem, limits, settings, listeners, warm_start, cut_pool=None):
         self.problem = problem
         self.pool = cut_pool
@@ -112,8 +116,8 @@ class _LCPA(ParallelNodes):
         self.limits = limits
         self.settings = settings
         self._init_threads(self._threads_wanted())
-        self.trace = Trace()
-        self.emitter = EventEmitter([self.trace, *listeners])
+        self.report = SearchReport(self, listeners)
+        self.incumbents = self.incumbents_class(self)
         self.warm_start = warm_start
         self.d = problem.n_features
         self.checker = MoveChecker(problem)
@@ -124,18 +128,16 @@ class _LCPA(ParallelNodes):
         self.given_up = math.inf  # least bound of regions left because an LP failed
         self.heap: list = []
         self.counter = itertools.count()
-        self.current: _Node | None = None
+        self.current: Node | None = None
         self.nodes = 0
         self.lp_solves = 0
         self.lp_time = 0.0
         self.cuts = 0
         self.phase = "setup"
         self.heuristic_time = 0.0
-        self.last_report = -math.inf
-        self.last_rounding_lb = -math.inf
         self.root_bound = 0.0
         self.stop_reason: str | None = None
-        self._dive: _Node | None = None
+        self._dive: Node | None = None
         self._data: SupportData | None = None
         self.fixing: FeatureFixing | None = None
         self.fixing_time = 0.0
@@ -148,7 +150,7 @@ class _LCPA(ParallelNodes):
     def _run(self) -> SolveResult:
         self.clock = Clock(self.limits)
         self._check_feasible()  # raises before any event: a failed start shows no points
-        self._emit()  # at once, so a monitor shows the solve has started (lower bound 0)
+        self.report.emit()  # at once, so a monitor shows the solve has started (lower bound 0)
         self.lp = self._make_lp()
         lo, hi = self.lp.root_lower.copy(), self.lp.root_upper.copy()
         icpt = self._root_intercept(lo[0], hi[0])
@@ -158,15 +160,15 @@ class _LCPA(ParallelNodes):
         self._push_bounds_to_lp()
         self.lp.set_node_bounds(lo, hi)
         self._seed_pooled_cuts()
-        self._initial_incumbents()
+        self.incumbents.start()
         if self.settings.initialization and not self._should_stop():
             self.phase = "initialization"
-            self._initialize(lo, hi)
+            self.incumbents.initialize(lo, hi)
         if self.settings.root_fixing and self._root_fixing_wanted(lo, hi):
             self._fix_at_root(lo, hi)
-        self._push(_Node(lo, hi, self.root_bound, 0))
+        self._push(Node(lo, hi, self.root_bound, 0))
         self.phase = "search"
-        self._emit()
+        self.report.emit()
         complete = self._search()
         return self._finish(complete)
 
@@ -209,33 +211,7 @@ class _LCPA(ParallelNodes):
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
         self._feasible_start = start
 
-    # --- incumbents --------------------------------------------------------------------
-    def _initial_incumbents(self) -> None:
-        p = self.problem
-        if self.warm_start is not None:
-            lam = np.rint(np.asarray(self.warm_start, dtype=float)).astype(np.int64)
-            if lam.shape != (self.d + 1,):
-                raise InputError(
-                    f"warm start must have {self.d + 1} entries "
-                    f"(intercept then one per feature), got {lam.shape}"
-                )
-            bad = p.violations(lam)
-            if bad:
-                raise InputError("warm start breaks: " + "; ".join(bad[:3]))
-            self._consider(lam, polish_it=False)
-        zero = np.zeros(self.d + 1, dtype=np.int64)
-        lo, hi = p.lam_bounds()
-        zero[0] = int(np.clip(0, lo[0], hi[0]))
-        if not p.violations(zero):
-            self._consider(zero, polish_it=True, only_nonzero=True)
-        start = getattr(self, "_feasible_start", None)
-        if start is not None and not p.violations(start):
-            self._consider(np.asarray(start, dtype=np.int64), polish_it=True)
-        if self.pool is not None:
-            for lam in self.pool.models():
-                if lam.shape == (self.d + 1,) and not p.violations(lam):
-                    self._consider(lam, polish_it=False)
-
+    # --- incumbents and cuts ------------------------------------------------------------
     def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
         """Offer a feasible integer model; add its cut; polish it if it is promising."""
         loss, grad = self._loss_grad(lam.astype(float), integral=True)
@@ -261,7 +237,7 @@ class _LCPA(ParallelNodes):
             if self.pool is not None:
                 self.pool.add_model(lam)
             self._update_bounds()
-            self._emit(incumbent=True)
+            self.report.emit(incumbent=True)
         return objective
 
     def _add_cut(self, loss: float, grad: np.ndarray, lam: np.ndarray) -> None:
@@ -320,85 +296,13 @@ class _LCPA(ParallelNodes):
             self.fixing = FeatureFixing(floors)
             self.fixing.update(self.ub)
 
-    def _restrict(self, node: _Node) -> bool:
+    def _restrict(self, node: Node) -> bool:
         """Fix the fixed-out features in a node; False if it needs one (then drop it:
         its every model has an objective at least the incumbent's)."""
         if self.fixing is None:
             return True
         self.fixing.update(self.ub)
         return self.fixing.restrict(node.lower, node.upper)
-
-    def _beam(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        """Round and polish the continuous fits of the best supports of a beam search: on
-        many features a good first model long before the LP's points give one."""
-        d = self.d
-        forced = np.flatnonzero(lo[d + 1 :] > 0)
-        k_max = self._size_range(lo, hi)[1]
-        if forced.size > k_max:  # more features forced in than any model may have
-            return
-        t0 = self.clock.elapsed()
-        w_lo, w_hi = self._fixing_box(lo, hi)
-        found = beam_supports(
-            self._support_data(),
-            allowed=np.flatnonzero(hi[d + 1 :] > 0),
-            forced=forced,
-            k_max=k_max,
-            width=self.settings.beam_width,
-            w_lower=w_lo,
-            w_upper=w_hi,
-            c0=self.problem.c0,
-        )
-        self.heuristic_time += self.clock.elapsed() - t0
-        for s in np.argsort(found.fits, kind="stable")[: self.settings.beam_roundings]:
-            if self._should_stop():
-                return
-            lam_real = np.zeros(d + 1)
-            theta = found.thetas[s, : found.sizes[s] + 1]
-            lam_real[0] = theta[0]
-            lam_real[found.support(s) + 1] = theta[1:]
-            t0 = self.clock.elapsed()
-            lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
-            self.heuristic_time += self.clock.elapsed() - t0
-            if lam is not None:  # polished on its own features (cheap on many features)
-                self._consider(lam, polish_it=True, only_nonzero=True)
-
-    # --- initialization (Appendix E): cutting planes on the LP relaxation -----------------
-    def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        p = self.problem
-        if self.settings.beam_width > 0 and self.d > 0:
-            self._beam(lo, hi)
-        budget = self.settings.init_time_fraction * min(self.limits.time_limit, 3600.0)
-        points = []
-        for _ in range(self.settings.init_max_iterations):
-            if self._should_stop() or self.clock.elapsed() > budget:
-                break
-            sol = self._solve_lp()
-            if sol.status != "optimal":
-                break  # infeasible relaxation: the search will show it
-            self.root_bound = max(self.root_bound, self._safe(sol.objective))
-            lam = sol.x[: self.d + 1]
-            loss, grad = self._loss_grad(lam)
-            self._add_cut(loss, grad, lam)
-            points.append(lam.copy())
-            relaxed_obj = loss + float(p.c0 @ sol.x[self.d + 1 :])
-            self._update_bounds()
-            self._maybe_report()
-            if relaxed_obj - sol.objective <= 1e-6 * max(1.0, abs(relaxed_obj)):
-                break
-        # round the last relaxation points (the best ones); on large data each rounding is
-        # costly, so stop once twice the initialization budget is spent
-        for lam in points[::-1][: self.settings.init_roundings]:
-            if self._should_stop() or self.clock.elapsed() > 2 * budget:
-                break
-            self._round(lam)
-
-    def _round(self, lam_real: np.ndarray) -> None:
-        t0 = self.clock.elapsed()
-        with self._released():
-            lam = sequential_rounding(self.problem, lam_real, should_stop=self._should_stop)
-        self.heuristic_time += self.clock.elapsed() - t0
-        if lam is not None:
-            self._consider(lam, polish_it=True)
 
     # --- branch and bound --------------------------------------------------------------
     def _search(self) -> bool:
@@ -415,7 +319,7 @@ class _LCPA(ParallelNodes):
             return False
 
     def _search_loop(self) -> bool:
-        dive: _Node | None = None
+        dive: Node | None = None
         while True:
             self._dive = dive
             if self._should_stop():
@@ -441,9 +345,9 @@ class _LCPA(ParallelNodes):
                     dive = children[0]
             if self.nodes % 32 == 0:
                 self._update_bounds()
-            self._maybe_report()
+            self.report.emit_if_due()
 
-    def _queue_children(self, children: list[_Node]) -> None:
+    def _queue_children(self, children: list[Node]) -> None:
         """Queue the children not dived into, with this thread's LP basis."""
         keep = children[1:] if self.settings.diving else children
         snap = self.lp.snapshot() if self.settings.restore_bases and keep else None
@@ -451,10 +355,10 @@ class _LCPA(ParallelNodes):
             child.basis, child.owner = snap, self._state()
             self._push(child)
 
-    def _push(self, node: _Node) -> None:
+    def _push(self, node: Node) -> None:
         heapq.heappush(self.heap, (node.bound, next(self.counter), node))
 
-    def _pop(self) -> _Node | None:
+    def _pop(self) -> Node | None:
         while self.heap:
             bound, _, node = heapq.heappop(self.heap)
             if not self._prunable(bound):
@@ -474,7 +378,7 @@ class _LCPA(ParallelNodes):
             return True
         return False
 
-    def _process(self, node: _Node) -> list[_Node]:
+    def _process(self, node: Node) -> list[Node]:
         """Solve a node's LP, adding cuts at integer points; return its children."""
         self.nodes += 1
         parent_bound = node.bound
@@ -496,18 +400,18 @@ class _LCPA(ParallelNodes):
             if self._prunable(node.bound):
                 return []
             x = sol.x
-            frac = np.abs(x - np.rint(x)) > _INT_TOL
+            frac = np.abs(x - np.rint(x)) > INT_TOL
             if frac.any():
                 if rounds < self.settings.fractional_cut_rounds and self._cut_fractional(sol):
                     rounds += 1
                     continue
-                self._heuristics(x)
+                self.incumbents.at_lp_point(x)
                 return self._branch(node, x, frac)
             lam = np.rint(x[: d + 1]).astype(np.int64)
             alpha = np.rint(x[d + 1 :])
             forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
             if forced_empty.size:  # alpha_j = 1 must mean lambda_j != 0
-                return self._split_nonzero(node, int(forced_empty[0]) + 1)
+                return split_nonzero(node, int(forced_empty[0]) + 1, d)
             if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
                 self._give_up(node.bound)
                 return []
@@ -529,7 +433,7 @@ class _LCPA(ParallelNodes):
         self.floor = min(self.floor, bound)
         self.given_up = min(self.given_up, bound)
 
-    def _solved(self, node: _Node, lam: np.ndarray) -> list[_Node]:
+    def _solved(self, node: Node, lam: np.ndarray) -> list[Node]:
         """A node whose LP is exact at its integer optimum ``lam``: nothing in its region
         beats ``lam``, so it has no children (subclasses that enumerate continue here)."""
         if node.bound < self.ub:
@@ -548,60 +452,11 @@ class _LCPA(ParallelNodes):
         self._add_cut(loss, grad, lam)
         return True
 
-    def _heuristics(self, x: np.ndarray) -> None:
-        if not self.settings.sequential_rounding:
-            return
-        lb = self.lower_bound()
-        if lb <= self.last_rounding_lb:
-            return
-        if self.heuristic_time > self.settings.heuristic_time_fraction * self.clock.elapsed():
-            return
-        self.last_rounding_lb = lb
-        self._round(x[: self.d + 1].copy())
-
-    def _branch(self, node: _Node, x: np.ndarray, frac: np.ndarray) -> list[_Node]:
-        """Split on a fractional alpha if there is one, else on a fractional lambda.
-
-        Among the candidates, pseudo-costs pick the column (most fractional until they
-        have data); the child on the LP point's nearer side is dived into first.
-        """
-        d = self.d
-        candidates = np.flatnonzero(frac[d + 1 :]) + d + 1
-        if candidates.size == 0:
-            candidates = np.flatnonzero(frac[: d + 1])
-        part = x[candidates] - np.floor(x[candidates])
-        if self.settings.pseudo_costs:
-            col = self.pseudo.choose(candidates, part)
-        else:
-            col = int(candidates[np.argmin(np.abs(part - 0.5))])
-        f = x[col] - math.floor(x[col])
-        down = self._child(node, col, upper=math.floor(x[col]), branch=(col, 0, f))
-        up = self._child(node, col, lower=math.ceil(x[col]), branch=(col, 1, 1.0 - f))
-        children = [up, down] if f >= 0.5 else [down, up]
-        return [c for c in children if c is not None]
-
-    def _split_nonzero(self, node: _Node, j: int) -> list[_Node]:
-        """alpha_j is 1 but lambda_j is 0: split into lambda_j <= -1 and lambda_j >= 1."""
-        pos = self._child(node, j, lower=1.0)
-        neg = self._child(node, j, upper=-1.0)
-        return [c for c in (pos, neg) if c is not None]
-
-    def _child(
-        self,
-        node: _Node,
-        col: int,
-        lower: float | None = None,
-        upper: float | None = None,
-        branch: tuple[int, int, float] | None = None,
-    ) -> _Node | None:
-        lo, hi = node.lower.copy(), node.upper.copy()
-        if lower is not None:
-            lo[col] = max(lo[col], lower)
-        if upper is not None:
-            hi[col] = min(hi[col], upper)
-        if not _propagate(lo, hi, self.d, col):
-            return None
-        return _Node(lo, hi, node.bound, node.depth + 1, branch=branch)
+    def _branch(self, node: Node, x: np.ndarray, frac: np.ndarray) -> list[Node]:
+        """Split a node on its fractional LP point (pseudo-costs choose the column)."""
+        return split_fractional(
+            node, x, frac, self.d, self.pseudo if self.settings.pseudo_costs else None
+        )
 
     # --- bounds ------------------------------------------------------------------------
     def lower_bound(self) -> float:
@@ -649,7 +504,7 @@ class _LCPA(ParallelNodes):
         self.lp_time += time.perf_counter() - t0  # summed over threads
         return sol
 
-    # --- limits and reporting ------------------------------------------------------------
+    # --- limits and the result -----------------------------------------------------------
     def _should_stop(self) -> bool:
         if self.stop_reason is not None:
             return True
@@ -666,32 +521,6 @@ class _LCPA(ParallelNodes):
             self.stop_reason = "gap"
         return self.stop_reason is not None
 
-    def _maybe_report(self) -> None:
-        if self.emitter.active and (
-            self.clock.elapsed() - self.last_report >= self.settings.report_interval
-        ):
-            self._emit()
-
-    def _emit(self, incumbent: bool = False, final: bool = False, phase: str | None = None):
-        if not self.emitter.active:
-            return
-        now = self.clock.elapsed()
-        self.last_report = now
-        lb = self.lower_bound()
-        self.emitter.emit(
-            SolveEvent(
-                time=now,
-                phase=phase or self.phase,
-                upper_bound=self.ub,
-                lower_bound=lb,
-                gap=relative_gap(self.ub, lb),
-                nodes=self.nodes,
-                cuts=self.cuts,
-                incumbent=self._incumbent_dict() if incumbent else None,
-                kind="final" if final else ("incumbent" if incumbent else "progress"),
-            )
-        )
-
     def _finish(self, complete: bool) -> SolveResult:
         lb = min(self.floor, self.ub) if complete else self.lower_bound()
         numerical = math.isfinite(self.given_up) and self.given_up < self.ub
@@ -707,41 +536,4 @@ class _LCPA(ParallelNodes):
         self.current = None
         if complete:
             self.heap = []
-        best = None if self.best is None else self.best.copy()
-        return finish_solve(
-            self.emitter,
-            solution=best,
-            incumbent=None if best is None else self._incumbent_dict(),
-            upper_bound=self.ub,
-            lower_bound=lb,
-            complete=complete,
-            gap_tolerance=self.limits.gap_tolerance,
-            stop_reason=self.stop_reason,
-            nodes=self.nodes,
-            cuts=self.cuts,
-            elapsed=self.clock.elapsed(),
-            trace=self.trace,
-            stats=self._stats(),
-        )
-
-
-def _propagate(lo: np.ndarray, hi: np.ndarray, d: int, col: int) -> bool:
-    """Tie lambda_j's bounds to alpha_j's after column ``col`` changed.
-
-    Returns False if the region became empty.
-    """
-    if lo[col] > hi[col]:
-        return False
-    j = col - d if col > d else col
-    if j == 0:
-        return True
-    a = d + j
-    if lo[j] > 0 or hi[j] < 0:
-        lo[a] = 1.0
-    if hi[a] == 0:
-        lo[j], hi[j] = max(lo[j], 0.0), min(hi[j], 0.0)
-    if lo[j] == 0 and hi[j] == 0:
-        if lo[a] == 1:
-            return False
-        hi[a] = 0.0
-    return lo[j] <= hi[j] and lo[a] <= hi[a]
+        return self.report.result(complete, lb)

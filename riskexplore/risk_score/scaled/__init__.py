@@ -9,7 +9,10 @@ Its modules (all under ``riskexplore.risk_score.scaled``):
 * ``heuristics``: polishing that alternates points and multiplier, and rounding along rays;
 * ``search``: :func:`solve_scaled_lcpa`, LCPA in ``(w, t)`` (the branch-and-bound of
   :mod:`riskexplore.risk_score.lcpa` with the support screen of
-  :mod:`riskexplore.risk_score.support` at its nodes).
+  :mod:`riskexplore.risk_score.support` at its nodes);
+* ``incumbents``: where its models come from (a warm start with its multiplier, the
+  beam search and screens' best supports rounded along rays, LP points rounded at
+  their ``t``).
 
 With ``m = 1`` the same search is also the fixed scale's engine when the screen can take
 the root (:func:`riskexplore.risk_score.fit.fixed_scale_engine`). Names are imported on

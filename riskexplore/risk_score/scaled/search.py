@@ -20,16 +20,16 @@ supports. Supports the screen drops hold no model better than the incumbent, so 
 certificate keeps its meaning: the lower bound is always the least bound of the regions
 still open (or given up, in ``floor``).
 
-Heuristics: a beam search over supports with the same kernel, and for the best supports
-the continuous solution scaled by several multipliers, rounded and improved by
-alternating polishing at fixed ``m`` with the best ``m`` for fixed points
-(:mod:`riskexplore.risk_score.scaled.heuristics`); LP points are rounded at their ``t``.
+Heuristics (:mod:`riskexplore.risk_score.scaled.incumbents`): a beam search over supports
+with the same kernel, and for the best supports the continuous solution scaled by several
+multipliers, rounded and improved by alternating polishing at fixed ``m`` with the best
+``m`` for fixed points (:mod:`riskexplore.risk_score.scaled.heuristics`); LP points are
+rounded at their ``t``.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -38,23 +38,18 @@ import numpy as np
 from riskexplore.core.events import SolveEvent
 from riskexplore.core.limits import Limits
 from riskexplore.core.result import SolveResult
-from riskexplore.errors import InputError
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.heuristics import sequential_rounding
-from riskexplore.risk_score.lcpa.search import _INT_TOL, _LCPA, LCPASettings, _Node, _propagate
+from riskexplore.risk_score.lcpa.nodes import INT_TOL, Node, propagate, split_nonzero
+from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled.heuristics import improve, round_ray
+from riskexplore.risk_score.scaled.heuristics import improve
+from riskexplore.risk_score.scaled.incumbents import ScaledIncumbents
 from riskexplore.risk_score.scaled.lp import ScaledLP
 from riskexplore.risk_score.scaled.model_class import DEFAULT_MULTIPLIER_RANGE, ScaledClass
 from riskexplore.risk_score.support.fixing import alpha_rows
 from riskexplore.risk_score.support.lattice import lattice_fits, search_support
-from riskexplore.risk_score.support.screen import (
-    ScreenResult,
-    beam_supports,
-    count_supports,
-    screen_supports,
-)
+from riskexplore.risk_score.support.screen import ScreenResult, count_supports, screen_supports
 
 __all__ = ["ScaledLCPASettings", "solve_scaled_lcpa"]
 
@@ -160,6 +155,8 @@ def solve_scaled_lcpa(
 class _ScaledLCPA(_LCPA):
     """LCPA over ``(w, alpha, t)``; nodes are integer bounds on ``[lambda, alpha]``."""
 
+    incumbents_class = ScaledIncumbents
+
     def __init__(self, sclass: ScaledClass, limits, settings, listeners, warm_start, cut_pool):
         if not isinstance(settings, ScaledLCPASettings):
             settings = ScaledLCPASettings(**vars(settings))
@@ -230,53 +227,6 @@ class _ScaledLCPA(_LCPA):
         self._feasible_start = start
 
     # --- incumbents ----------------------------------------------------------------------
-    def _initial_incumbents(self) -> None:
-        if self.warm_start is not None:
-            lam, t = self._warm_model(self.warm_start)
-            self._offer(lam, t, polish_it=False)
-        zero = np.zeros(self.d + 1, dtype=np.int64)
-        lo, hi = self.problem.lam_bounds()
-        zero[0] = int(np.clip(0, lo[0], hi[0]))
-        if not self.sclass.structural_view().violations(zero):
-            self._consider(zero, polish_it=True, only_nonzero=True)
-        start = getattr(self, "_feasible_start", None)
-        if start is not None:
-            self._consider(np.asarray(start, dtype=np.int64), polish_it=True)
-        if self.pool is not None:
-            for lam in self.pool.models():
-                if lam.shape == (self.d + 1,) and not self.sclass.structural_view().violations(lam):
-                    self._consider(lam, polish_it=False)
-
-    def _warm_model(self, warm) -> tuple[np.ndarray, float]:
-        """The warm start's points and ``t``; raise InputError when it is not a model."""
-        multiplier = None
-        if isinstance(warm, tuple) and len(warm) == 2:
-            warm, multiplier = warm
-            if isinstance(multiplier, bool) or not isinstance(multiplier, numbers.Real):
-                raise InputError(f"warm start multiplier must be a number, got {multiplier!r}")
-        lam = np.rint(np.asarray(warm, dtype=float)).astype(np.int64)
-        if lam.shape != (self.d + 1,):
-            raise InputError(
-                f"warm start must have {self.d + 1} entries "
-                f"(intercept then one per feature), got {lam.shape}"
-            )
-        if multiplier is None:
-            t, objective = self.sclass.best_t(lam)
-            bad = self.sclass.structural_view().violations(lam)
-            if not math.isfinite(objective):
-                bad = bad + ["the predicted-risk constraints (for every multiplier in range)"]
-        else:
-            m_lo, m_hi = self.sclass.multiplier_min, self.sclass.multiplier_max
-            if not m_lo <= multiplier <= m_hi:
-                raise InputError(
-                    f"warm start multiplier {multiplier:g} outside [{m_lo:g}, {m_hi:g}]"
-                )
-            t = 1.0 / float(multiplier)
-            bad = self.sclass.violations(lam, float(multiplier))
-        if bad:
-            raise InputError("warm start breaks: " + "; ".join(bad[:3]))
-        return lam, t
-
     def _consider(self, lam: np.ndarray, *, polish_it: bool, only_nonzero: bool = False):
         """Offer feasible points with their best multiplier (polishing here always keeps
         to the model's features, so ``only_nonzero`` is implied)."""
@@ -305,7 +255,7 @@ class _ScaledLCPA(_LCPA):
             if self.pool is not None:
                 self.pool.add_model(lam)
             self._update_bounds()
-            self._emit(incumbent=True)
+            self.report.emit(incumbent=True)
         return objective
 
     def _cut_at(self, lam: np.ndarray, t: float) -> float:
@@ -315,93 +265,8 @@ class _ScaledLCPA(_LCPA):
         self._add_cut(loss, grad, w)
         return loss + self.sclass.penalty(lam)
 
-    # --- initialization ------------------------------------------------------------------
-    def _initialize(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        """A beam search over supports, then the LP relaxation's cutting planes when the
-        root is too large for the support screen."""
-        if self.settings.beam_width > 0 and self.d > 0:
-            self._beam(lo, hi)
-        if not self.settings.support_screen or self._screenable(lo, hi) is None:
-            self._root_cutting_planes()
-
-    def _beam(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        t0 = self.clock.elapsed()
-        d = self.d
-        forced = np.flatnonzero(lo[d + 1 :] > 0)
-        allowed = np.flatnonzero(hi[d + 1 :] > 0)
-        k_max = self._size_range(lo, hi)[1]
-        if forced.size > k_max:  # more features forced in than any model may have: none
-            return
-        w_lo, w_hi = self.lp._w_range(lo[: d + 1], hi[: d + 1])
-        found = beam_supports(
-            self._support_data(),
-            allowed=allowed,
-            forced=forced,
-            k_max=k_max,
-            width=self.settings.beam_width,
-            w_lower=w_lo,
-            w_upper=w_hi,
-            c0=self.problem.c0,
-        )
-        self.heuristic_time += self.clock.elapsed() - t0
-        self._round_supports(found, self.settings.beam_roundings)
-
-    def _root_cutting_planes(self) -> None:
-        budget = self.settings.init_time_fraction * min(self.limits.time_limit, 3600.0)
-        for _ in range(self.settings.init_max_iterations):
-            if self._should_stop() or self.clock.elapsed() > budget:
-                break
-            sol = self._solve_lp()
-            if sol.status != "optimal":
-                break
-            self.root_bound = max(self.root_bound, self._safe(sol.objective))
-            w = sol.x[: self.d + 1]
-            loss, grad = self._loss_grad(w)
-            self._add_cut(loss, grad, w)
-            self._update_bounds()
-            self._maybe_report()
-            if loss - sol.loss_estimate <= 1e-6 * max(1.0, loss):
-                break
-
-    def _round_supports(self, found: ScreenResult, count: int) -> None:
-        """Scale, round and improve the continuous fits of the best supports (of those
-        whose bound still leaves room below the incumbent)."""
-        promising = np.flatnonzero(found.bounds < self.ub)
-        order = promising[np.argsort(found.fits[promising], kind="stable")[:count]]
-        for s in order:
-            if self._should_stop():
-                return
-            t0 = self.clock.elapsed()
-            theta = found.thetas[s, : found.sizes[s] + 1]
-            with self._released():
-                lam, t, _ = round_ray(
-                    self.sclass,
-                    theta,
-                    found.support(s),
-                    count=self.settings.rays,
-                    should_stop=self._should_stop,
-                )
-            self.heuristic_time += self.clock.elapsed() - t0
-            if lam is not None:
-                self._offer(lam, t, polish_it=True)
-
-    def _round(self, w_real: np.ndarray) -> None:
-        """Round an LP point ``w`` at its ``t`` (set by :meth:`_heuristics`)."""
-        t = self._lp_t
-        view = self.sclass.fixed_scale(t)
-        t0 = self.clock.elapsed()
-        with self._released():
-            lam = sequential_rounding(view, w_real / t, should_stop=self._should_stop)
-        self.heuristic_time += self.clock.elapsed() - t0
-        if lam is not None:
-            self._consider(view.embed(lam), polish_it=True)
-
-    def _heuristics(self, x: np.ndarray) -> None:
-        self._lp_t = float(x[self.t_col])
-        super()._heuristics(x)
-
     # --- nodes ---------------------------------------------------------------------------
-    def _process(self, node: _Node) -> list[_Node]:
+    def _process(self, node: Node) -> list[Node]:
         """Screen the node's supports when they are few; else solve its LP (first
         bounding a one-support node by the kernel on its box: the least continuous loss
         there, often above the LP's bound, at a fraction of its cost)."""
@@ -418,7 +283,7 @@ class _ScaledLCPA(_LCPA):
                 return []
         return self._process_lp(node)
 
-    def _lattice_support(self, node: _Node) -> np.ndarray | None:
+    def _lattice_support(self, node: Node) -> np.ndarray | None:
         """The support of a node the lattice search can take (indicators all fixed, the
         multiplier 1, no row on the points, an incumbent to beat), else None."""
         d = self.d
@@ -429,7 +294,7 @@ class _ScaledLCPA(_LCPA):
             return None
         return np.flatnonzero(lo[d + 1 :] > 0)
 
-    def _lattice(self, node: _Node, support: np.ndarray) -> list[_Node]:
+    def _lattice(self, node: Node, support: np.ndarray) -> list[Node]:
         """Search the node's integer models by the kernel's bound (no LP); the boxes left
         open when its budget runs out go back to the queue as children."""
         d = self.d
@@ -471,10 +336,10 @@ class _ScaledLCPA(_LCPA):
                 continue
             lo, hi = node.lower.copy(), node.upper.copy()
             lo[: d + 1], hi[: d + 1] = lower, upper
-            children.append(_Node(lo, hi, bound, node.depth + 1))
+            children.append(Node(lo, hi, bound, node.depth + 1))
         return children
 
-    def _kernel_prunes(self, node: _Node) -> bool:
+    def _kernel_prunes(self, node: Node) -> bool:
         """Raise a one-support node's bound to the least loss over its box on that
         support (every model of the node lies there); True if it cannot beat the
         incumbent."""
@@ -505,7 +370,7 @@ class _ScaledLCPA(_LCPA):
         node.bound = max(node.bound, bound - 1e-9 * (1 + abs(bound)))
         return self._prunable(node.bound)
 
-    def _process_lp(self, node: _Node) -> list[_Node]:
+    def _process_lp(self, node: Node) -> list[Node]:
         self.nodes += 1
         parent_bound = node.bound
         self.lp.set_node_bounds(node.lower, node.upper)
@@ -525,12 +390,12 @@ class _ScaledLCPA(_LCPA):
             if self._prunable(node.bound):
                 return []
             x = self._lambda_point(sol.x)
-            frac = np.abs(x - np.rint(x)) > _INT_TOL
+            frac = np.abs(x - np.rint(x)) > INT_TOL
             if frac.any():
                 if rounds < self.settings.fractional_cut_rounds and self._cut_fractional(sol):
                     rounds += 1
                     continue
-                self._heuristics(sol.x)
+                self.incumbents.at_lp_point(sol.x)
                 return self._branch(node, x, frac)
             done = self._integral_point(node, sol, x)
             if done is not None:
@@ -541,7 +406,7 @@ class _ScaledLCPA(_LCPA):
         d = self.d
         return np.concatenate([x[: d + 1] / x[self.t_col], x[d + 1 : 2 * d + 1]])
 
-    def _integral_point(self, node: _Node, sol, x: np.ndarray) -> list[_Node] | None:
+    def _integral_point(self, node: Node, sol, x: np.ndarray) -> list[Node] | None:
         """An LP point with integer ``lambda`` and ``alpha``: the node's children, or
         ``None`` to solve the LP again (after a cut)."""
         d = self.d
@@ -549,7 +414,7 @@ class _ScaledLCPA(_LCPA):
         alpha = np.rint(x[d + 1 :])
         forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
         if forced_empty.size:
-            return self._split_nonzero(node, int(forced_empty[0]) + 1)
+            return split_nonzero(node, int(forced_empty[0]) + 1, d)
         t, objective = self.sclass.best_t(lam)
         if self.sclass.structural_view().violations(lam) or not math.isfinite(objective):
             self._give_up(node.bound)  # an LP tolerance let a row slip
@@ -584,7 +449,7 @@ class _ScaledLCPA(_LCPA):
             return None
         return forced, free, k_min, k_max
 
-    def _screen(self, node: _Node, forced, free, k_min: int, k_max: int) -> list[_Node]:
+    def _screen(self, node: Node, forced, free, k_min: int, k_max: int) -> list[Node]:
         """Replace the node by one child per support that can still beat the incumbent."""
         d = self.d
         t0 = self.clock.elapsed()
@@ -597,7 +462,7 @@ class _ScaledLCPA(_LCPA):
         if not result.complete:
             self.floor = min(self.floor, node.bound)
             return []
-        self._round_supports(result, self.settings.screen_roundings)
+        self.incumbents.round_supports(result, self.settings.screen_roundings)
         return self._support_children(node, result)
 
     def _screen_supports(self, data, forced, free, k_min, k_max, w_lo, w_hi, cutoff):
@@ -619,7 +484,7 @@ class _ScaledLCPA(_LCPA):
             keep_below=cutoff,  # the others hold no model better than the incumbent
         )
 
-    def _support_children(self, node: _Node, result: ScreenResult) -> list[_Node]:
+    def _support_children(self, node: Node, result: ScreenResult) -> list[Node]:
         children = []
         raw = result.bounds
         bounds = np.maximum(node.bound, raw - 1e-9 * (1 + np.abs(raw)))
@@ -648,7 +513,7 @@ class _ScaledLCPA(_LCPA):
             keep &= ~near
         return np.flatnonzero(keep)
 
-    def _support_child(self, node: _Node, support: np.ndarray, bound: float) -> _Node | None:
+    def _support_child(self, node: Node, support: np.ndarray, bound: float) -> Node | None:
         d = self.d
         lo, hi = node.lower.copy(), node.upper.copy()
         inside = np.zeros(d, dtype=bool)
@@ -659,6 +524,6 @@ class _ScaledLCPA(_LCPA):
                 lo[col] = max(lo[col], 1.0)
             else:
                 hi[col] = min(hi[col], 0.0)
-            if not _propagate(lo, hi, d, col):
+            if not propagate(lo, hi, d, col):
                 return None
-        return _Node(lo, hi, bound, node.depth + 1)
+        return Node(lo, hi, bound, node.depth + 1)
