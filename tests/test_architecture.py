@@ -213,8 +213,6 @@ SHORTCUTS = {
 OTHER_MEANINGS = {
     "riskexplore.cli.dashboard.command": "the dashboards are called 'risk' and 'checklist'",
     "riskexplore.cli.dashboard.files": "the dashboards are called 'risk' and 'checklist'",
-    # (the figures' slice of issue 33: which family a size path's frame is of)
-    "riskexplore.figures.paths": "pending: a path frame's family from its columns",
 }
 
 

@@ -253,8 +253,8 @@ def _check_selection(selection: str) -> tuple[str, bool]:
         raise InputError(
             "selection='cal' is not allowed: a trivial model that gives every example the "
             "same score has near-zero CAL on imbalanced data yet AUC 0.5, so choosing by "
-            "CAL can select a useless model (RiskSLIM paper, 'On the Caveats of CAL'); "
-            "use selection='auc' (the paper's choice) or 'loss'"
+            "CAL can select a useless model (Ustun & Rudin 2019, 'On the Caveats of CAL'); "
+            "use selection='auc' (their choice) or 'loss'"
         )
     if key not in SELECTION_METRICS:
         raise InputError(f"selection must be 'auc' or 'loss', got {selection!r}")
@@ -399,15 +399,16 @@ def nested_cv_select(
     refit: bool = True,
     share_cut_pools: bool = True,
 ) -> NestedCVResult:
-    """Choose free parameters by nested K-fold CV, as in Section 5.1 of the paper.
+    """Choose free parameters by nested K-fold CV, as in Ustun & Rudin (2019), Section 5.1.
 
     For each parameter setting ``params`` in ``param_grid``, ``make_recipe(**params)``
     must return a recipe ``(X_train, y_train) -> model``.
 
-    * **Selection** (the paper's procedure): run K-fold CV on the whole dataset for each
-      setting and pick the one with the best mean test AUC (largest; or smallest mean
-      test loss with ``selection="loss"``); ties go to the first setting in grid order,
-      so list simpler settings first. The final model is refit on all data.
+    * **Selection** (their procedure, "Parameter Tuning" [1]_): run K-fold CV on the
+      whole dataset for each setting and pick the one with the best mean test AUC
+      (largest; or smallest mean test loss with ``selection="loss"``); ties go to the
+      first setting in grid order, so list simpler settings first. The final model is
+      refit on all data.
     * **Estimate**: for each of the K outer folds, repeat the selection with an inner
       CV on the outer training set, refit the chosen setting on the outer training set
       and evaluate it on the outer test fold (``result.outer``). This estimates the
@@ -436,6 +437,11 @@ def nested_cv_select(
     Returns
     -------
     NestedCVResult
+
+    References
+    ----------
+    .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
+       Learning Research 20(150):1-75, 2019, Section 5.1.
     """
     metric, larger = _check_selection(selection)
     n = _check_xy(X, y)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from riskexplore.core.registry import get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, families, get_family
 from riskexplore.evaluation.tables import path_frame
 from riskexplore.figures.layout import MODEL_COLORS, SPLIT_COLORS, XAXIS_PX, bottom_legend, fmt
 
@@ -14,14 +14,15 @@ __all__ = ["pareto_figure", "pareto_traces", "update_pareto_figure"]
 
 
 def _path_plot(frame: pd.DataFrame, kind: str | None):
-    """The family's :class:`~riskexplore.core.registry.PathPlot` (a frame without a kind:
-    a checklist path has ``M`` and no ``loss``)."""
+    """The family's :class:`~riskexplore.core.registry.PathPlot`; for a frame without a
+    kind, the first family whose path metric is a column of it (else the default's)."""
     if kind is None:
-        kind = "checklist" if "M" in frame.columns and "loss" not in frame.columns else "risk_score"
+        metrics = (f for f in families() if f.path_metric in frame.columns)
+        kind = next(metrics, get_family(DEFAULT_FAMILY)).name
     return get_family(kind).path_plot
 
 
-def pareto_traces(kind: str = "risk_score") -> tuple[str, ...]:
+def pareto_traces(kind: str = DEFAULT_FAMILY) -> tuple[str, ...]:
     """Names (and order) of the traces of :func:`pareto_figure`: the metrics, then
     ``"selected"``.
 

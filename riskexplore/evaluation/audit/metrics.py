@@ -9,7 +9,7 @@ computes, for any subset of the rows:
 * ``n``, ``n_pos``, ``n_neg``, ``tp``, ``fp``, ``fn`` -- counts;
 * ``prevalence`` = ``observed_risk`` -- the fraction of positives, with Wilson intervals;
 * ``auc`` -- with a DeLong interval (or a bootstrap one, ``n_boot > 0``);
-* ``cal`` -- the paper's CAL within the group (risk models);
+* ``cal`` -- CAL (Ustun & Rudin 2019, Section 2) within the group (risk models);
 * ``predicted_risk`` -- the mean predicted risk (risk models);
 * ``fnr``, ``fpr``, ``ppv`` -- rates of the 0/1 predictions with Wilson intervals.
 """
