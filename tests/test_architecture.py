@@ -6,6 +6,7 @@ family named above the families (they ask the registry)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -334,3 +335,103 @@ def test_the_family_checker_finds_what_it_should():
     ]
     public = family_names_used(source, "m", names, packages, package_init=True, strings=False)
     assert [f.split()[0] for f in public] == ["m:3", "m:4", "m:5"]
+
+
+# --- sizes: short functions, classes of one concept ------------------------------------
+#: Longest function or method (lines, its docstring excluded); numba kernels are exempt.
+MAX_FUNCTION_LINES = 100
+#: Longest class (code lines: docstrings, comments and blank lines excluded).
+MAX_CLASS_LINES = 400
+
+
+def _docstring_lines(node: ast.AST) -> set[int]:
+    """Line numbers of the docstrings of ``node`` and of everything defined in it."""
+    lines: set[int] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            body = sub.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                if isinstance(body[0].value.value, str):
+                    lines.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return lines
+
+
+def _is_kernel(node: ast.AST) -> bool:
+    """A numba-compiled function (``@njit`` or ``@numba.njit(...)``, ``@jit``)."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name in ("njit", "jit"):
+            return True
+    return False
+
+
+def size_violations(source: str, module: str) -> list[str]:
+    """Functions longer than :data:`MAX_FUNCTION_LINES` and classes longer than
+    :data:`MAX_CLASS_LINES` in ``source`` (the text of ``module``)."""
+    out = []
+    text = source.splitlines()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_kernel(node):
+            doc = _docstring_lines(node) & set(
+                range(node.body[0].lineno, node.body[0].end_lineno + 1)
+            )
+            length = node.end_lineno - node.lineno + 1 - len(doc)
+            if length > MAX_FUNCTION_LINES:
+                out.append(f"{module}:{node.lineno} {node.name} has {length} lines")
+        elif isinstance(node, ast.ClassDef):
+            doc = _docstring_lines(node)
+            code = [
+                i
+                for i in range(node.lineno, node.end_lineno + 1)
+                if i not in doc and text[i - 1].strip() and not text[i - 1].strip().startswith("#")
+            ]
+            if len(code) > MAX_CLASS_LINES:
+                out.append(f"{module}:{node.lineno} class {node.name} has {len(code)} code lines")
+    return out
+
+
+def test_functions_and_classes_stay_short():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found += size_violations(path.read_text(), _module_name(path))
+    assert not found, "\n".join(found)
+
+
+def test_the_size_checker_finds_what_it_should():
+    long_body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES + 1))
+    doc = '    """' + "\n" * 200 + '    """\n'
+    assert size_violations(f"def f():\n{long_body}\n", "m") == [
+        f"m:1 f has {MAX_FUNCTION_LINES + 2} lines"
+    ]
+    # a long docstring does not count, nor does a numba kernel
+    assert size_violations(f"def f():\n{doc}    return 1\n", "m") == []
+    assert size_violations(f"@njit(cache=True)\ndef f():\n{long_body}\n", "m") == []
+    methods = "\n".join(
+        f"    def m{i}(self):\n        return {i}\n" for i in range(MAX_CLASS_LINES // 2 + 1)
+    )
+    assert size_violations(f"class C:\n{methods}", "m")[0].startswith("m:1 class C has")
+
+
+# --- the map: ARCHITECTURE.md lists every module ----------------------------------------
+def _listed_paths() -> set[str]:
+    """Every ``riskexplore/...`` path (a module ``.py`` or a package ``/``) named in
+    ARCHITECTURE.md."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    return set(re.findall(r"`(riskexplore/[\w/]*(?:\.py|/))`", text))
+
+
+def _tree_paths() -> set[str]:
+    """The package's modules (``__init__.py`` files stand for their package's folder)."""
+    out = set()
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(ROOT).as_posix()
+        out.add(relative.removesuffix("__init__.py") if path.name == "__init__.py" else relative)
+    return out
+
+
+def test_the_architecture_map_lists_every_module():
+    tree, listed = _tree_paths(), _listed_paths()
+    assert not tree - listed, f"missing from ARCHITECTURE.md's map: {sorted(tree - listed)}"
+    assert not listed - tree, f"in ARCHITECTURE.md but not in the tree: {sorted(listed - tree)}"
