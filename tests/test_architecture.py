@@ -419,7 +419,7 @@ def _listed_paths() -> set[str]:
     """Every ``riskexplore/...`` path (a module ``.py`` or a package ``/``) named in
     ARCHITECTURE.md."""
     text = (ROOT / "ARCHITECTURE.md").read_text()
-    return set(re.findall(r"`(riskexplore/[\w/]*(?:\.py|/))`", text))
+    return set(re.findall(r"`(riskexplore/(?:[\w/]*(?:\.py|/))?)`", text))
 
 
 def _tree_paths() -> set[str]:
