@@ -35,9 +35,9 @@ from riskexplore.checklist.heuristics import (
     submodular_checklists,
     unit_weighting_checklists,
 )
-from riskexplore.checklist.paths import sequential_training
 from riskexplore.checklist.problem import ChecklistProblem
 from riskexplore.checklist.search import ExactSearchSettings, solve_checklist_exact, warm_up
+from riskexplore.checklist.sequential import sequential_training
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.datasets import load_dataset

@@ -3,7 +3,7 @@
 :func:`fnr_error_path` minimises false positives subject to a sequence of loosening FNR
 limits, warm-starting each solve from the checklists found before; it traces an ROC-like
 curve of certified checklists (each limit's solve is one engine solve, or
-:func:`~riskexplore.checklist.paths.sequential_training`). This is the "Error Path" of
+:func:`~riskexplore.checklist.sequential.sequential_training`). This is the "Error Path" of
 Zhang et al. [1]_ (Appendix B, Algorithm 3).
 
 References
@@ -25,7 +25,7 @@ import pandas as pd
 from riskexplore.checklist.constraints import FNRLimit
 from riskexplore.checklist.engines import check_method, solve_with
 from riskexplore.checklist.heuristics import submodular_checklists, unit_weighting_checklists
-from riskexplore.checklist.paths import emit_event, sequential_training
+from riskexplore.checklist.sequential import emit_event, sequential_training
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
 

@@ -117,44 +117,76 @@ class ChecklistIP:
         exact: bool = False,
         settings: ChecklistIPSettings | None = None,
     ) -> None:
-
         self.highspy = highspy
-        self.problem = p = problem
+        self.problem = problem
+        self.active = active
         settings = settings or ChecklistIPSettings()
-        d = p.n_items
+        self.d = d = problem.n_items
+        self.rows = [r for r in problem.rows if self._on(r.name)]
+        self.error_rows = [r for r in problem.error_rows if self._on(r.name)]
+        self._size_bounds()
+        self._fix_patterns()
+        self.col_M, self.col_N = d, d + 1
+        self.n_cols = d + 2 + len(self.free)
+        c_u, offset = self._pattern_costs(with_objective)
+        self._expand_mistake_rows()
+        self._big_m_directions(c_u, exact or settings.exact_indicators)
+
+        h = new_highs()
+        h.setOptionValue("output_flag", False)
+        self._add_columns(h, c_u if with_objective else None, offset)
+        rows = SparseRows(highspy.kHighsInf)
+        self._add_size_rows(rows)
+        self._add_item_rows(rows)
+        self._add_big_m_rows(rows)
+        self.n_cuts = 0
+        if settings.strengthen:
+            self._add_valid_inequalities(rows)
+        self._add_mistake_rows(rows)
+        rows.flush(h)
+        self.n_rows = rows.count
+        free = self.free
+        self.n_big_m = int(self.wants_one[free].sum() + self.wants_zero[free].sum())
+        self._set_options(h, settings)
+        self.h = h
+
+    # --- what the model holds ------------------------------------------------------------
+    def _on(self, name: str) -> bool:
+        """Whether the part ``name`` is kept (not relaxed)."""
+        return self.active is None or name in self.active
+
+    def _size_bounds(self) -> None:
+        """Bounds ``n_lo..n_hi`` on ``N`` and ``m_lo..m_hi`` on ``M`` (relaxed ones open)."""
+        p, d = self.problem, self.d
         names = p.size_names()
+        self.n_lo = p.min_items if self._on(names["min_items"]) else 1
+        self.n_hi = p.max_items if self._on(names["max_items"]) else d
+        self.m_lo, self.m_hi = (p.min_m, p.max_m) if self._on(names["m_range"]) else (1, d)
 
-        def on(name: str) -> bool:
-            return active is None or name in active
-
-        n_lo = p.min_items if on(names["min_items"]) else 1
-        n_hi = p.max_items if on(names["max_items"]) else d
-        m_lo, m_hi = (p.min_m, p.max_m) if on(names["m_range"]) else (1, d)
-        self.rows = [r for r in p.rows if on(r.name)]
-        self.error_rows = [r for r in p.error_rows if on(r.name)]
-
-        # -- patterns: fixed predictions and objective coefficients
-        size = p.pattern_size
+    def _fix_patterns(self) -> None:
+        """Fixed predictions (``-1`` free, else 0 or 1) and the free patterns."""
+        size = self.problem.pattern_size
         fixed = np.full(size.shape[0], -1, dtype=np.int8)
-        fixed[np.minimum(size, n_hi) < m_lo] = 0
-        fixed[size == d] = 1
-        free = np.flatnonzero(fixed < 0)
-        self.fixed, self.free = fixed, free
-        U = len(free)
-        self.d, self.col_M, self.col_N = d, d, d + 1
-        self.n_cols = n_cols = d + 2 + U
+        fixed[np.minimum(size, self.n_hi) < self.m_lo] = 0
+        fixed[size == self.d] = 1
+        self.fixed, self.free = fixed, np.flatnonzero(fixed < 0)
 
-        if with_objective:
-            c_u = -p.w_pos + p.fp_weight * p.w_neg
-            offset = float(p.w_pos.sum()) + float(c_u[fixed == 1].sum())
-        else:
-            c_u = np.zeros(size.shape[0])
-            offset = 0.0
+    def _pattern_costs(self, with_objective: bool) -> tuple[np.ndarray, float]:
+        """Objective coefficient of each ``p_u`` and the constant of the objective."""
+        p = self.problem
+        if not with_objective:
+            return np.zeros(p.pattern_size.shape[0]), 0.0
+        c_u = -p.w_pos + p.fp_weight * p.w_neg
+        return c_u, float(p.w_pos.sum()) + float(c_u[self.fixed == 1].sum())
 
-        # -- mistake rows expanded over p: coef (rows x patterns) and constants
-        E = np.zeros((len(self.error_rows), size.shape[0]))
-        e_lo = np.empty(len(self.error_rows))
-        e_hi = np.empty(len(self.error_rows))
+    def _expand_mistake_rows(self) -> None:
+        """Mistake rows over ``p``: coefficients ``E`` (rows x patterns) and the bounds
+        ``e_lo``, ``e_hi`` left once the constants and fixed patterns are moved over."""
+        p, fixed = self.problem, self.fixed
+        n_err = len(self.error_rows)
+        E = np.zeros((n_err, p.pattern_size.shape[0]))
+        e_lo = np.empty(n_err)
+        e_hi = np.empty(n_err)
         for k, row in enumerate(self.error_rows):
             const = 0.0
             for label, c in row.fn.items():
@@ -167,31 +199,39 @@ class ChecklistIP:
             const += float(E[k][fixed == 1].sum())
             e_lo[k] = row.lower - const
             e_hi[k] = row.upper - const
+        self.E, self.e_lo, self.e_hi = E, e_lo, e_hi
 
-        # -- which big-M directions are needed
+    def _big_m_directions(self, c_u: np.ndarray, both: bool) -> None:
+        """Which patterns need the row forcing ``p_u = 1`` (``wants_one``) and which the
+        row forcing ``p_u = 0`` (``wants_zero``): the objective's push, and any mistake
+        row that could profit from a wrong ``p_u``; every pattern both when ``both``."""
         wants_one = c_u < 0
         wants_zero = c_u > 0
         if len(self.error_rows):
-            up = np.isfinite(e_hi)[:, None]
-            lo = np.isfinite(e_lo)[:, None]
+            E = self.E
+            up = np.isfinite(self.e_hi)[:, None]
+            lo = np.isfinite(self.e_lo)[:, None]
             wants_one |= (((E < 0) & up) | ((E > 0) & lo)).any(axis=0)
             wants_zero |= (((E > 0) & up) | ((E < 0) & lo)).any(axis=0)
-        if exact or settings.exact_indicators:
+        if both:
             wants_one[:] = True
             wants_zero[:] = True
+        self.wants_one, self.wants_zero = wants_one, wants_zero
 
-        h = new_highs()
-        h.setOptionValue("output_flag", False)
-        inf = highspy.kHighsInf
+    # --- columns and rows ----------------------------------------------------------------
+    def _add_columns(self, h, c_u: np.ndarray | None, offset: float) -> None:
+        """Columns ``[use_1..use_d, M, N, p_u ...]``, all integer, with their costs
+        (``c_u`` None: no objective)."""
+        n_cols, p = self.n_cols, self.problem
         col_lo = np.zeros(n_cols)
         col_hi = np.ones(n_cols)
-        col_lo[self.col_M], col_hi[self.col_M] = m_lo, m_hi
-        col_lo[self.col_N], col_hi[self.col_N] = n_lo, n_hi
+        col_lo[self.col_M], col_hi[self.col_M] = self.m_lo, self.m_hi
+        col_lo[self.col_N], col_hi[self.col_N] = self.n_lo, self.n_hi
         cost = np.zeros(n_cols)
-        if with_objective:
+        if c_u is not None:
             cost[self.col_N] = p.eps_n
             cost[self.col_M] = p.eps_m
-            cost[d + 2 :] = c_u[free]
+            cost[self.d + 2 :] = c_u[self.free]
         h.addVars(n_cols, col_lo, col_hi)
         h.changeColsCost(n_cols, np.arange(n_cols, dtype=np.int32), cost)
         h.changeColsIntegrality(
@@ -202,11 +242,15 @@ class ChecklistIP:
         if offset:
             h.changeObjectiveOffset(offset)
 
-        rows = SparseRows(inf)
-        # N = sum_j use_j ; M - N <= 0
+    def _add_size_rows(self, rows: SparseRows) -> None:
+        """``N = sum_j use_j`` and ``M - N <= 0``."""
+        d = self.d
         rows.add(np.arange(d + 2), np.concatenate([np.ones(d), [0.0, -1.0]]), 0.0, 0.0)
         rows.add(np.array([self.col_M, self.col_N]), np.array([1.0, -1.0]), -math.inf, 0.0)
-        index = {n: j for j, n in enumerate(p.item_names)}
+
+    def _add_item_rows(self, rows: SparseRows) -> None:
+        """The model-form rows (on items, ``M`` and ``N``)."""
+        index = {n: j for j, n in enumerate(self.problem.item_names)}
         for row in self.rows:
             coefs: dict[int, float] = {}
             for name, c in row.items.items():
@@ -217,62 +261,65 @@ class ChecklistIP:
                 coefs[self.col_N] = coefs.get(self.col_N, 0.0) + row.N
             cols = np.array(sorted(coefs), dtype=np.int64)
             rows.add(cols, np.array([coefs[c] for c in cols]), row.lower, row.upper)
-        # big-M rows
-        patterns = p.patterns
-        for k, u in enumerate(free):
-            col_p = d + 2 + k
+
+    def _add_big_m_rows(self, rows: SparseRows) -> None:
+        """Rows (A_u) and (B_u) of the free patterns, in the needed directions."""
+        d, size, patterns = self.d, self.problem.pattern_size, self.problem.patterns
+        for k, u in enumerate(self.free):
             items = np.flatnonzero(patterns[u])
-            cols = np.concatenate([items, [self.col_M, col_p]])
-            if wants_one[u]:
-                big = float(min(m_hi, d - size[u]))
+            cols = np.concatenate([items, [self.col_M, d + 2 + k]])
+            if self.wants_one[u]:
+                big = float(min(self.m_hi, d - size[u]))
                 vals = np.concatenate([np.ones(len(items)), [-1.0, -big]])
                 rows.add(cols, vals, -big, math.inf)
-            if wants_zero[u]:
-                big = float(min(size[u], n_hi) - m_lo + 1)
+            if self.wants_zero[u]:
+                big = float(min(size[u], self.n_hi) - self.m_lo + 1)
                 vals = np.concatenate([np.ones(len(items)), [-1.0, -big]])
                 rows.add(cols, vals, -math.inf, -1.0)
-        # valid inequalities (hold for the exact predictions, so the optimum is kept)
-        self.n_cuts = 0
-        if settings.strengthen:
-            # p_u <= s_u: a positive prediction needs at least one checked item (M >= 1)
-            for k, u in enumerate(free):
-                items = np.flatnonzero(patterns[u])
-                rows.add(
-                    np.concatenate([items, [d + 2 + k]]),
-                    np.concatenate([np.ones(len(items)), [-1.0]]),
-                    0.0,
-                    math.inf,
-                )
-                self.n_cuts += 1
-            # monotonicity: a pattern containing another is predicted positive whenever
-            # the smaller one is (p_u >= p_v), for the pairs where it matters
-            ones = np.flatnonzero(wants_one[free])
-            zeros = np.flatnonzero(wants_zero[free])
-            if len(ones) and len(zeros) and len(ones) * len(zeros) <= _MAX_PAIRS:
-                P = patterns[free].astype(bool)
-                small, big = P[ones], P[zeros]
-                # contains[a, b]: pattern zeros[b] contains pattern ones[a]
-                missing = small.astype(np.int32) @ (~big).astype(np.int32).T
-                for a, b in zip(*np.nonzero(missing == 0), strict=True):
-                    v, u = ones[a], zeros[b]
-                    if u == v:
-                        continue
-                    rows.add(np.array([d + 2 + u, d + 2 + v]), np.array([1.0, -1.0]), 0.0, math.inf)
-                    self.n_cuts += 1
-        # mistake rows
-        for k in range(len(self.error_rows)):
-            coef = E[k][free]
-            nz = np.flatnonzero(coef)
-            rows.add(d + 2 + nz, coef[nz], e_lo[k], e_hi[k])
-        rows.flush(h)
-        self.n_rows = rows.count
-        self.n_big_m = int(wants_one[free].sum() + wants_zero[free].sum())
 
+    def _add_valid_inequalities(self, rows: SparseRows) -> None:
+        """``p_u <= s_u`` and ``p_u >= p_v`` for ``u`` containing ``v`` (they hold for the
+        exact predictions, so the optimum is kept); counted in :attr:`n_cuts`."""
+        d, free, patterns = self.d, self.free, self.problem.patterns
+        # p_u <= s_u: a positive prediction needs at least one checked item (M >= 1)
+        for k, u in enumerate(free):
+            items = np.flatnonzero(patterns[u])
+            rows.add(
+                np.concatenate([items, [d + 2 + k]]),
+                np.concatenate([np.ones(len(items)), [-1.0]]),
+                0.0,
+                math.inf,
+            )
+            self.n_cuts += 1
+        # monotonicity: a pattern containing another is predicted positive whenever
+        # the smaller one is (p_u >= p_v), for the pairs where it matters
+        ones = np.flatnonzero(self.wants_one[free])
+        zeros = np.flatnonzero(self.wants_zero[free])
+        if len(ones) and len(zeros) and len(ones) * len(zeros) <= _MAX_PAIRS:
+            P = patterns[free].astype(bool)
+            small, big = P[ones], P[zeros]
+            # contains[a, b]: pattern zeros[b] contains pattern ones[a]
+            missing = small.astype(np.int32) @ (~big).astype(np.int32).T
+            for a, b in zip(*np.nonzero(missing == 0), strict=True):
+                v, u = ones[a], zeros[b]
+                if u == v:
+                    continue
+                rows.add(np.array([d + 2 + u, d + 2 + v]), np.array([1.0, -1.0]), 0.0, math.inf)
+                self.n_cuts += 1
+
+    def _add_mistake_rows(self, rows: SparseRows) -> None:
+        """The rows on weighted mistakes, over the free patterns."""
+        for k in range(len(self.error_rows)):
+            coef = self.E[k][self.free]
+            nz = np.flatnonzero(coef)
+            rows.add(self.d + 2 + nz, coef[nz], self.e_lo[k], self.e_hi[k])
+
+    @staticmethod
+    def _set_options(h, settings: ChecklistIPSettings) -> None:
         h.setOptionValue("presolve", "on" if settings.presolve else "off")
         h.setOptionValue("random_seed", int(settings.random_seed))
         if settings.threads is not None:
             h.setOptionValue("threads", int(settings.threads))
-        self.h = h
 
     def vector(self, mask: np.ndarray, M: int) -> np.ndarray:
         """The full column vector of a checklist (exact predictions)."""

@@ -8,8 +8,10 @@ stays for cross-checks). Its modules, from the data up (all under
   :class:`~riskexplore.checklist.problem.ChecklistProblem`;
 * ``cells``: rows that no completion can tell apart (the equivalent-row bound);
 * ``bounds`` and ``kernel``: the compiled depth-first loop and its bounds;
+* ``arrays``: the working arrays of one search's compiled loop (stack, frontier,
+  deferred nodes, the incumbent it prunes against) and the nodes still open;
 * ``driver``: one search, its incumbent, certificate and events (the method, and why
-  its certificate is valid, are described there);
+  its certificate is valid, are described there); ``stats``: what it reports;
 * ``refine``: best-first refinement of the frontier;
 * ``parallel``: subtrees searched by threads or on a Dask cluster;
 * ``solve``: :func:`solve_checklist_exact`, one search on every core;

@@ -216,6 +216,189 @@ def _forced_items(problem, rows) -> set[int]:
     return out
 
 
+def _search_groups(problem, set_groups, excluded: set[int], general, how: str) -> list[list[int]]:
+    """The search groups in search order: the "at most one of" sets without their excluded
+    items, then every other item alone (groups with a forced item first)."""
+    forced = _forced_items(problem, general)
+    in_set = {j for g in set_groups for j in g}
+    groups = [[j for j in g if j not in excluded] for g in set_groups]
+    groups += [[j] for j in range(problem.n_items) if j not in in_set and j not in excluded]
+    groups = [g for g in groups if g]
+    return _group_order(problem, groups, forced, how)
+
+
+def _group_layout(groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(positions, group_of, group_start)``: the item of each position, the group of
+    each position, and the first position of each group then the number of positions."""
+    positions = np.array([j for g in groups for j in g], dtype=np.int64)
+    group_of = np.array([k for k, g in enumerate(groups) for _ in g], dtype=np.int64)
+    group_start = np.zeros(len(groups) + 1, dtype=np.int64)
+    group_start[1:] = np.cumsum([len(g) for g in groups])
+    return positions, group_of, group_start
+
+
+def _mistake_coefficients(error_rows, positive, member, weight, labels):
+    """Coefficients of the mistake rows over the search rows predicted positive
+    (rows x search rows), and their constants (the false negatives of predicting none)."""
+    n_err = len(error_rows)
+    err = np.zeros((n_err, len(weight)))
+    err_const = np.zeros(n_err)
+    for e, row in enumerate(error_rows):
+        for label, c in row.fn.items():
+            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
+            sel = inside & positive
+            err[e, sel] -= c * weight[sel]
+            err_const[e] += c * float(weight[sel].sum())
+        for label, c in row.fp.items():
+            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
+            sel = inside & ~positive
+            err[e, sel] += c * weight[sel]
+    return err, err_const
+
+
+@dataclass
+class _Keys:
+    """The objective in the search's units: row coefficients, constant, size costs."""
+
+    obj: np.ndarray  # loss coefficient of a row predicted positive
+    gain: np.ndarray  # most a row not yet positive can lower the loss (<= 0)
+    base: float
+    c_n: float
+    c_m: float
+    unit: float = 1.0  # objective = key * unit
+    exact: bool = False
+    loss_unit: float = 1.0
+    scale: float = 1.0
+
+
+def _keys(problem: ChecklistProblem, positive, weight, with_objective: bool) -> _Keys:
+    """The objective's coefficients, as exact integer keys when the loss coefficients
+    share a grid (see ``SearchData.key``)."""
+    fp_w = problem.fp_weight if with_objective else 0.0
+    fn_w = 1.0 if with_objective else 0.0
+    obj = np.where(positive, -fn_w * weight, fp_w * weight)
+    c_n, c_m = (problem.eps_n, problem.eps_m) if with_objective else (0.0, 0.0)
+    keys = _Keys(obj, np.minimum(obj, 0.0), float(fn_w * weight[positive].sum()), c_n, c_m)
+    if not with_objective:
+        keys.exact = True  # every key is 0
+    elif problem.lexicographic_exact:
+        _exact_keys(problem, keys)
+    return keys
+
+
+def _exact_keys(problem: ChecklistProblem, keys: _Keys) -> None:
+    """Integer keys ``S * loss / q + c_n N + c_m M`` when the grid allows (in place)."""
+    q, d, obj = problem.error_unit, problem.n_items, keys.obj
+    coefs = np.abs(obj[obj != 0])
+    q_rows = grid_of(coefs) if coefs.size else q
+    ratio = q / q_rows if q_rows else math.nan
+    if q_rows is None or abs(ratio - round(ratio)) >= 1e-9:
+        return
+    ratio = round(ratio)
+    S = 2.0 * (d + 1) ** 2
+    scaled = np.round(obj / q_rows)
+    keys.gain = S * np.round(keys.gain / q_rows)
+    biggest = S * (float(np.abs(scaled).sum()) + keys.base / q_rows) + ratio * (d + 1) ** 2
+    if biggest < _EXACT_LIMIT:
+        keys.exact = True
+        keys.obj = S * scaled
+        keys.base = S * round(keys.base / q_rows)
+        keys.c_n, keys.c_m = float(ratio * (d + 1)), float(ratio)
+        keys.unit = problem.eps_m / ratio
+        keys.loss_unit, keys.scale = q_rows, S
+
+
+class _Words:
+    """The search rows laid out in 64-bit words, each word holding rows of one
+    coefficient class (in the order ``order``)."""
+
+    def __init__(self, cls: np.ndarray, order: np.ndarray) -> None:
+        n_rows = len(cls)
+        self.word_of = np.empty(n_rows, dtype=np.int64)
+        self.bit_of = np.empty(n_rows, dtype=np.int64)
+        n_words = 0
+        previous, bit = -1, 64
+        for i in order:
+            if cls[i] != previous or bit == 64:
+                n_words += 1
+                bit = 0
+                previous = cls[i]
+            self.word_of[i], self.bit_of[i] = n_words - 1, bit
+            bit += 1
+        self.n_words = max(n_words, 1)
+        self.shifts = np.left_shift(np.uint64(1), self.bit_of.astype(np.uint64))
+        self.first_row = np.zeros(self.n_words, dtype=np.int64)
+        self.first_row[self.word_of[order[::-1]]] = order[::-1]  # any row of each word
+
+    def of(self, rows_mask: np.ndarray) -> np.ndarray:
+        """The words of a set of rows (a boolean mask over the rows)."""
+        out = np.zeros(self.n_words, dtype=np.uint64)
+        np.bitwise_or.at(out, self.word_of[rows_mask], self.shifts[rows_mask])
+        return out
+
+
+def _reach_count(checked: np.ndarray, group_start: np.ndarray) -> np.ndarray:
+    """``reach_count[i, g]``: in how many of the groups ``g, g+1, ...`` row ``i`` has a
+    checked item."""
+    n_groups = len(group_start) - 1
+    has = np.zeros((checked.shape[0], n_groups + 1), dtype=np.int64)
+    for k in range(n_groups):
+        cols = np.arange(group_start[k], group_start[k + 1])
+        has[:, k] = checked[:, cols].any(axis=1)
+    return np.cumsum(has[:, ::-1], axis=1)[:, ::-1]
+
+
+def _reach(reach_count: np.ndarray, words: _Words, valid: np.ndarray, n_planes: int):
+    """``reach[g, b]``: the words of the rows with a checked item in at least ``b`` of the
+    groups ``g, g+1, ...``."""
+    n_groups = reach_count.shape[1] - 1
+    reach = np.zeros((n_groups + 1, n_planes + 1, words.n_words), dtype=np.uint64)
+    for g in range(n_groups + 1):
+        reach[g, 0] = valid
+        for b in range(1, n_planes + 1):
+            reach[g, b] = words.of(reach_count[:, g] >= b)
+    return reach
+
+
+def _item_rows(problem: ChecklistProblem, general, positions, group_start) -> dict:
+    """The item rows over positions (``A, a_m, a_n, a_lo, a_hi``), with the least and most
+    the groups from each one on can add (``add_min``, ``add_max``)."""
+    n_gen, n_groups = len(general), len(group_start) - 1
+    index = {n: j for j, n in enumerate(problem.item_names)}
+    pos_of = {int(j): p for p, j in enumerate(positions)}
+    A = np.zeros((n_gen, len(positions)))
+    a_m = np.zeros(n_gen)
+    a_n = np.zeros(n_gen)
+    a_lo = np.zeros(n_gen)
+    a_hi = np.zeros(n_gen)
+    for r, row in enumerate(general):
+        for name, c in row.items.items():
+            p = pos_of.get(index[name])
+            if p is not None:
+                A[r, p] += c
+        a_m[r], a_n[r] = row.M, row.N
+        a_lo[r] = row.lower - _ROW_TOL
+        a_hi[r] = row.upper + _ROW_TOL
+    add_min = np.zeros((n_groups + 1, n_gen))
+    add_max = np.zeros((n_groups + 1, n_gen))
+    for k in range(n_groups - 1, -1, -1):
+        block = A[:, group_start[k] : group_start[k + 1]]
+        add_min[k] = add_min[k + 1] + np.minimum(block.min(axis=1, initial=0.0), 0.0)
+        add_max[k] = add_max[k + 1] + np.maximum(block.max(axis=1, initial=0.0), 0.0)
+    return {"A": A, "a_m": a_m, "a_n": a_n, "a_lo": a_lo, "a_hi": a_hi,
+            "add_min": add_min, "add_max": add_max}  # fmt: skip
+
+
+def _error_bounds(error_rows) -> dict:
+    """Bounds of the mistake rows, widened by the tolerance of the violation checks."""
+    slack_lo = np.array([violation_slack(r.lower) for r in error_rows])
+    slack_hi = np.array([violation_slack(r.upper) for r in error_rows])
+    return {
+        "errlo": np.array([r.lower for r in error_rows], dtype=float) - slack_lo,
+        "errhi": np.array([r.upper for r in error_rows], dtype=float) + slack_hi,
+    }
+
+
 def build_search(
     problem: ChecklistProblem,
     *,
@@ -251,159 +434,55 @@ def build_search(
     rows = [r for r in problem.rows if on(r.name)]
     error_rows = [r for r in problem.error_rows if on(r.name)]
     sizes, excluded, set_groups, general = _classify_rows(problem, rows, _size_bounds(problem, on))
-    d = problem.n_items
-    forced = _forced_items(problem, general)
-    in_set = {j for g in set_groups for j in g}
-    groups = [[j for j in g if j not in excluded] for g in set_groups]
-    groups += [[j] for j in range(d) if j not in in_set and j not in excluded]
-    groups = [g for g in groups if g]
-    groups = _group_order(problem, groups, forced, group_order)
-    positions = np.array([j for g in groups for j in g], dtype=np.int64)
-    group_of = np.array([k for k, g in enumerate(groups) for _ in g], dtype=np.int64)
-    group_start = np.zeros(len(groups) + 1, dtype=np.int64)
-    group_start[1:] = np.cumsum([len(g) for g in groups])
+    groups = _search_groups(problem, set_groups, excluded, general, group_order)
+    positions, group_of, group_start = _group_layout(groups)
     n_groups = len(groups)
-
     n_lo, n_hi, m_lo, m_hi = sizes
     n_hi = min(n_hi, n_groups)
     m_hi = min(m_hi, n_hi)
-    empty = n_lo > n_hi or m_lo > m_hi or n_groups == 0
-    n_planes = max(m_hi, 1)
 
     # rows of the search: distinct (pattern, label, signature); words of equal coefficients
     pattern, positive, member, weight, labels = _search_rows(problem, error_rows)
-    fp_w = problem.fp_weight if with_objective else 0.0
-    fn_w = 1.0 if with_objective else 0.0
-    obj = np.where(positive, -fn_w * weight, fp_w * weight)
-    gain = np.minimum(obj, 0.0)  # most a row not yet positive can lower the loss
-    base = float(fn_w * weight[positive].sum())
-    n_err = len(error_rows)
-    err = np.zeros((n_err, len(weight)))
-    err_const = np.zeros(n_err)
-    for e, row in enumerate(error_rows):
-        for label, c in row.fn.items():
-            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
-            sel = inside & positive
-            err[e, sel] -= c * weight[sel]
-            err_const[e] += c * float(weight[sel].sum())
-        for label, c in row.fp.items():
-            inside = np.ones(len(weight), bool) if label == ALL else member[:, labels.index(label)]
-            sel = inside & ~positive
-            err[e, sel] += c * weight[sel]
-
-    # exact integer keys when the loss coefficients share a grid
-    q = problem.error_unit
-    exact = False
-    loss_unit = 1.0
-    scale = 1.0
-    c_n, c_m = (problem.eps_n, problem.eps_m) if with_objective else (0.0, 0.0)
-    unit = 1.0
-    if with_objective and problem.lexicographic_exact:
-        coefs = np.abs(obj[obj != 0])
-        q_rows = grid_of(coefs) if coefs.size else q
-        ratio = q / q_rows if q_rows else math.nan
-        if q_rows is not None and abs(ratio - round(ratio)) < 1e-9:
-            ratio = round(ratio)
-            S = 2.0 * (d + 1) ** 2
-            scaled = np.round(obj / q_rows)
-            gain = S * np.round(gain / q_rows)
-            biggest = S * (float(np.abs(scaled).sum()) + base / q_rows) + ratio * (d + 1) ** 2
-            if biggest < _EXACT_LIMIT:
-                exact = True
-                obj = S * scaled
-                base = S * round(base / q_rows)
-                c_n, c_m = float(ratio * (d + 1)), float(ratio)
-                unit = problem.eps_m / ratio
-                loss_unit, scale = q_rows, S
-    elif not with_objective:
-        exact = True  # every key is 0
-
-    # lay the rows out in words: each word holds rows of one coefficient class
-    classes = np.column_stack([obj, gain, err.T])
+    err, err_const = _mistake_coefficients(error_rows, positive, member, weight, labels)
+    keys = _keys(problem, positive, weight, with_objective)
+    classes = np.column_stack([keys.obj, keys.gain, err.T])
     _, cls = np.unique(classes, axis=0, return_inverse=True)
     cls = np.asarray(cls).ravel()
     checked = problem.patterns[pattern][:, positions].astype(bool)  # rows x positions
     signatures = later_signatures(checked, group_start)
     order = row_order(cls, signatures)
-    word_of = np.empty(len(weight), dtype=np.int64)
-    bit_of = np.empty(len(weight), dtype=np.int64)
-    n_words = 0
-    previous, bit = -1, 64
-    for i in order:
-        if cls[i] != previous or bit == 64:
-            n_words += 1
-            bit = 0
-            previous = cls[i]
-        word_of[i], bit_of[i] = n_words - 1, bit
-        bit += 1
-    n_words = max(n_words, 1)
-    one = np.uint64(1)
-    shifts = np.left_shift(one, bit_of.astype(np.uint64))
-
-    def words_of(rows_mask: np.ndarray) -> np.ndarray:
-        out = np.zeros(n_words, dtype=np.uint64)
-        np.bitwise_or.at(out, word_of[rows_mask], shifts[rows_mask])
-        return out
-
-    valid = words_of(np.ones(len(weight), bool))
-    X = np.zeros((len(positions), n_words), dtype=np.uint64)
+    words = _Words(cls, order)
+    valid = words.of(np.ones(len(weight), bool))
+    X = np.zeros((len(positions), words.n_words), dtype=np.uint64)
     for p in range(len(positions)):
-        X[p] = words_of(checked[:, p])
-    first_row = np.zeros(n_words, dtype=np.int64)
-    first_row[word_of[order[::-1]]] = order[::-1]  # any row of each word
-    objc = obj[first_row] if len(weight) else np.zeros(n_words)
-    errc = (err[:, first_row] if len(weight) else np.zeros((n_err, n_words))).reshape(
-        n_err, n_words
-    )
-    # reach[g, b]: rows with a checked item in at least b of the groups g, g+1, ...
-    has = np.zeros((len(weight), n_groups + 1), dtype=np.int64)
-    for k in range(n_groups):
-        cols = np.arange(group_start[k], group_start[k + 1])
-        has[:, k] = checked[:, cols].any(axis=1)
-    reach_count = np.cumsum(has[:, ::-1], axis=1)[:, ::-1]
-    reach = np.zeros((n_groups + 1, n_planes + 1, n_words), dtype=np.uint64)
-    for g in range(n_groups + 1):
-        reach[g, 0] = valid
-        for b in range(1, n_planes + 1):
-            reach[g, b] = words_of(reach_count[:, g] >= b)
-    gainc = gain[first_row] if len(weight) else np.zeros(n_words)
+        X[p] = words.of(checked[:, p])
+    first_row = words.first_row
+    if len(weight):
+        objc, errc, gainc = keys.obj[first_row], err[:, first_row], keys.gain[first_row]
+    else:
+        objc, errc = np.zeros(words.n_words), np.zeros((len(error_rows), words.n_words))
+        gainc = np.zeros(words.n_words)
+    errc = errc.reshape(len(error_rows), words.n_words)
+    reach_count = _reach_count(checked, group_start)
+    reach = _reach(reach_count, words, valid, max(m_hi, 1))
     free_words = np.flatnonzero((gainc < 0) | (errc != 0).any(axis=0)).astype(np.int64)
-
-    # item rows over positions, with the least and most the later groups can add
-    n_gen = len(general)
-    index = {n: j for j, n in enumerate(problem.item_names)}
-    pos_of = {int(j): p for p, j in enumerate(positions)}
-    A = np.zeros((n_gen, len(positions)))
-    a_m = np.zeros(n_gen)
-    a_n = np.zeros(n_gen)
-    a_lo = np.zeros(n_gen)
-    a_hi = np.zeros(n_gen)
-    for r, row in enumerate(general):
-        for name, c in row.items.items():
-            p = pos_of.get(index[name])
-            if p is not None:
-                A[r, p] += c
-        a_m[r], a_n[r] = row.M, row.N
-        a_lo[r] = row.lower - _ROW_TOL
-        a_hi[r] = row.upper + _ROW_TOL
-    add_min = np.zeros((n_groups + 1, n_gen))
-    add_max = np.zeros((n_groups + 1, n_gen))
-    for k in range(n_groups - 1, -1, -1):
-        block = A[:, group_start[k] : group_start[k + 1]]
-        add_min[k] = add_min[k + 1] + np.minimum(block.min(axis=1, initial=0.0), 0.0)
-        add_max[k] = add_max[k + 1] + np.maximum(block.max(axis=1, initial=0.0), 0.0)
 
     use_cells = with_objective and cells_budget > 0 and len(weight) > 0
     cells = (
         build_cells(
-            signatures, positive, np.abs(obj), reach_count, word_of, bit_of, order, cells_budget
+            signatures,
+            positive,
+            np.abs(keys.obj),
+            reach_count,
+            words.word_of,
+            words.bit_of,
+            order,
+            cells_budget,
         )
         if use_cells
         else Cells.none(n_groups)
     )
-    slack_lo = np.array([violation_slack(r.lower) for r in error_rows])
-    slack_hi = np.array([violation_slack(r.upper) for r in error_rows])
-    data = SearchData(
+    return SearchData(
         items=positions,
         X=X,
         group_of=group_of,
@@ -413,11 +492,11 @@ def build_search(
         free_words=free_words,
         objc=np.ascontiguousarray(objc, dtype=float),
         objneg=np.ascontiguousarray(gainc, dtype=float),
-        base=float(base),
-        c_n=float(c_n),
-        c_m=float(c_m),
-        unit=float(unit),
-        exact=exact,
+        base=float(keys.base),
+        c_n=float(keys.c_n),
+        c_m=float(keys.c_m),
+        unit=float(keys.unit),
+        exact=keys.exact,
         min_items=int(n_lo),
         max_items=int(n_hi),
         min_m=int(m_lo),
@@ -426,22 +505,14 @@ def build_search(
         errneg=np.minimum(errc, 0.0),
         errpos=np.maximum(errc, 0.0),
         errconst=err_const,
-        errlo=np.array([r.lower for r in error_rows], dtype=float) - slack_lo,
-        errhi=np.array([r.upper for r in error_rows], dtype=float) + slack_hi,
-        A=A,
-        a_m=a_m,
-        a_n=a_n,
-        a_lo=a_lo,
-        a_hi=a_hi,
-        add_min=add_min,
-        add_max=add_max,
-        empty=bool(empty),
+        **_error_bounds(error_rows),
+        **_item_rows(problem, general, positions, group_start),
+        empty=bool(n_lo > n_hi or m_lo > m_hi or n_groups == 0),
         n_rows=len(weight),
-        loss_unit=loss_unit,
-        scale=scale,
+        loss_unit=keys.loss_unit,
+        scale=keys.scale,
         cells=cells,
     )
-    return data
 
 
 #: Most frontier nodes: the frontier is the deepest level with at most this many subsets.

@@ -52,17 +52,18 @@ def _batch_size(remaining: int, workers: int, most: int) -> int:
 def _take_batch(search, workers: int, most: int = _BATCH_MAX) -> Batch | None:
     """The next batch of the driver's sorted frontier, or None when none is left."""
     search.merge_deferred()
-    c = search.counters
+    a = search.arrays
+    c = a.counters
     start, end = int(c[kernel.NEXT_FRONTIER]), int(c[kernel.N_FRONTIER])
     if start >= end:
         return None
     stop = min(end, start + _batch_size(end - start, workers, most))
     c[kernel.NEXT_FRONTIER] = stop
     return Batch(
-        search.f_path[start:stop].copy(),
-        search.f_len[start:stop].copy(),
-        search.f_bound[start:stop].copy(),
-        search.f_alive[start:stop].copy(),
+        a.f_path[start:stop].copy(),
+        a.f_len[start:stop].copy(),
+        a.f_bound[start:stop].copy(),
+        a.f_alive[start:stop].copy(),
     )
 
 
@@ -78,8 +79,7 @@ class _Worker:
         self.found: tuple | None = None  # this worker's new incumbent, for the driver
 
     def load(self, batch: Batch) -> None:
-        s = self.search
-        s.load_frontier(batch)
+        self.search.arrays.load_frontier(batch)
         self.busy = True
         self.open = float(batch.bounds[0])
 
@@ -102,8 +102,8 @@ class _Worker:
         if self.inbox is not None:
             key, path, M = self.inbox
             self.inbox = None
-            if self.search._wins(key, path):
-                self.search.set_incumbent(key, path, M)
+            if self.search.arrays.wins(key, path):
+                self.search.arrays.set_incumbent(key, path, M)
 
 
 class _Team:
@@ -123,9 +123,9 @@ class _Team:
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.wake = threading.Event()  # a worker has news: an incumbent, or it is idle
-        key, path, M = driver.incumbent_state()
+        key, path, M = driver.arrays.incumbent_state()
         for w in self.workers:
-            w.search.set_incumbent(key, path, M)
+            w.search.arrays.set_incumbent(key, path, M)
 
     def work(self, w: _Worker) -> None:
         """One thread: slices of its batch, new batches while the frontier lasts."""
@@ -138,14 +138,14 @@ class _Team:
                     if batch is None:
                         break
                     w.load(batch)
-                w.search.defer_at[0] = self.driver.defer_threshold()
+                w.search.arrays.defer_at[0] = self.driver.defer_threshold()
             done, open_bound = w.run(seconds)
             with self.lock:
-                deferred = w.search.take_deferred()
+                deferred = w.search.arrays.take_deferred()
                 if deferred is not None:  # their bounds are at least this worker's last
                     self.driver.add_deferred(deferred)
                 w.busy, w.open = not done, open_bound
-                found = w.search.kernel_incumbent()
+                found = w.search.arrays.kernel_incumbent()
                 if found is not None:
                     w.found = found
                     self.wake.set()
@@ -159,7 +159,7 @@ class _Team:
             if w.found is not None:
                 driver.offer_found(*w.found)
                 w.found = None
-        best = driver.incumbent_state()
+        best = driver.arrays.incumbent_state()
         for w in self.workers:
             w.inbox = best
         driver.other_nodes = sum(w.search.nodes_visited for w in self.workers)
@@ -274,9 +274,9 @@ def search_batch(
         _DATA_CACHE.clear()  # one search at a time per worker process
         _DATA_CACHE[token] = data
     search = ExactSearch(problem, settings=settings, data=data).spawn()
-    search.set_incumbent(*incumbent)
-    search.load_frontier(batch)
-    search.defer_at[0] = defer_at
+    search.arrays.set_incumbent(*incumbent)
+    search.arrays.load_frontier(batch)
+    search.arrays.defer_at[0] = defer_at
     stop = _stop_event(stop_name)
     deadline = time.monotonic() + seconds
     budget = 20_000
@@ -284,10 +284,10 @@ def search_batch(
     found = None
     while True:
         open_bound = search._run_slice(budget)
-        more = search.take_deferred()
+        more = search.arrays.take_deferred()
         if more is not None:
             deferred.append(more)
-        found = search.kernel_incumbent() or found  # incumbents only improve
+        found = search.arrays.kernel_incumbent() or found  # incumbents only improve
         if search.counters[kernel.DONE]:
             return True, math.inf, search.nodes_visited, found, _joined(deferred)
         open_bound = min(open_bound, search._frontier_bound())
@@ -355,7 +355,7 @@ def run_dask(driver) -> tuple[bool, str | None]:
                     break
                 seconds = driver.seconds_left()
                 future = client.submit(
-                    search_batch, problem, token, settings, batch, driver.incumbent_state(),
+                    search_batch, problem, token, settings, batch, driver.arrays.incumbent_state(),
                     seconds, stop.name, driver.defer_threshold(), pure=False,
                 )  # fmt: skip
                 pending[future] = float(batch.bounds[0])

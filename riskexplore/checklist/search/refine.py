@@ -34,13 +34,14 @@ _ROUND = 64
 
 def _frontier_nodes(search) -> list[tuple]:
     """The frontier as heap entries ``(bound, order, path, alive)``."""
-    n = int(search.counters[kernel.N_FRONTIER])
+    a = search.arrays
+    n = int(a.counters[kernel.N_FRONTIER])
     return [
         (
-            float(search.f_bound[f]),
+            float(a.f_bound[f]),
             f,
-            tuple(int(p) for p in search.f_path[f, : search.f_len[f]]),
-            search.f_alive[f].tobytes(),
+            tuple(int(p) for p in a.f_path[f, : a.f_len[f]]),
+            a.f_alive[f].tobytes(),
         )
         for f in range(n)
     ]
@@ -50,16 +51,15 @@ def _expand(search, node: tuple) -> list[tuple]:
     """The children of one frontier node (each with its bound and alive thresholds)."""
     bound, _, path, alive = node
     size = len(path)
-    c = search.counters
-    search.f_path[0, :size] = path
-    search.f_len[0] = size
-    search.f_bound[0] = bound
-    search.f_alive[0] = np.frombuffer(alive, dtype=np.uint8)
+    a = search.arrays
+    c = a.counters
+    a.f_path[0, :size] = path
+    a.f_len[0] = size
+    a.f_bound[0] = bound
+    a.f_alive[0] = np.frombuffer(alive, dtype=np.uint8)
     kernel.place_node(
-        search.data.X, search.T[0, 0, 0], search.data.A, search.T, search.rowsum,
-        search.alive, search.bound, search.item_of, search.order, search.n_children,
-        search.cursor, c, search.f_path, search.f_len, search.f_bound, search.f_alive, 0,
-        search.sib_n,
+        search.data.X, a.T[0, 0, 0], search.data.A, a.T, a.rowsum, a.alive, a.bound, a.item_of,
+        a.order, a.n_children, a.cursor, c, a.f_path, a.f_len, a.f_bound, a.f_alive, 0, a.sib_n,
     )  # fmt: skip
     c[kernel.PHASE], c[kernel.DONE], c[kernel.N_FRONTIER] = kernel.BUILD, 0, 0
     while not c[kernel.DONE]:
@@ -67,10 +67,10 @@ def _expand(search, node: tuple) -> list[tuple]:
     n = int(c[kernel.N_FRONTIER])
     return [
         (
-            float(search.f_bound[f]),
+            float(a.f_bound[f]),
             0,
-            (*path, int(search.f_path[f, size])),
-            search.f_alive[f].tobytes(),
+            (*path, int(a.f_path[f, size])),
+            a.f_alive[f].tobytes(),
         )
         for f in range(n)
     ]
@@ -109,4 +109,4 @@ def refine_frontier(search, limit: int, seconds: float, should_stop) -> None:
                 break
             for child in _expand(search, node):
                 heapq.heappush(heap, (child[0], next(serial), child[2], child[3]))
-    search.set_frontier(heap)
+    search.arrays.set_frontier(heap)

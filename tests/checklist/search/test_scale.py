@@ -22,7 +22,7 @@ from riskexplore.checklist.search import (
     solve_checklist_exact,
 )
 from riskexplore.checklist.search.cells import later_signatures
-from riskexplore.checklist.search.driver import DEFER_FRONTIER_SIZE
+from riskexplore.checklist.search.settings import DEFER_FRONTIER_SIZE
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 from riskexplore.core.parallel import available_cores, resolve_n_jobs

@@ -14,8 +14,8 @@ import pytest
 from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
 from riskexplore.checklist.error_path import fnr_error_path
 from riskexplore.checklist.mip import solve_checklist
-from riskexplore.checklist.paths import _cells, sequential_training
 from riskexplore.checklist.problem import ChecklistProblem
+from riskexplore.checklist.sequential import _cells, sequential_training
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
 

@@ -61,7 +61,7 @@ from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_ga
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import BoundsMixin
 
-__all__ = ["PathResult", "PathStep", "emit_event", "sequential_training"]
+__all__ = ["PathResult", "PathStep", "SequentialTraining", "emit_event", "sequential_training"]
 
 #: Name of the incumbent cap row added to cell solves.
 CAP_ROW = "Improve on the incumbent (sequential training)"
@@ -382,6 +382,296 @@ def emit_event(
 # ------------------------------------------------------------- sequential training
 
 
+class SequentialTraining:
+    """The state of one run of Algorithm 1: the pool, the cells' bounds and the incumbent.
+
+    :func:`sequential_training` is ``SequentialTraining(...).run()``; the parameters are
+    those of :func:`sequential_training`.
+
+    Attributes
+    ----------
+    cells : list of tuple
+        The cells ``(n_min, n_max, m_min, m_max)`` in the order of the paper's instances.
+    cell_lb : dict
+        Each cell's lower bound so far (0 before its first solve).
+    certified : set of tuple
+        The cells whose bound needs no further solve.
+    best : tuple or None
+        The best checklist of the pool ``(items, M, objective)``; ``ub`` its objective.
+    steps : list of PathStep
+        The sub-solves so far.
+    """
+
+    def __init__(
+        self,
+        problem,
+        *,
+        limits: Limits | None = None,
+        listeners: Sequence[Callable[[SolveEvent], None]] = (),
+        n_values: Sequence[int] | None = None,
+        m_values: Sequence[int] | None = None,
+        warm_starts: Sequence[tuple[Sequence[str], int]] = (),
+        use_heuristics: bool = True,
+        settings=None,
+        min_share: float = 1.0,
+        method: str = "exact",
+    ) -> None:
+        check_method(method)
+        self.problem = problem
+        self.limits = limits or Limits()
+        self.settings = settings
+        self.min_share = min_share
+        self.method = method
+        self.clock = Clock(self.limits)
+        self.trace = Trace()
+        self.emitter = EventEmitter([self.trace, *listeners])
+        self.pool = _Pool(problem)
+        self.groups = item_group_ids(problem)
+        self._seed_pool(warm_starts, use_heuristics)
+        self.cells = _cells(problem, n_values, m_values)
+        self.cell_lb: dict[tuple[int, int, int, int], float] = {c: 0.0 for c in self.cells}
+        self.certified: set[tuple[int, int, int, int]] = set()
+        self.steps: list[PathStep] = []
+        self.nodes = 0
+        self.best = self.pool.best()
+        self.ub = self.best[2] if self.best else math.inf
+        self.stop_reason: str | None = None
+
+    def _seed_pool(self, warm_starts, use_heuristics: bool) -> None:
+        for items, m in warm_starts:
+            self.pool.add(list(items), int(m))
+        if use_heuristics:
+            for heuristic in (submodular_checklists, unit_weighting_checklists):
+                try:
+                    for items, m in heuristic(self.problem)[:200]:
+                        self.pool.add(items, m)
+                except (ArithmeticError, ValueError, RuntimeError):  # pragma: no cover
+                    pass
+
+    # --- bounds and events -----------------------------------------------------------
+    def global_lb(self) -> float:
+        """The least lower bound of the cells, capped by the incumbent."""
+        lb = min(self.cell_lb.values()) if self.cell_lb else math.inf
+        if self.best is not None:
+            lb = min(lb, self.ub)
+            if self.problem.lexicographic_exact and self.ub - lb < 0.5 * self.problem.eps_m:
+                lb = self.ub
+        return lb
+
+    def _emit(self, **kwargs) -> None:
+        emit_event(self.emitter, self.clock, self.ub, self.global_lb(), self.nodes, **kwargs)
+
+    def _incumbent_dict(self) -> dict:
+        return self.problem.as_dict(self.best[0], self.best[1])
+
+    def halted(self) -> bool:
+        """Whether a limit, a stop request or the gap tolerance ends the run (remembered)."""
+        reason = self.clock.limit_reached(self.nodes)
+        if (
+            reason is None
+            and self.best is not None
+            and relative_gap(self.ub, self.global_lb()) <= self.limits.gap_tolerance
+        ):
+            reason = "gap"
+        if reason is not None:
+            self.stop_reason = reason
+        return self.stop_reason is not None
+
+    # --- one cell --------------------------------------------------------------------
+    def _cell_problem(self, cell, cap: float):
+        """The problem restricted to ``cell``, with the incumbent cap row when finite."""
+        extra = []
+        if math.isfinite(cap):
+            fp = {ALL: self.problem.fp_weight}
+            extra.append(ErrorRow(CAP_ROW, fn={ALL: 1.0}, fp=fp, upper=cap))
+        n_min, n_max, m_min, m_max = cell
+        return restrict(
+            self.problem, n_min=n_min, n_max=n_max, m_min=m_min, m_max=m_max, extra_rows=extra
+        )
+
+    def _cell_limits(self, share: float) -> Limits:
+        node_left = None
+        if self.limits.node_limit is not None:
+            node_left = max(self.limits.node_limit - self.nodes, 1)
+        return Limits(
+            time_limit=max(min(share, self.clock.remaining()), 1e-3),
+            node_limit=node_left,
+            gap_tolerance=self.limits.gap_tolerance,
+            stop=self.limits.stop,
+        )
+
+    def _take_solution(self, r) -> tuple[list[str], int, float] | None:
+        """The cell solve's checklist, added to the pool, when it is feasible."""
+        if r.solution is None:
+            return None
+        items, M = r.solution
+        value = self.pool.add(items, M)
+        return None if value is None else (sorted(items), int(M), value)
+
+    def _update_best(self) -> None:
+        new_best = self.pool.best()
+        if new_best is not None and (self.best is None or new_best[2] < self.ub):
+            self.best, self.ub = new_best, new_best[2]
+            self._emit(incumbent=self._incumbent_dict(), kind="incumbent")
+
+    def _cell_done(self, cell, solver_status: str) -> bool:
+        lb = self.cell_lb[cell]
+        return (
+            solver_status in ("optimal", "infeasible")
+            or lb >= self.ub - 1e-12
+            or (self.problem.lexicographic_exact and self.ub - lb < 0.5 * self.problem.eps_m)
+        )
+
+    def _cell_status(self, cell, solver_status: str, done: bool) -> str:
+        if solver_status == "optimal":
+            return "optimal"  # best of the cell found (it beat the incumbent)
+        if done and math.isfinite(self.cell_lb[cell]):
+            return "ruled_out"  # nothing in the cell beats the incumbent
+        if done:
+            return "infeasible"  # the cell holds no feasible checklist
+        return solver_status
+
+    def solve_cell(self, cell, share: float, pass_no: int) -> None:
+        """Solve one cell with the incumbent cap; update its bound, the pool and the best.
+
+        Parameters
+        ----------
+        cell : tuple
+            ``(n_min, n_max, m_min, m_max)``.
+        share : float
+            Time (s) the solve may take (capped by the time left).
+        pass_no : int
+            The pass over the cells (1 for the first).
+        """
+        problem = self.problem
+        cap = _cap(problem, cell, self.ub) if self.best is not None else math.inf
+        sub = self._cell_problem(cell, cap)
+        starts = _adapt_starts(problem, self.pool, cell, self.groups)
+        for items, m in starts:
+            self.pool.add(items, m)
+        t0 = time.perf_counter()
+        before = self.ub
+        r = solve_with(
+            sub,
+            self.method,
+            limits=self._cell_limits(share),
+            warm_starts=starts,
+            settings=self.settings,
+        )
+        self.nodes += int(r.nodes)
+        found = self._take_solution(r)
+        # lower bound of the cell (see the module docstring): an infeasible capped cell
+        # holds no checklist that beats the incumbent (or none at all without one)
+        lb = before if r.status == "infeasible" else min(r.lower_bound, before)
+        if self.best is None and r.status == "infeasible":
+            lb = math.inf
+        self.cell_lb[cell] = max(self.cell_lb[cell], lb)
+        self._update_best()
+        done = self._cell_done(cell, r.status)
+        if done:
+            self.certified.add(cell)
+        self.steps.append(
+            PathStep(
+                n_min=cell[0],
+                n_max=cell[1],
+                m_min=cell[2],
+                m_max=cell[3],
+                status=self._cell_status(cell, r.status, done),
+                pass_no=pass_no,
+                cap=cap,
+                lower_bound=self.cell_lb[cell],
+                items=found[0] if found else None,
+                M=found[1] if found else None,
+                objective=found[2] if found else math.inf,
+                incumbent=self.ub,
+                nodes=int(r.nodes),
+                time=time.perf_counter() - t0,
+                solver_status=r.status,
+            )
+        )
+        self._emit()
+
+    # --- the passes ------------------------------------------------------------------
+    def _pass(self, todo: list, pass_no: int) -> None:
+        """One pass over the cells ``todo``, each with an equal share of the time left."""
+        for k, cell in enumerate(todo):
+            if self.halted():
+                break
+            if cell in self.certified:
+                continue
+            if pass_no > 1 and self.cell_lb[cell] >= self.ub:
+                self.certified.add(cell)
+                continue
+            left = [c for c in todo[k:] if c not in self.certified]
+            share = self.clock.remaining() / max(len(left), 1)
+            if math.isfinite(share):
+                share = max(share, self.min_share)
+            self.solve_cell(cell, share, pass_no)
+
+    def run(self) -> PathResult:
+        """Solve the cells pass after pass until all are certified or a limit ends it.
+
+        Returns
+        -------
+        PathResult
+        """
+        best = self.best
+        self._emit(
+            phase="initialization",
+            incumbent=self._incumbent_dict() if best else None,
+            kind="incumbent" if best else "progress",
+        )
+        pass_no = 1
+        todo = list(self.cells)
+        while todo and not self.halted():
+            self._pass(todo, pass_no)
+            todo = sorted(
+                (c for c in self.cells if c not in self.certified), key=lambda c: self.cell_lb[c]
+            )
+            pass_no += 1
+            if not math.isfinite(self.limits.time_limit) and todo and self.stop_reason is None:
+                # without a time limit every solve ran to completion; nothing left to do
+                break
+        result = self._result()
+        emit_event(
+            self.emitter,
+            self.clock,
+            self.ub,
+            result.lower_bound,
+            self.nodes,
+            phase="done",
+            kind="final",
+        )
+        return result
+
+    def _status(self, lb: float) -> str:
+        stop_reason = None if self.stop_reason == "gap" else self.stop_reason
+        all_certified = len(self.certified) == len(self.cells)
+        if self.best is None:
+            return "infeasible" if all_certified else (stop_reason or "time_limit")
+        if all_certified or relative_gap(self.ub, lb) <= self.limits.gap_tolerance:
+            return "optimal"
+        return stop_reason or "time_limit"
+
+    def _result(self) -> PathResult:
+        lb, best, pool = self.global_lb(), self.best, self.pool
+        return PathResult(
+            status=self._status(lb),
+            items=best[0] if best else None,
+            M=best[1] if best else None,
+            upper_bound=self.ub,
+            lower_bound=lb if best is None else min(lb, self.ub),
+            time=self.clock.elapsed(),
+            nodes=self.nodes,
+            steps=self.steps,
+            cells=dict(self.cell_lb),
+            best_per_cell={c: b for c in self.cells if (b := pool.best(c)) is not None},
+            pool=pool.ranked(),
+            problem=self.problem,
+            trace=self.trace,
+        )
+
+
 def sequential_training(
     problem,
     *,
@@ -436,197 +726,15 @@ def sequential_training(
         The best checklist over all cells, the combined certificate, and every cell's
         bound and best checklist.
     """
-    check_method(method)
-    limits = limits or Limits()
-    clock = Clock(limits)
-    trace = Trace()
-    emitter = EventEmitter([trace, *listeners])
-    pool = _Pool(problem)
-    groups = item_group_ids(problem)
-    for items, m in warm_starts:
-        pool.add(list(items), int(m))
-    if use_heuristics:
-        for heuristic in (submodular_checklists, unit_weighting_checklists):
-            try:
-                for items, m in heuristic(problem)[:200]:
-                    pool.add(items, m)
-            except (ArithmeticError, ValueError, RuntimeError):  # pragma: no cover
-                pass
-    cells = _cells(problem, n_values, m_values)
-    cell_lb: dict[tuple[int, int, int, int], float] = {c: 0.0 for c in cells}
-    certified: set[tuple[int, int, int, int]] = set()
-    steps: list[PathStep] = []
-    nodes = 0
-    best = pool.best()
-    ub = best[2] if best else math.inf
-    stop_reason: str | None = None
-
-    def global_lb() -> float:
-        lb = min(cell_lb.values()) if cell_lb else math.inf
-        if best is not None:
-            lb = min(lb, ub)
-            if problem.lexicographic_exact and ub - lb < 0.5 * problem.eps_m:
-                lb = ub
-        return lb
-
-    emit_event(
-        emitter,
-        clock,
-        ub,
-        global_lb(),
-        nodes,
-        phase="initialization",
-        incumbent=problem.as_dict(best[0], best[1]) if best else None,
-        kind="incumbent" if best else "progress",
-    )
-
-    def solve_cell(cell, share: float, pass_no: int) -> None:
-        nonlocal best, ub, nodes
-        cap = _cap(problem, cell, ub) if best is not None else math.inf
-        extra = []
-        if math.isfinite(cap):
-            extra.append(ErrorRow(CAP_ROW, fn={ALL: 1.0}, fp={ALL: problem.fp_weight}, upper=cap))
-        sub = restrict(
-            problem, n_min=cell[0], n_max=cell[1], m_min=cell[2], m_max=cell[3], extra_rows=extra
-        )
-        starts = _adapt_starts(problem, pool, cell, groups)
-        for items, m in starts:
-            pool.add(items, m)
-        node_left = None
-        if limits.node_limit is not None:
-            node_left = max(limits.node_limit - nodes, 1)
-        sub_limits = Limits(
-            time_limit=max(min(share, clock.remaining()), 1e-3),
-            node_limit=node_left,
-            gap_tolerance=limits.gap_tolerance,
-            stop=limits.stop,
-        )
-        t0 = time.perf_counter()
-        before = ub
-        r = solve_with(sub, method, limits=sub_limits, warm_starts=starts, settings=settings)
-        nodes += int(r.nodes)
-        found = None
-        if r.solution is not None:
-            items, M = r.solution
-            value = pool.add(items, M)
-            if value is not None:
-                found = (sorted(items), int(M), value)
-        # lower bound of the cell (see the module docstring)
-        if r.status == "infeasible":
-            lb = before  # no checklist of the cell beats the incumbent (or none exists)
-        elif r.status == "optimal":
-            lb = min(r.lower_bound, before)
-        else:
-            lb = min(r.lower_bound, before)
-        if best is None and r.status == "infeasible":
-            lb = math.inf
-        cell_lb[cell] = max(cell_lb[cell], lb)
-        new_best = pool.best()
-        if new_best is not None and (best is None or new_best[2] < ub):
-            best, ub = new_best, new_best[2]
-            emit_event(
-                emitter,
-                clock,
-                ub,
-                global_lb(),
-                nodes,
-                incumbent=problem.as_dict(best[0], best[1]),
-                kind="incumbent",
-            )
-        done = (
-            r.status in ("optimal", "infeasible")
-            or cell_lb[cell] >= ub - 1e-12
-            or (problem.lexicographic_exact and ub - cell_lb[cell] < 0.5 * problem.eps_m)
-        )
-        if done:
-            certified.add(cell)
-        if r.status == "optimal":
-            status = "optimal"  # best of the cell found (it beat the incumbent)
-        elif done and math.isfinite(cell_lb[cell]):
-            status = "ruled_out"  # nothing in the cell beats the incumbent
-        elif done:
-            status = "infeasible"  # the cell holds no feasible checklist
-        else:
-            status = r.status
-        steps.append(
-            PathStep(
-                n_min=cell[0],
-                n_max=cell[1],
-                m_min=cell[2],
-                m_max=cell[3],
-                status=status,
-                pass_no=pass_no,
-                cap=cap,
-                lower_bound=cell_lb[cell],
-                items=found[0] if found else None,
-                M=found[1] if found else None,
-                objective=found[2] if found else math.inf,
-                incumbent=ub,
-                nodes=int(r.nodes),
-                time=time.perf_counter() - t0,
-                solver_status=r.status,
-            )
-        )
-        emit_event(emitter, clock, ub, global_lb(), nodes)
-
-    def halted() -> bool:
-        nonlocal stop_reason
-        reason = clock.limit_reached(nodes)
-        if (
-            reason is None
-            and best is not None
-            and relative_gap(ub, global_lb()) <= limits.gap_tolerance
-        ):
-            reason = "gap"
-        if reason is not None:
-            stop_reason = reason
-        return stop_reason is not None
-
-    pass_no = 1
-    todo = list(cells)
-    while todo and not halted():
-        for k, cell in enumerate(todo):
-            if halted():
-                break
-            if cell in certified:
-                continue
-            if pass_no > 1 and cell_lb[cell] >= ub:
-                certified.add(cell)
-                continue
-            left = [c for c in todo[k:] if c not in certified]
-            share = clock.remaining() / max(len(left), 1)
-            if math.isfinite(share):
-                share = max(share, min_share)
-            solve_cell(cell, share, pass_no)
-        todo = sorted((c for c in cells if c not in certified), key=lambda c: cell_lb[c])
-        pass_no += 1
-        if not math.isfinite(limits.time_limit) and todo and stop_reason is None:
-            # without a time limit every solve ran to completion; nothing left to do
-            break
-
-    lb = global_lb()
-    if stop_reason == "gap":
-        stop_reason = None
-    if best is None:
-        status = "infeasible" if len(certified) == len(cells) else (stop_reason or "time_limit")
-    elif len(certified) == len(cells) or relative_gap(ub, lb) <= limits.gap_tolerance:
-        status = "optimal"
-    else:
-        status = stop_reason or "time_limit"
-    result = PathResult(
-        status=status,
-        items=best[0] if best else None,
-        M=best[1] if best else None,
-        upper_bound=ub,
-        lower_bound=lb if best is None else min(lb, ub),
-        time=clock.elapsed(),
-        nodes=nodes,
-        steps=steps,
-        cells=dict(cell_lb),
-        best_per_cell={c: b for c in cells if (b := pool.best(c)) is not None},
-        pool=pool.ranked(),
-        problem=problem,
-        trace=trace,
-    )
-    emit_event(emitter, clock, ub, result.lower_bound, nodes, phase="done", kind="final")
-    return result
+    return SequentialTraining(
+        problem,
+        limits=limits,
+        listeners=listeners,
+        n_values=n_values,
+        m_values=m_values,
+        warm_starts=warm_starts,
+        use_heuristics=use_heuristics,
+        settings=settings,
+        min_share=min_share,
+        method=method,
+    ).run()
