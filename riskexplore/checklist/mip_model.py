@@ -1,12 +1,12 @@
-"""The HiGHS integer program of a checklist problem: IP (2) of the checklists paper.
+"""The HiGHS integer program of a checklist problem: IP (2) of Zhang et al. (2021), Sec. 3.
 
 Formulation
 -----------
 Training rows with the same item pattern ``x_u`` get the same prediction, so the IP
 has one binary ``p_u`` (predicted positive) per *distinct* pattern, carrying the summed
-weights ``w+_u`` (positives) and ``w-_u`` (negatives) of its rows. The paper's mistake
-indicators are ``z_u = 1 - p_u`` for the positives of ``u`` and ``z_u = p_u`` for its
-negatives. Columns are ``[use_1..use_d, M, N, p_u ...]`` and::
+weights ``w+_u`` (positives) and ``w-_u`` (negatives) of its rows. The mistake indicators
+of Zhang et al. are ``z_u = 1 - p_u`` for the positives of ``u`` and ``z_u = p_u`` for
+its negatives. Columns are ``[use_1..use_d, M, N, p_u ...]`` and::
 
     min   sum_u w+_u (1 - p_u) + W- sum_u w-_u p_u + eps_N N + eps_M M
     s.t.  N = sum_j use_j,   M <= N,   min_items <= N <= max_items,  min_m <= M <= max_m

@@ -1,4 +1,4 @@
-"""Sequential training of predictive checklists (Section 4.2 and Appendix B of the paper).
+"""Sequential training of predictive checklists (Zhang et al. 2021, Section 4.2, Appendix B).
 
 :func:`sequential_training` (Algorithm 1) solves a sequence of small instances over growing
 model sizes ``N`` and thresholds ``M``, warm-starting each from the pool of all checklists
@@ -7,7 +7,7 @@ The FNR error path (Algorithm 3) is in :mod:`riskexplore.checklist.error_path`.
 
 How instances are "ruled out" (and why the certificate is valid)
 ----------------------------------------------------------------
-The paper adds, after instance ``I(n, m) = {N <= n, M <= m}`` is certified optimal, a
+Zhang et al. [1]_ add, after instance ``I(n, m) = {N <= n, M <= m}`` is certified optimal, a
 constraint that removes ``I(n, m)`` from the later, larger instances. Solving the
 instances in order ``(N, M) = (1, 1), (2, 1), (2, 2), (3, 1), ...`` and removing every
 certified one leaves, for each new instance, exactly the *cell* of checklists with
@@ -35,6 +35,11 @@ individual cell solve's certificate (either engine).
 
 Cells left uncertified by the first pass (time share exhausted) are re-solved in later
 passes, lowest lower bound first, with the remaining time and the better incumbent.
+
+References
+----------
+.. [1] H. Zhang, Q. Morris, B. Ustun and M. Ghassemi, "Learning Optimal Predictive
+   Checklists", Advances in Neural Information Processing Systems 34 (NeurIPS 2021), 2021.
 """
 
 from __future__ import annotations
@@ -391,7 +396,8 @@ class SequentialTraining:
     Attributes
     ----------
     cells : list of tuple
-        The cells ``(n_min, n_max, m_min, m_max)`` in the order of the paper's instances.
+        The cells ``(n_min, n_max, m_min, m_max)`` in the order of the instances of
+        Zhang et al. (2021).
     cell_lb : dict
         Each cell's lower bound so far (0 before its first solve).
     certified : set of tuple
@@ -687,10 +693,10 @@ def sequential_training(
 ) -> PathResult:
     """Algorithm 1: sequential training over ``N`` and ``M`` with a valid certificate.
 
-    Cells ``(N range, M range)`` are solved in the order of the paper's instances
-    (``N = 1, 2, ...``; within each ``N``, ``M = 1, 2, ...``); see the module docstring for
-    why solving only the cells (with an incumbent cap) is the paper's "rule out certified
-    instances" and why the combined certificate is valid.
+    Cells ``(N range, M range)`` are solved in the order of the instances of Zhang et al.
+    (2021), Algorithm 1 (``N = 1, 2, ...``; within each ``N``, ``M = 1, 2, ...``); see the
+    module docstring for why solving only the cells (with an incumbent cap) is their "rule
+    out certified instances" and why the combined certificate is valid.
 
     Parameters
     ----------
