@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from riskexplore.checklist.search.driver import ExactSearch
+from typing import Any
 
 __all__ = ["search_stats"]
 
 
-def search_stats(search: ExactSearch, n_ok: int) -> dict:
+def search_stats(search: Any, n_ok: int) -> dict:
     """What an exact search reports with its result: the sizes of its arrays, its
     settings and work (frontier, deferred nodes, cell bounds), and the best checklist's
     training mistakes.

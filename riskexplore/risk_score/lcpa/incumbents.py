@@ -20,16 +20,13 @@ the incumbent if it is better). The learned scale's variant is
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from riskexplore.errors import InputError
 from riskexplore.risk_score.lcpa.heuristics import sequential_rounding
 from riskexplore.risk_score.support.screen import beam_supports
-
-if TYPE_CHECKING:
-    from riskexplore.risk_score.lcpa.search import _LCPA
 
 __all__ = ["Incumbents"]
 
@@ -43,7 +40,7 @@ class Incumbents:
         The search they serve.
     """
 
-    def __init__(self, search: _LCPA) -> None:
+    def __init__(self, search: Any) -> None:
         self.search = search
         self.last_rounding_lb = -math.inf
 

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.result import SolveResult, finish_solve
-
-if TYPE_CHECKING:
-    from riskexplore.risk_score.lcpa.search import _LCPA
 
 __all__ = ["SearchReport"]
 
@@ -34,7 +31,7 @@ class SearchReport:
         Each receives every :class:`~riskexplore.core.events.SolveEvent`.
     """
 
-    def __init__(self, search: _LCPA, listeners: Sequence[Callable[[SolveEvent], None]]) -> None:
+    def __init__(self, search: Any, listeners: Sequence[Callable[[SolveEvent], None]]) -> None:
         self.search = search
         self.trace = Trace()
         self.emitter = EventEmitter([self.trace, *listeners])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -23,9 +23,6 @@ from riskexplore.risk_score.lcpa.heuristics import sequential_rounding
 from riskexplore.risk_score.lcpa.incumbents import Incumbents
 from riskexplore.risk_score.scaled.heuristics import round_ray
 from riskexplore.risk_score.support.screen import ScreenResult, beam_supports
-
-if TYPE_CHECKING:
-    from riskexplore.risk_score.scaled.search import _ScaledLCPA
 
 __all__ = ["ScaledIncumbents"]
 
@@ -39,7 +36,7 @@ class ScaledIncumbents(Incumbents):
         The search they serve.
     """
 
-    search: _ScaledLCPA
+    search: Any
 
     def start(self) -> None:
         """Offer the starting models (the warm start with its multiplier, or its best).
