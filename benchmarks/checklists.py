@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 from _common import banners_to_stderr, emit
 
-from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.constraints import FNRLimit, OneItemPerGroup
 from riskexplore.checklist.engines import solve_with
 from riskexplore.checklist.error_path import fnr_error_path
@@ -40,6 +39,7 @@ from riskexplore.checklist.search import ExactSearchSettings, solve_checklist_ex
 from riskexplore.checklist.sequential import sequential_training
 from riskexplore.core.events import Trace
 from riskexplore.core.limits import Limits
+from riskexplore.data.binarize import Binarizer
 from riskexplore.datasets import load_dataset
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,9 +20,8 @@ from riskexplore.core.lazy import lazy_exports
 __version__ = "0.2.0"
 
 if TYPE_CHECKING:  # the public names (imported on first use)
-    # checklists: model, fit, estimator, binarization, problem and constraints
+    # checklists: model, fit, estimator, problem and constraints
     # (``Implies`` of checklists is exported as ``ChecklistImplies``)
-    from riskexplore.checklist.binarize import Binarizer as Binarizer
     from riskexplore.checklist.constraints import AtMostKItems as AtMostKItems
     from riskexplore.checklist.constraints import ExcludeItem as ExcludeItem
     from riskexplore.checklist.constraints import FNRLimit as FNRLimit
@@ -49,7 +48,8 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.core.events import Trace as Trace
     from riskexplore.core.limits import Limits as Limits
 
-    # data
+    # data: binarization of raw tables (both families), CSV files, bundled datasets
+    from riskexplore.data.binarize import Binarizer as Binarizer
     from riskexplore.data.tables import read_csv_table as read_csv_table
     from riskexplore.datasets import list_datasets as list_datasets
     from riskexplore.datasets import load_dataset as load_dataset

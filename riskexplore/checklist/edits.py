@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.constraints import FNRLimit, FPRLimit, OneItemPerGroup
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.core.constraints import close_matches_hint
 from riskexplore.core.distance import Distance, attached_problem
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.result import SolveResult
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 
 __all__ = [

@@ -27,7 +27,7 @@ class ChecklistClassifier(ClassifierMixin, BaseEstimator):
     binarize : {"adaptive", "fixed"}, None or Binarizer
         How raw columns become items; ``None`` uses the columns as 0/1 items.
     thresholds : dict, optional
-        User cut-offs per column (see :class:`~riskexplore.checklist.binarize.Binarizer`).
+        User cut-offs per column (see :class:`~riskexplore.data.binarize.Binarizer`).
     categorical : "auto" or list of str
         Columns to one-hot encode.
     max_items : int or None

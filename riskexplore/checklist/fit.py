@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.checklist import constraints as cc
-from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.engines import check_feasible, check_method, solve_with
 from riskexplore.checklist.heuristics import submodular_checklists, unit_weighting_checklists
 from riskexplore.checklist.model import Checklist
@@ -27,6 +26,7 @@ from riskexplore.core.limits import (
 )
 from riskexplore.core.parallel import resolve_n_jobs
 from riskexplore.core.params import Interval, validate
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 
 __all__ = [
@@ -408,7 +408,7 @@ def fit_checklist(
     y : array-like of shape (n,)
         0/1 outcome; 1 is what a checked-enough checklist predicts.
     binarize : {"adaptive", "fixed"}, None or Binarizer
-        How raw columns become items (see :class:`~riskexplore.checklist.binarize.Binarizer`);
+        How raw columns become items (see :class:`~riskexplore.data.binarize.Binarizer`);
         ``None`` uses the columns of ``X`` as items (they must be 0/1). A fitted
         Binarizer is applied as is; an unfitted one is fitted on ``X``.
     thresholds, categorical

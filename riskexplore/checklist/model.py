@@ -2,7 +2,7 @@
 
 The checklist predicts the outcome when at least ``M`` of its ``N`` items are checked
 (the printed sheet of Figure 1 of the predictive-checklist paper). Items are binary
-columns, usually built from raw data by a :class:`~riskexplore.checklist.binarize.Binarizer`;
+columns, usually built from raw data by a :class:`~riskexplore.data.binarize.Binarizer`;
 a checklist that keeps its binarizer can score raw tables directly.
 """
 
@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.checklist import edits as _edits
-from riskexplore.checklist.binarize import Binarizer
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
@@ -26,6 +25,7 @@ from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.core.rates import error_rates, group_rates, worst_gap
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 
 #: Identifies the JSON documents written by :meth:`Checklist.to_json`.

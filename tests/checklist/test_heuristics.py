@@ -190,7 +190,7 @@ def test_group_ids_from_rows_and_size_bounds():
 
 
 def test_fast_on_heart():
-    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.data.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

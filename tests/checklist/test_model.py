@@ -256,7 +256,7 @@ def test_from_result_without_model():
 
 # --- raw data through the stored binarizer ----------------------------------------------
 def test_predict_raw_and_binarized_agree():
-    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.data.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

@@ -110,7 +110,7 @@ def test_json_report(runs):
 
 def test_json_report_matches_data(runs):
     """The reported checklist, re-evaluated on the binarized data, has the reported errors."""
-    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.data.binarize import Binarizer
 
     report = json.loads(runs["json"].stdout)
     data = load_dataset("heart")

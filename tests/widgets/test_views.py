@@ -115,7 +115,7 @@ def _choose(builder, kind, **values):
 
 
 def test_checklist_builder_every_type_and_fit(heart_fit):
-    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.data.binarize import Binarizer
     from riskexplore.widgets.builders.checklist import (
         CHECKLIST_CONSTRAINT_TYPES,
         ChecklistConstraintBuilder,

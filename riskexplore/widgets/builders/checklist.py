@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from riskexplore.checklist import constraints as cc
-from riskexplore.checklist.binarize import Binarizer
 from riskexplore.checklist.engines import check_feasible
 from riskexplore.checklist.fit import prepare_checklist
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import ConstraintError
 from riskexplore.widgets.builders.constraint_list import (
     ConstraintListBase,

@@ -228,7 +228,7 @@ def test_agrees_with_the_mip_where_it_certifies(seed):
 # ---------------------------------------------------------------------------- heart
 @pytest.fixture(scope="module")
 def heart_items():
-    from riskexplore.checklist.binarize import Binarizer
+    from riskexplore.data.binarize import Binarizer
     from riskexplore.datasets import load_dataset
 
     data = load_dataset("heart")

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from riskexplore.checklist.binarize import Binarizer, format_value
+from riskexplore.data.binarize import Binarizer, format_value
 from riskexplore.datasets import load_dataset
 from riskexplore.errors import InputError, RiskExploreError
 
