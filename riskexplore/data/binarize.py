@@ -56,6 +56,7 @@ _OPERATORS = {
     "<": "<",
 }
 _KINDS = ("numeric", "categorical", "binary", "thresholds")
+_MISSING_POLICIES = ("zero", "indicator", "error")
 
 
 def _listing(items, limit: int = _SHOW) -> str:
@@ -119,7 +120,8 @@ class Item:
 
     ``op`` is one of ``">="``, ``">"``, ``"<="``, ``"<"`` (threshold items) or ``"=="``,
     ``"!="`` (categorical and binary items; a binary column ``c`` gives the items
-    ``c == 1`` named ``"c"`` and ``c != 1`` named ``"not c"``).
+    ``c == 1`` named ``"c"`` and ``c != 1`` named ``"not c"``) or ``"missing"`` (the
+    item ``"c missing"`` of the ``missing="indicator"`` policy; its ``value`` is None).
     """
 
     name: str
@@ -186,12 +188,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
     max_categories_auto : int, default 0
         Integer columns with at most this many distinct values are treated as
         categorical (0: never).
-    missing : {"zero", "error"}, default "zero"
+    missing : {"zero", "indicator", "error"}, default "zero"
         Missing values (NaN/None/NA). At fit, thresholds and categories are computed on
         the non-missing values. At transform, with ``"zero"`` a missing value sets every
-        item of its column to 0 (also the complements); with ``"error"`` missing values
-        raise :class:`~riskexplore.errors.InputError` naming the column and the number of
-        rows (at fit and at transform).
+        item of its column to 0 (also the complements). With ``"indicator"`` a column
+        that has missing values at fit also gets the item ``"col missing"`` (operator
+        ``"missing"``, last in the column's group): 1 where the value is missing, while
+        every other item of the column is 0 there; a column without missing values at
+        fit gets no such item, so missing values met at transform set its items to 0
+        (as ``"zero"`` does). With ``"error"`` missing values raise
+        :class:`~riskexplore.errors.InputError` naming the column and the number of rows
+        (at fit and at transform).
     unknown : {"ignore", "error"}, default "ignore"
         Categories not seen at fit (at transform): with ``"ignore"`` every ``col = c``
         item is 0 and every ``col ≠ c`` item is 1 for such a row (binary columns: ``col``
@@ -264,8 +271,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def _check_params(self) -> None:
         if self.method not in ("adaptive", "fixed"):
             raise InputError(f"method must be 'adaptive' or 'fixed', not {self.method!r}")
-        if self.missing not in ("zero", "error"):
-            raise InputError(f"missing must be 'zero' or 'error', not {self.missing!r}")
+        if self.missing not in _MISSING_POLICIES:
+            raise InputError(
+                f"missing must be 'zero', 'indicator' or 'error', not {self.missing!r}"
+            )
         if self.unknown not in ("ignore", "error"):
             raise InputError(f"unknown must be 'ignore' or 'error', not {self.unknown!r}")
         n = self.n_quantiles
@@ -395,6 +404,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 dropped[col] = f"constant (every non-missing value is {format_value(levels[0])})"
                 continue
             kinds[col] = kind
+            if self.missing == "indicator" and not present.all():
+                items.append((col, "missing", None))  # sorted last in its column below
             if kind == "thresholds":
                 cuts = list(user[col])
             elif kind == "numeric":
@@ -408,9 +419,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if self.complements:
                 items += [(col, _COMPLEMENT[op], value) for op, value in cuts]
 
-        # items grouped by column in input order; in a column, complements come last
+        # items grouped by column in input order; in a column, complements come after the
+        # items and the missing-value item last
         order = {c: j for j, c in enumerate(columns)}
-        self.items_ = _name_items(sorted(items, key=lambda it: order[it[0]]), kinds)
+        items.sort(key=lambda it: (order[it[0]], it[1] == "missing"))
+        self.items_ = _name_items(items, kinds)
         self.item_groups_ = {item.name: item.column for item in self.items_}
         self.column_kinds_ = kinds
         self.categories_ = categories
@@ -554,6 +567,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
             missing = series.isna().to_numpy()
             if self.missing == "error" and missing.any():
                 raise self._missing_error(col, int(missing.sum()))
+            for item in items:
+                if item.op == "missing":
+                    out[item.name] = missing
+            items = [item for item in items if item.op != "missing"]
             kind = self.column_kinds_[col]
             if kind in ("numeric", "thresholds"):
                 values = self._numeric(col, series)
@@ -606,7 +623,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         rows = "row" if k == 1 else "rows"
         return InputError(
             f"column {col!r} has missing values in {k} {rows}; fill or drop them, "
-            "or use missing='zero'"
+            "or use missing='zero' or 'indicator'"
         )
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
@@ -677,7 +694,9 @@ def _name_items(raw, kinds: dict) -> list:
     """Items with readable, unique names from (column, op, value) triples."""
     items, used = [], set()
     for col, op, value in raw:
-        if kinds[col] == "binary":
+        if op == "missing":
+            name = f"{col} missing"
+        elif kinds[col] == "binary":
             name = col if op == "==" else f"not {col}"
         else:
             name = f"{col} {_SYMBOL[op]} {format_value(value)}"

@@ -341,3 +341,65 @@ def test_sklearn_compatibility(small):
 
     with pytest.raises(NotFittedError):
         Binarizer().transform(small)
+
+
+def test_missing_indicator_items_by_hand(small):
+    b = Binarizer(
+        missing="indicator", complements=False, thresholds={"pH": [7.29], "sbp": [140]}
+    ).fit(small)
+    # pH and site have missing values at fit: one "missing" item each, last in the group
+    groups = b.item_groups_
+    assert [n for n, g in groups.items() if g == "pH"] == ["pH ≥ 7.29", "pH missing"]
+    assert [n for n, g in groups.items() if g == "sbp"] == ["sbp ≥ 140"]
+    site = [n for n, g in groups.items() if g == "site"]
+    assert site == ["site = a", "site = b", "site = c", "site missing"]
+    assert [it.op for it in b.items_ if it.name.endswith(" missing")] == ["missing"] * 2
+    expected = pd.DataFrame(
+        {
+            "pH ≥ 7.29": [0, 1, 1, 1, 0, 0],
+            "pH missing": [0, 0, 0, 0, 1, 0],
+            "sbp ≥ 140": [0, 1, 1, 0, 0, 1],
+            "sex = F": [1, 0, 0, 1, 0, 1],
+            "sex = M": [0, 1, 1, 0, 1, 0],
+            "smoker": [1, 0, 0, 1, 1, 0],
+            "site = a": [1, 0, 0, 1, 0, 0],
+            "site = b": [0, 1, 0, 0, 0, 1],
+            "site = c": [0, 0, 1, 0, 0, 0],
+            "site missing": [0, 0, 0, 0, 1, 0],
+        },
+        index=small.index,
+        dtype=np.uint8,
+    )
+    pd.testing.assert_frame_equal(b.transform(small), expected)
+
+
+def test_missing_indicator_at_transform_and_round_trip(small):
+    b = Binarizer(missing="indicator").fit(small)
+    new = pd.DataFrame(
+        {
+            "pH": [np.nan, 7.4],
+            "sbp": [np.nan, 150],  # no missing sbp at fit: its items are 0, as "zero" does
+            "sex": ["F", None],
+            "smoker": [1, 0],
+            "site": [None, "z"],  # missing, unseen
+        }
+    )
+    Z = b.transform(new)
+    sbp = [n for n, g in b.item_groups_.items() if g == "sbp"]
+    assert "sbp missing" not in b.item_groups_ and Z.loc[0, sbp].sum() == 0
+    assert Z.loc[0, "pH missing"] == 1 and Z.loc[1, "pH missing"] == 0
+    ph = [n for n, g in b.item_groups_.items() if g == "pH" and n != "pH missing"]
+    assert Z.loc[0, ph].sum() == 0
+    assert Z.loc[0, "site missing"] == 1 and Z.loc[1, "site missing"] == 0
+    site = [n for n, g in b.item_groups_.items() if g == "site" and n != "site missing"]
+    assert Z.loc[0, site].sum() == 0  # complements (≠) too are 0 where missing
+    assert Z.loc[1, "site ≠ a"] == 1  # unseen category: every ≠ item is 1
+    # the zero policy gives the same items without the missing ones
+    zero = Binarizer().fit(small).transform(new)
+    pd.testing.assert_frame_equal(Z.drop(columns=["pH missing", "site missing"]), zero)
+    text = json.dumps(b.to_dict(), ensure_ascii=False)
+    restored = Binarizer.from_dict(json.loads(text))
+    assert restored.missing == "indicator"
+    pd.testing.assert_frame_equal(restored.transform(new), Z)
+    with pytest.raises(InputError, match="'indicator'"):
+        Binarizer(missing="drop").fit(small)
