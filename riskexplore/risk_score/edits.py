@@ -217,6 +217,7 @@ def model_at(
         stats=stats,
         feature_info=template.feature_info,
         observed_score_range=observed,
+        binarizer=getattr(template, "binarizer", None),
     )
     model._problem = problem
     return model

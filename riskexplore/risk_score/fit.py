@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
+from riskexplore.risk_score.raw_table import RawItems, binarize_table
 from riskexplore.risk_score.scaled.model_class import ScaledClass
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
 from riskexplore.risk_score.support.lattice import lattice_fits
@@ -309,6 +310,10 @@ def fit_risk_score(
     cut_pool=None,
     n_jobs: int | None = None,
     client=None,
+    binarize=None,
+    thresholds: Mapping[str, Any] | None = None,
+    linear: Iterable[str] = (),
+    one_per_variable: bool = True,
     **problem_kwargs: Any,
 ) -> RiskScore:
     """Fit a certifiably optimal risk score (RiskSLIM) with the lattice cutting plane algorithm.
@@ -322,7 +327,8 @@ def fit_risk_score(
     Parameters
     ----------
     X : DataFrame or array of shape (n, d)
-        Numeric features (binary features give the classic score card).
+        Numeric features (binary features give the classic score card), or with
+        ``binarize`` a raw table (numbers, strings, categories, missing values).
     y : array-like of shape (n,)
         Binary outcome; the larger value is the positive class.
     max_size : int, optional
@@ -373,6 +379,23 @@ def fit_risk_score(
     client : dask.distributed.Client, optional
         Fit the support screen's ranges of supports on this Dask cluster (the rows are
         sent to every worker once); the tree search stays in this process's threads.
+    binarize : None, "auto" or Binarizer
+        None (default): ``X`` holds the features. ``"auto"``: the raw table ``X`` becomes
+        0/1 items (``"age ≥ 75"``, ``"sex = F"``, ``"creatinine missing"``) by a
+        :class:`~riskexplore.data.binarize.Binarizer` with the risk-score options of
+        :data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS` (quantile cut points,
+        no complements, a missing-value item per column with missing values); a
+        Binarizer is used as given (fitted on ``X`` unless already fitted). The model
+        keeps the binarizer (``model.binarizer``) and predicts on raw rows.
+    thresholds : mapping column -> cut points, optional
+        With ``binarize="auto"``: user cut points replacing the quantiles of a column,
+        e.g. ``{"age": [65, 75]}`` (items ``age ≥ 65``, ``age ≥ 75``).
+    linear : iterable of str
+        With ``binarize``: columns kept as numbers (points per unit), not binarized.
+    one_per_variable : bool
+        With ``binarize``: use at most one item of each source column
+        (:class:`~riskexplore.risk_score.constraints.AtMostKOf`, honoured by every
+        engine, so the certificate covers the choice of thresholds).
     **problem_kwargs
         Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
@@ -401,6 +424,13 @@ def fit_risk_score(
     >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)
     >>> print(model.to_text())  # doctest: +SKIP
     """
+    binarizer = None
+    if binarize is not None:
+        raw = _raw_items(X, binarize, thresholds, linear, one_per_variable, problem_kwargs)
+        X, binarizer = raw.X, raw.binarizer
+        constraints = [*(() if constraints is None else constraints), *raw.constraints]
+    elif thresholds is not None or tuple(linear):
+        raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
     problem = build_problem(
         X,
         y,
@@ -416,7 +446,7 @@ def fit_risk_score(
         multiplier_max=multiplier_max,
         **problem_kwargs,
     )
-    return solve_problem(
+    model = solve_problem(
         problem,
         time_limit=time_limit,
         node_limit=node_limit,
@@ -428,6 +458,22 @@ def fit_risk_score(
         cut_pool=cut_pool,
         n_jobs=n_jobs,
         client=client,
+    )
+    model.binarizer = binarizer
+    return model
+
+
+def _raw_items(X, binarize, thresholds, linear, one_per_variable, problem_kwargs) -> RawItems:
+    """The items of the raw table ``X`` (see :func:`.raw_table.binarize_table`)."""
+    if "feature_names" in problem_kwargs:
+        raise InputError("feature_names cannot be given with binarize: the items name themselves")
+    return binarize_table(
+        X,
+        binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable_rule=one_per_variable,
+        sample_weight=problem_kwargs.get("sample_weight"),
     )
 
 

@@ -31,8 +31,10 @@ from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score import edits as _edits
+from riskexplore.risk_score.raw_table import item_frame, reads_raw
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.core.result import SolveResult
@@ -81,6 +83,11 @@ class RiskScore(JsonDocument):
     multiplier : float
         The score-to-risk multiplier ``m``: risk = ``sigma((intercept + score) / m)``
         (1.0, the default, for the fixed scale).
+    binarizer : Binarizer or dict, optional
+        The fitted :class:`~riskexplore.data.binarize.Binarizer` (or its ``to_dict()``)
+        that made the items of a model fitted on a raw table (``binarize=`` of
+        :func:`~riskexplore.risk_score.fit.fit_risk_score`); the prediction methods then
+        also take raw rows (see :mod:`riskexplore.risk_score.raw_table`). None otherwise.
     """
 
     json_kind = "risk score"
@@ -96,6 +103,7 @@ class RiskScore(JsonDocument):
         observed_score_range: Sequence[float] | None = None,
         trace: Trace | None = None,
         multiplier: float = 1.0,
+        binarizer: Binarizer | Mapping[str, Any] | None = None,
     ) -> None:
         self.feature_names = [str(n) for n in feature_names]
         if len(set(self.feature_names)) != len(self.feature_names):
@@ -132,6 +140,9 @@ class RiskScore(JsonDocument):
             else tuple(_plain_number(v) for v in observed_score_range)
         )
         self.trace = trace
+        if isinstance(binarizer, Mapping):
+            binarizer = Binarizer.from_dict(dict(binarizer))
+        self.binarizer = binarizer
 
     # --- construction from a solve ---------------------------------------------------
     @classmethod
@@ -264,7 +275,8 @@ class RiskScore(JsonDocument):
         Parameters
         ----------
         X : DataFrame or array (n, d)
-            Features (a DataFrame's columns are matched by name).
+            Features (a DataFrame's columns are matched by name); with a
+            :attr:`binarizer`, also the raw table (binarized first).
 
         Returns
         -------
@@ -296,6 +308,8 @@ class RiskScore(JsonDocument):
 
     def _matrix(self, X) -> np.ndarray:
         d = len(self.feature_names)
+        if reads_raw(self.binarizer, X):
+            X = item_frame(self.binarizer, X)
         if isinstance(X, pd.DataFrame):
             columns = {str(c): c for c in X.columns}
             needed = [n for n in self.feature_names if self._points[n]]
@@ -595,6 +609,8 @@ class RiskScore(JsonDocument):
             if self.observed_score_range is None
             else list(self.observed_score_range),
         }
+        if self.binarizer is not None:  # absent otherwise: documents stay as before
+            data["binarizer"] = self.binarizer.to_dict()  # JSON-ready, finite values only
         if include_trace and self.trace is not None:
             data["trace"] = self.trace.to_records()
         return data
@@ -639,6 +655,7 @@ class RiskScore(JsonDocument):
             data.get("observed_score_range"),
             trace,
             multiplier=data.get("multiplier", 1.0),
+            binarizer=data.get("binarizer"),
         )
 
 

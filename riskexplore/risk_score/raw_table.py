@@ -1,0 +1,181 @@
+"""Risk scores from a raw table: items of a :class:`~riskexplore.data.binarize.Binarizer`.
+
+A raw patient table (numbers, strings, categories, missing values) becomes 0/1 items such
+as ``"age ≥ 75"``, ``"sex = F"`` or ``"creatinine missing"``, the features of a risk score,
+while the columns named in ``linear`` stay numeric (points per unit). With the
+one-per-variable rule, an :class:`~riskexplore.risk_score.constraints.AtMostKOf` constraint
+keeps at most one item of each source column, so that the certificate covers the choice of
+thresholds (every engine honours these constraints).
+
+The fitted :class:`~riskexplore.risk_score.model.RiskScore` keeps the binarizer, and
+:func:`item_frame` turns raw rows into its features at prediction time, with the
+binarizer's policies: a missing value sets every item of its column to 0 and, when the
+column had missing values at fit, its ``"col missing"`` item to 1; a category not seen at
+fit sets every item of its column to 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.data.binarize import Binarizer
+from riskexplore.data.validation import check_unique_names
+from riskexplore.errors import InputError
+from riskexplore.risk_score.constraints import AtMostKOf
+
+__all__ = [
+    "BINARIZE_OPTIONS",
+    "RawItems",
+    "binarize_table",
+    "item_frame",
+    "one_per_variable",
+]
+
+#: The Binarizer of ``binarize="auto"``: items without complements (a score's points can
+#: be negative, so ``age < 65`` adds nothing to ``age ≥ 65``) and a ``"col missing"`` item
+#: for each column with missing values, so that no row is dropped.
+BINARIZE_OPTIONS: dict[str, Any] = {
+    "method": "adaptive",
+    "complements": False,
+    "missing": "indicator",
+}
+
+
+@dataclass(frozen=True)
+class RawItems:
+    """The features of a raw table: the items and the linear columns, and how they came.
+
+    Attributes
+    ----------
+    X : DataFrame
+        The items (0/1) followed by the ``linear`` columns as given.
+    binarizer : Binarizer
+        The fitted binarizer of the items.
+    constraints : tuple
+        The one-per-variable constraints (empty when the rule is off).
+    """
+
+    X: pd.DataFrame
+    binarizer: Binarizer
+    constraints: tuple
+
+
+def binarize_table(
+    X,
+    binarize,
+    *,
+    thresholds: Mapping[str, Any] | None = None,
+    linear: Iterable[str] = (),
+    one_per_variable_rule: bool = True,
+    sample_weight=None,
+) -> RawItems:
+    """The items of a raw table for a risk score (see :func:`fit_risk_score`).
+
+    Parameters
+    ----------
+    X : DataFrame
+        The raw table.
+    binarize : "auto" or Binarizer
+        ``"auto"``: a Binarizer with :data:`BINARIZE_OPTIONS` and ``thresholds``; a
+        Binarizer is used as is (fitted on ``X`` unless it is fitted already).
+    thresholds : mapping column -> cut points, optional
+        User cut points (``{"age": [65, 75]}``), with ``binarize="auto"`` only.
+    linear : iterable of str
+        Columns kept as numbers (points per unit), not binarized.
+    one_per_variable_rule : bool
+        Add ``AtMostKOf(items of a column, 1)`` for each column with two or more items.
+    sample_weight : array-like, optional
+        Weights of the rows, for fitting the binarizer.
+
+    Returns
+    -------
+    RawItems
+        The features, the fitted binarizer and the constraints.
+
+    Raises
+    ------
+    InputError
+        For a table that is not a DataFrame, an unknown ``linear`` column, ``thresholds``
+        with a Binarizer, or names that clash.
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise InputError(f"binarize needs X as a DataFrame (a raw table), got {type(X).__name__}")
+    linear = [str(c) for c in linear]
+    unknown = [c for c in linear if c not in X.columns]
+    if unknown:
+        raise InputError(f"linear names columns not in the data: {', '.join(unknown)}")
+    binarizer = _binarizer(binarize, thresholds)
+    raw = X.drop(columns=linear)
+    if not hasattr(binarizer, "items_"):
+        binarizer.fit(raw, sample_weight=sample_weight)
+    features = item_frame(binarizer, X)
+    rules = one_per_variable(binarizer) if one_per_variable_rule else ()
+    return RawItems(features, binarizer, tuple(rules))
+
+
+def _binarizer(binarize, thresholds) -> Binarizer:
+    if isinstance(binarize, Binarizer):
+        if thresholds is not None:
+            raise InputError("give thresholds to the Binarizer itself, not fit_risk_score")
+        return binarize
+    if isinstance(binarize, str) and binarize == "auto":
+        return Binarizer(
+            thresholds=None if thresholds is None else dict(thresholds), **BINARIZE_OPTIONS
+        )
+    raise InputError(f"binarize must be 'auto', None or a Binarizer, got {binarize!r}")
+
+
+def item_frame(binarizer: Binarizer, X: pd.DataFrame) -> pd.DataFrame:
+    """The risk-score features of raw rows: the binarizer's items, then every other column.
+
+    Parameters
+    ----------
+    binarizer : Binarizer
+        A fitted binarizer.
+    X : DataFrame
+        Raw rows with (at least) the binarized columns of the fit.
+
+    Returns
+    -------
+    DataFrame
+        The items (0/1) followed by the columns of ``X`` the binarizer does not read
+        (the linear columns), with the index of ``X``.
+    """
+    items = binarizer.transform(X)
+    fitted = {str(c) for c in binarizer.feature_names_in_}
+    rest = X[[c for c in X.columns if str(c) not in fitted]]
+    out = pd.concat([items, rest], axis=1)
+    check_unique_names([str(c) for c in out.columns])
+    return out
+
+
+def reads_raw(binarizer: Binarizer | None, X) -> bool:
+    """Whether ``X`` is a raw table for ``binarizer``: a DataFrame with every column that
+    gave items at fit (an item frame has the item names instead)."""
+    if binarizer is None or not isinstance(X, pd.DataFrame):
+        return False
+    columns = {str(c) for c in X.columns}
+    return all(item.column in columns for item in binarizer.items_)
+
+
+def one_per_variable(binarizer: Binarizer) -> list[AtMostKOf]:
+    """``AtMostKOf(items of a column, 1)`` for each column with two or more items.
+
+    Parameters
+    ----------
+    binarizer : Binarizer
+        A fitted binarizer.
+
+    Returns
+    -------
+    list of AtMostKOf
+        One constraint per column with several items, in column order.
+    """
+    groups: dict[str, list[str]] = {}
+    for item in binarizer.items_:
+        groups.setdefault(item.column, []).append(item.name)
+    return [AtMostKOf(tuple(names), 1) for names in groups.values() if len(names) >= 2]

@@ -1,0 +1,141 @@
+"""Risk scores from a raw table: binarize="auto", one item per variable, raw predictions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from riskexplore import Binarizer, RiskScore, fit_risk_score
+from riskexplore.errors import InputError
+
+#: Small bounds so that every integer model can be enumerated.
+BOX = {"coef_min": -2, "coef_max": 2, "intercept_min": -3, "intercept_max": 3, "max_size": 3}
+
+
+def raw_table(n: int = 90, seed: int = 3) -> tuple[pd.DataFrame, np.ndarray]:
+    """A numeric column with missing values, a 3-level string column, a yes/no column."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(30, 90, n).astype(float)
+    age[rng.random(n) < 0.15] = np.nan
+    grade = rng.choice(["I", "II", "III"], n)
+    smoker = rng.choice(["yes", "no"], n)
+    logit = -1.5 + 1.2 * (age >= 55) + 1.0 * (age >= 70) + 1.4 * (grade == "III")
+    logit = logit + 1.0 * np.isnan(age) + 0.5 * (smoker == "yes")
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
+    return pd.DataFrame({"age": age, "grade": grade, "smoker": smoker}), y
+
+
+def brute_force(problem) -> float:
+    """Smallest objective over every integer model in the box (at most max_size items)
+    that obeys every constraint of the problem."""
+    lo, hi = problem.lam_bounds()
+    d = problem.n_features
+    best = math.inf
+    for size in range(problem.max_size + 1):
+        for support in itertools.combinations(range(d), size):
+            ranges = [[v for v in range(int(lo[j + 1]), int(hi[j + 1]) + 1) if v] for j in support]
+            for points in itertools.product(*ranges):
+                for b in range(int(lo[0]), int(hi[0]) + 1):
+                    lam = np.zeros(d + 1)
+                    lam[0] = b
+                    lam[[j + 1 for j in support]] = points
+                    if not problem.violations(lam):
+                        best = min(best, float(problem.objective(lam)))
+    return best
+
+
+def items_per_column(model: RiskScore) -> dict[str, int]:
+    groups = model.binarizer.item_groups_
+    counts: dict[str, int] = {}
+    for name in model.points:
+        counts[groups[name]] = counts.get(groups[name], 0) + 1
+    return counts
+
+
+@pytest.fixture(scope="module")
+def table():
+    return raw_table()
+
+
+@pytest.mark.parametrize("rule", [True, False])
+def test_certified_objective_is_brute_force_optimum(table, rule):
+    X, y = table
+    model = fit_risk_score(
+        X, y, binarize="auto", thresholds={"age": [55, 70]}, one_per_variable=rule, **BOX
+    )
+    problem = model._problem
+    assert list(problem.feature_names) == [
+        "age ≥ 55",
+        "age ≥ 70",
+        "age missing",
+        "grade = I",
+        "grade = II",
+        "grade = III",
+        "smoker = no",
+        "smoker = yes",
+    ]
+    # one AtMostKOf per column with 2+ items: age, grade, smoker
+    assert len(problem.rows) == (3 if rule else 0)
+    assert all(row.name.startswith("Use at most 1 of") for row in problem.rows)
+    assert model.certificate.status == "optimal", model.certificate
+    assert model.objective == pytest.approx(brute_force(problem), rel=1e-6, abs=1e-9)
+    if rule:
+        assert max(items_per_column(model).values()) == 1
+
+
+def test_rule_keeps_one_item_per_column(table):
+    X, y = table
+    kw = {**BOX, "max_size": 4, "c0": 1e-4}
+    free = fit_risk_score(
+        X, y, binarize="auto", thresholds={"age": [55, 70]}, one_per_variable=False, **kw
+    )
+    ruled = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **kw)
+    assert max(items_per_column(ruled).values()) == 1
+    assert free.objective <= ruled.objective + 1e-9
+
+
+def test_raw_predictions_and_json_round_trip(table):
+    X, y = table
+    model = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **BOX)
+    assert isinstance(model.binarizer, Binarizer)
+    p = model.predict_proba(X)
+    assert p.shape == (len(X), 2) and np.all(np.isfinite(p))
+    new = pd.DataFrame(
+        {"age": [np.nan, 80.0, 40.0], "grade": ["IV", None, "III"], "smoker": ["yes", "no", None]}
+    )
+    assert np.all(np.isfinite(model.predict_proba(new)))
+    items = model.binarizer.transform(new)
+    np.testing.assert_array_equal(model.decision_function(new), model.decision_function(items))
+    restored = RiskScore.from_json(model.to_json())
+    assert restored == model and restored.binarizer.to_dict() == model.binarizer.to_dict()
+    np.testing.assert_array_equal(restored.predict_proba(X), p)
+    np.testing.assert_array_equal(restored.predict(new), model.predict(new))
+    text = model.to_text()
+    assert all(name in text for name in model.points)
+
+
+def test_linear_columns_and_errors(table):
+    X, y = table
+    X = X.assign(bmi=np.linspace(18, 35, len(X)).round())
+    model = fit_risk_score(X, y, binarize="auto", linear=["bmi"], **BOX)
+    assert "bmi" in model.feature_names
+    assert model.binarizer.item_groups_.keys().isdisjoint({"bmi"})
+    assert np.all(np.isfinite(model.predict_proba(X)))
+    with pytest.raises(InputError, match="binarize"):
+        fit_risk_score(X, y, thresholds={"age": [60]}, **BOX)
+    with pytest.raises(InputError, match="not in the data"):
+        fit_risk_score(X, y, binarize="auto", linear=["weight"], **BOX)
+    with pytest.raises(InputError, match="binarize must be"):
+        fit_risk_score(X, y, binarize="quantiles", **BOX)
+
+
+def test_without_binarize_nothing_changes():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, (60, 3)), columns=["a", "b", "c"])
+    y = (rng.random(60) < 0.4).astype(int)
+    model = fit_risk_score(X, y, **BOX)
+    assert model.binarizer is None and "binarizer" not in model.to_dict()
