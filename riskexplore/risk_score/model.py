@@ -262,7 +262,7 @@ class RiskScore(JsonDocument):
     # --- prediction ------------------------------------------------------------------
     def total_points(self, X) -> np.ndarray:
         """The card's ``SCORE`` of each row: the sum of points, without the intercept."""
-        M = self._matrix(X)
+        M = feature_matrix(X, self.feature_names, self.points, self.binarizer)
         used = [j for j, n in enumerate(self.feature_names) if self._points[n]]
         pts = np.array([self._points[self.feature_names[j]] for j in used], dtype=float)
         scores = M[:, used] @ pts if used else np.zeros(M.shape[0])
@@ -305,34 +305,6 @@ class RiskScore(JsonDocument):
         """Predicted risk for a card ``SCORE`` (sum of points)."""
         out = _sigmoid((np.asarray(score, dtype=float) + self.intercept) / self.multiplier)
         return float(out) if out.ndim == 0 else out
-
-    def _matrix(self, X) -> np.ndarray:
-        d = len(self.feature_names)
-        if reads_raw(self.binarizer, X):
-            X = item_frame(self.binarizer, X)
-        if isinstance(X, pd.DataFrame):
-            columns = {str(c): c for c in X.columns}
-            needed = [n for n in self.feature_names if self._points[n]]
-            missing = [n for n in needed if n not in columns]
-            if missing:
-                raise InputError(f"X lacks the model's feature column(s): {', '.join(missing)}")
-            M = np.zeros((len(X), d))
-            for j, n in enumerate(self.feature_names):
-                if n in columns:
-                    M[:, j] = _numeric_column(X[columns[n]], n)
-            return M
-        M = np.asarray(X)
-        if M.ndim == 1 and M.shape[0] == d:
-            M = M.reshape(1, -1)
-        if M.ndim != 2 or M.shape[1] != d:
-            raise InputError(f"X must have {d} columns (one per feature), got shape {M.shape}")
-        try:
-            M = M.astype(float)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"X must be numeric: {exc}") from None
-        if not np.all(np.isfinite(M)):
-            raise InputError("X contains missing or infinite values")
-        return M
 
     # --- score table -----------------------------------------------------------------
     def attainable_score_range(self) -> tuple[float, float]:
@@ -660,6 +632,56 @@ class RiskScore(JsonDocument):
 
 
 # --- helpers ---------------------------------------------------------------------------
+def feature_matrix(
+    X, feature_names: Sequence[str], used: Mapping[str, int], binarizer: Binarizer | None
+) -> np.ndarray:
+    """The ``(n, d)`` float matrix of the model's features in the rows ``X``.
+
+    Parameters
+    ----------
+    X : DataFrame or array (n, d)
+        Features: a DataFrame's columns are matched by name (the columns of unused
+        features may be absent) and, with a ``binarizer``, a raw table is binarized first;
+        an array must have one column per feature, in order.
+    feature_names : sequence of str
+        The model's features.
+    used : mapping name -> points
+        The features the model uses (they must be present).
+    binarizer : Binarizer or None
+        The binarizer of a model fitted on a raw table.
+
+    Returns
+    -------
+    ndarray (n, d)
+        The features (0 in the columns of absent unused features).
+    """
+    d = len(feature_names)
+    if reads_raw(binarizer, X):
+        X = item_frame(binarizer, X)
+    if isinstance(X, pd.DataFrame):
+        columns = {str(c): c for c in X.columns}
+        missing = [n for n in used if n not in columns]
+        if missing:
+            raise InputError(f"X lacks the model's feature column(s): {', '.join(missing)}")
+        M = np.zeros((len(X), d))
+        for j, n in enumerate(feature_names):
+            if n in columns:
+                M[:, j] = _numeric_column(X[columns[n]], n)
+        return M
+    M = np.asarray(X)
+    if M.ndim == 1 and M.shape[0] == d:
+        M = M.reshape(1, -1)
+    if M.ndim != 2 or M.shape[1] != d:
+        raise InputError(f"X must have {d} columns (one per feature), got shape {M.shape}")
+    try:
+        M = M.astype(float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"X must be numeric: {exc}") from None
+    if not np.all(np.isfinite(M)):
+        raise InputError("X contains missing or infinite values")
+    return M
+
+
 def _as_int(value, what: str) -> int:
     try:
         f = float(value)

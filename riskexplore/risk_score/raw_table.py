@@ -33,6 +33,7 @@ __all__ = [
     "binarize_table",
     "item_frame",
     "one_per_variable",
+    "reads_raw",
 ]
 
 #: The Binarizer of ``binarize="auto"``: items without complements (a score's points can
@@ -154,8 +155,21 @@ def item_frame(binarizer: Binarizer, X: pd.DataFrame) -> pd.DataFrame:
 
 
 def reads_raw(binarizer: Binarizer | None, X) -> bool:
-    """Whether ``X`` is a raw table for ``binarizer``: a DataFrame with every column that
-    gave items at fit (an item frame has the item names instead)."""
+    """Whether ``X`` is a raw table for ``binarizer``.
+
+    Parameters
+    ----------
+    binarizer : Binarizer or None
+        The binarizer of a model (None: no raw table is read).
+    X : Any
+        Rows given to a prediction method.
+
+    Returns
+    -------
+    bool
+        True for a DataFrame with every column that gave items at fit (an item frame has
+        the item names instead).
+    """
     if binarizer is None or not isinstance(X, pd.DataFrame):
         return False
     columns = {str(c) for c in X.columns}

@@ -95,7 +95,9 @@ def test_rule_keeps_one_item_per_column(table):
     )
     ruled = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **kw)
     assert max(items_per_column(ruled).values()) == 1
-    assert free.objective <= ruled.objective + 1e-9
+    # on this table the best free score takes two thresholds of age: the rule binds
+    assert max(items_per_column(free).values()) >= 2
+    assert free.objective < ruled.objective
 
 
 def test_raw_predictions_and_json_round_trip(table):
