@@ -29,7 +29,7 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
-from riskexplore.risk_score.raw_table import RawItems, binarize_table
+from riskexplore.risk_score.raw_table import binarize_table
 from riskexplore.risk_score.scaled.model_class import ScaledClass
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
 from riskexplore.risk_score.support.lattice import lattice_fits
@@ -424,13 +424,9 @@ def fit_risk_score(
     >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)
     >>> print(model.to_text())  # doctest: +SKIP
     """
-    binarizer = None
-    if binarize is not None:
-        raw = _raw_items(X, binarize, thresholds, linear, one_per_variable, problem_kwargs)
-        X, binarizer = raw.X, raw.binarizer
-        constraints = [*(() if constraints is None else constraints), *raw.constraints]
-    elif thresholds is not None or tuple(linear):
-        raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
+    X, binarizer, constraints = _features(
+        X, binarize, thresholds, linear, one_per_variable, constraints, problem_kwargs
+    )
     problem = build_problem(
         X,
         y,
@@ -446,8 +442,9 @@ def fit_risk_score(
         multiplier_max=multiplier_max,
         **problem_kwargs,
     )
-    model = solve_problem(
+    return _solve_keeping(
         problem,
+        binarizer,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,
@@ -459,15 +456,19 @@ def fit_risk_score(
         n_jobs=n_jobs,
         client=client,
     )
-    model.binarizer = binarizer
-    return model
 
 
-def _raw_items(X, binarize, thresholds, linear, one_per_variable, problem_kwargs) -> RawItems:
-    """The items of the raw table ``X`` (see :func:`.raw_table.binarize_table`)."""
+def _features(X, binarize, thresholds, linear, one_per_variable, constraints, problem_kwargs):
+    """``(features, binarizer or None, constraints)``: with ``binarize``, the items of the
+    raw table ``X`` (see :func:`.raw_table.binarize_table`) and the constraints with the
+    one-per-variable rule; without, ``X`` and the constraints as given."""
+    if binarize is None:
+        if thresholds is not None or tuple(linear):
+            raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
+        return X, None, constraints
     if "feature_names" in problem_kwargs:
         raise InputError("feature_names cannot be given with binarize: the items name themselves")
-    return binarize_table(
+    raw = binarize_table(
         X,
         binarize,
         thresholds=thresholds,
@@ -475,6 +476,14 @@ def _raw_items(X, binarize, thresholds, linear, one_per_variable, problem_kwargs
         one_per_variable_rule=one_per_variable,
         sample_weight=problem_kwargs.get("sample_weight"),
     )
+    return raw.X, raw.binarizer, [*(() if constraints is None else constraints), *raw.constraints]
+
+
+def _solve_keeping(problem: RiskScoreProblem, binarizer, **solve_kw: Any) -> RiskScore:
+    """:func:`solve_problem`, the model keeping the binarizer of its items (or None)."""
+    model = solve_problem(problem, **solve_kw)
+    model.binarizer = binarizer
+    return model
 
 
 def iter_fit_risk_score(
@@ -491,6 +500,10 @@ def iter_fit_risk_score(
     cut_pool=None,
     n_jobs: int | None = None,
     client=None,
+    binarize=None,
+    thresholds: Mapping[str, Any] | None = None,
+    linear: Iterable[str] = (),
+    one_per_variable: bool = True,
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, RiskScore]:
     """Fit like :func:`fit_risk_score`, yielding progress events as the solve runs.
@@ -505,7 +518,7 @@ def iter_fit_risk_score(
     ----------
     X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings, cut_pool
         As in :func:`fit_risk_score`.
-    n_jobs, client
+    n_jobs, client, binarize, thresholds, linear, one_per_variable
         As in :func:`fit_risk_score`.
     **problem_args
         The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
@@ -525,12 +538,22 @@ def iter_fit_risk_score(
     ...         model = done.value
     ...         break
     """
+    X, binarizer, problem_args["constraints"] = _features(
+        X,
+        binarize,
+        thresholds,
+        linear,
+        one_per_variable,
+        problem_args.get("constraints", ()),
+        problem_args,
+    )
     problem = build_problem(X, y, **problem_args)
     engine_settings("lcpa", settings, n_jobs, client)  # bad workers raise here, not in the thread
     return iterate_solve(
-        solve_problem,
+        _solve_keeping,
         problem,
         callbacks,
+        binarizer=binarizer,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,

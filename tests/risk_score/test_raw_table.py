@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from riskexplore import Binarizer, RiskScore, fit_risk_score
+from riskexplore import Binarizer, RiskScore, fit_risk_score, iter_fit_risk_score
 from riskexplore.errors import InputError
 
 #: Small bounds so that every integer model can be enumerated.
@@ -141,3 +141,17 @@ def test_without_binarize_nothing_changes():
     y = (rng.random(60) < 0.4).astype(int)
     model = fit_risk_score(X, y, **BOX)
     assert model.binarizer is None and "binarizer" not in model.to_dict()
+
+
+def test_iter_fit_keeps_the_binarizer(table):
+    X, y = table
+    events = iter_fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **BOX)
+    while True:
+        try:
+            next(events)
+        except StopIteration as done:
+            model = done.value
+            break
+    direct = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **BOX)
+    assert model.binarizer is not None and model.points == direct.points
+    np.testing.assert_array_equal(model.predict_proba(X), direct.predict_proba(X))
