@@ -1,9 +1,10 @@
-"""Binarization of raw features into 0/1 checklist items.
+"""Binarization of raw features into 0/1 items, shared by both model families.
 
 :class:`Binarizer` turns a table of real-valued, ordinal, categorical and binary columns
-into binary *items* such as ``"age ≥ 58"``, ``"cp = 2"`` or ``"not fbs"``, the inputs of a
-predictive checklist (an M-of-N rule). It implements the two binarizations of the
-predictive checklists paper (section 5):
+into binary *items* such as ``"age ≥ 58"``, ``"cp = 2"``, ``"not fbs"`` or
+``"creatinine missing"``, the inputs of a predictive checklist (an M-of-N rule) or of a
+risk score fitted on a raw table (:mod:`riskexplore.risk_score.raw_table`). It implements
+the two binarizations of the predictive checklists paper (section 5):
 
 - ``method="adaptive"``: every real/ordinal column gives one item per quantile cut point
   (quintiles by default: 4 thresholds) and every categorical column gives one item per

@@ -460,8 +460,9 @@ def fit_risk_score(
 
 def _features(X, binarize, thresholds, linear, one_per_variable, constraints, problem_kwargs):
     """``(features, binarizer or None, constraints)``: with ``binarize``, the items of the
-    raw table ``X`` (see :func:`.raw_table.binarize_table`) and the constraints with the
-    one-per-variable rule; without, ``X`` and the constraints as given."""
+    raw table ``X`` (see :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the
+    constraints with the one-per-variable rule; without, ``X`` and the constraints as
+    given."""
     if binarize is None:
         if thresholds is not None or tuple(linear):
             raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
