@@ -118,6 +118,20 @@ def test_raw_predictions_and_json_round_trip(table):
     np.testing.assert_array_equal(restored.predict(new), model.predict(new))
     text = model.to_text()
     assert all(name in text for name in model.points)
+    # a hand edit keeps the binarizer and still reads raw rows
+    edited = model.with_points({"age missing": 1})
+    assert edited.binarizer is model.binarizer
+    assert np.all(np.isfinite(edited.predict_proba(new)))
+
+
+def test_a_given_binarizer_is_used_as_is(table):
+    X, y = table
+    binarizer = Binarizer(method="fixed", complements=False, missing="indicator")
+    model = fit_risk_score(X, y, binarize=binarizer, **BOX)
+    assert model.binarizer is binarizer
+    assert list(model.feature_names) == list(binarizer.get_feature_names_out())
+    with pytest.raises(InputError, match="Binarizer itself"):
+        fit_risk_score(X, y, binarize=binarizer, thresholds={"age": [60]}, **BOX)
 
 
 def test_linear_columns_and_errors(table):
