@@ -41,8 +41,12 @@ _STATUS_WORDS = {
 
 _BOX = (
     'style="font-family:system-ui,sans-serif;display:inline-block;vertical-align:top;'
-    'border:1px solid #bbb;border-radius:6px;padding:10px 14px;margin-left:12px"'
+    'border:1px solid #bbb;border-radius:6px;padding:10px 14px"'
 )
+#: The model and its certificate side by side, or one under the other when the page is
+#: narrow: the gap keeps the boxes apart either way (a margin on one side of one box left
+#: them touching, the certificate shifted right, once it wrapped under a wide card).
+_SIDE_BY_SIDE = "display:flex;flex-wrap:wrap;align-items:flex-start;gap:8px 12px"
 
 
 def _num(value: Any, digits: int = 6) -> str:
@@ -123,7 +127,7 @@ def model_html(model, heading: str | None = None) -> str:
     )
     return (
         f'<div class="rx-model-card">{top}'
-        '<div style="display:flex;flex-wrap:wrap;align-items:flex-start">'
+        f'<div style="{_SIDE_BY_SIDE}">'
         f"<div>{model.to_html()}</div>{certificate_html(model)}</div></div>"
     )
 
