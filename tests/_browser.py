@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _gallery import gallery
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -101,6 +102,47 @@ def open_study_file(page, name: str, content: bytes) -> None:
     chooser.value.set_files(
         files=[{"name": name, "mimeType": "application/json", "buffer": content}]
     )
+
+
+def card_clear_of_certificate(scope) -> bool:
+    """Whether the first model card under ``scope`` (a locator) and its certificate keep
+    apart (at least 4 px), beside each other or one under the other."""
+    card = scope.locator(".rx-model-card").first
+    a = card.locator(".rx-card, .rx-checklist").first.bounding_box()
+    b = card.locator(".rx-certificate").first.bounding_box()
+    gap = 4
+    return (
+        a["x"] + a["width"] + gap <= b["x"]
+        or b["x"] + b["width"] + gap <= a["x"]
+        or a["y"] + a["height"] + gap <= b["y"]
+        or b["y"] + b["height"] + gap <= a["y"]
+    )
+
+
+#: Gallery pictures taken by the running test: ``{path: page code hashes}``, kept in
+#: ``artifacts/gallery.json`` only if the test passes (``browser/conftest.py``).
+TAKEN: dict[Path, dict[str, str]] = {}
+
+
+def screenshot(target, path: Path, **options) -> None:
+    """``target.screenshot`` (a page or a locator) to ``path``; a picture of the docs'
+    gallery (``docs/_static/gallery/sources.json``) also notes the hashes of the page code
+    it shows, now (``docs/scripts/gallery.py`` copies it with them)."""
+    target.screenshot(path=str(path), **options)
+    print(f"screenshot: {path}")
+    hashes = gallery.record(path)
+    if hashes is not None:
+        TAKEN[Path(path)] = hashes
+
+
+def settle_gallery(passed: bool) -> None:
+    """After a test: keep its gallery pictures' hashes if it passed, else forget them."""
+    by_folder: dict[Path, dict] = {}
+    for path, hashes in TAKEN.items():
+        by_folder.setdefault(path.parent, {})[path.name] = hashes if passed else None
+    TAKEN.clear()
+    for folder, taken in by_folder.items():
+        gallery.keep(folder, taken)
 
 
 def kernel_pids(server_pid: int) -> list[int]:

@@ -1,8 +1,10 @@
 """The gallery page: the dashboards' screenshots kept in ``_static/gallery/``.
 
-The pictures are those the browser tests take (``artifacts/``), copied by
-``docs/scripts/gallery.py`` (never by hand); ``_static/gallery/captions.json`` gives each
-picture's title and caption, in the order of the page. A caption without its picture, or a
+The pictures are those the browser tests take, copied by ``docs/scripts/gallery.py``
+(never by hand), which also records the page code each one shows
+(``_static/gallery/sources.json``; ``tests/test_gallery.py`` fails once a picture is
+older than its page code); ``_static/gallery/captions.json`` gives each picture's title
+and caption, in the order of the page. A caption without its picture, or a
 picture without a caption, is a build warning (an error under ``-W``).
 """
 
@@ -32,8 +34,9 @@ def page(gallery: Path) -> str:
         "",
         "The dashboards' pages as the browser tests see them: each picture is a screenshot "
         "taken by `tests/browser/test_dashboards.py` or "
-        "`tests/browser/test_alternatives.py` and copied here by "
-        "`docs/scripts/gallery.py`. How to run the dashboards: {doc}`/guide/dashboards`.",
+        "`tests/browser/test_alternatives.py` from the pages' code as it is now "
+        "(`python docs/scripts/gallery.py` takes them again). "
+        "How to run the dashboards: {doc}`/guide/dashboards`.",
         "",
     ]
     for name, (title, caption) in captions.items():

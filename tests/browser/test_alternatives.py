@@ -8,7 +8,8 @@ The time from the click of an edit to the page showing the new distance, card an
 is measured in the page (``performance.now()`` and mutation observers) and printed, with
 the other numbers, to ``artifacts/alternatives_<page>.json``; it is reported, never
 asserted (machines differ). Screenshots: ``artifacts/alternatives_<page>.png`` (the step)
-and ``artifacts/alternatives_<page>_prices.png``.
+and ``artifacts/alternatives_<page>_prices.png``; some of them are the docs' gallery
+(``docs/scripts/gallery.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside, button, open_study_file
+from _browser import (
+    block_outside,
+    button,
+    card_clear_of_certificate,
+    open_study_file,
+    screenshot,
+)
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process
@@ -151,8 +158,9 @@ def test_alternatives_in_browser(served, browser):
         metrics = block.locator(".rx-alt-metrics .js-plotly-plot")
         names = metrics.evaluate("el => (el._fullData || []).map(d => d.name)")
         assert "this model train" in names and "best train" in names, names
+        assert card_clear_of_certificate(block.locator(".rx-alt-card")), "certificate on the card"
         _full_height(page)
-        block.screenshot(path=str(ARTIFACTS / f"alternatives_{which}.png"))
+        screenshot(block, ARTIFACTS / f"alternatives_{which}.png")
 
         # the price of each characteristic (within a shorter time limit)
         field = page.get_by_label("Time limit (seconds)")
@@ -171,9 +179,7 @@ def test_alternatives_in_browser(served, browser):
         plot = block.locator(".rx-alt-prices .js-plotly-plot")
         expect(plot).to_be_visible(timeout=30_000)
         _full_height(page)
-        block.locator(".rx-alt-prices").screenshot(
-            path=str(ARTIFACTS / f"alternatives_{which}_prices.png")
-        )
+        screenshot(block.locator(".rx-alt-prices"), ARTIFACTS / f"alternatives_{which}_prices.png")
 
         # the set travels in a study file: save, download, open on a new page (kernel)
         n = cards.count()
@@ -205,7 +211,7 @@ def test_alternatives_in_browser(served, browser):
         label, value = case["tolerance"]  # the set's tolerance, not the default
         assert float(restored.get_by_label(label).input_value()) == float(value)
         _full_height(restored)
-        again.screenshot(path=str(ARTIFACTS / f"alternatives_{which}_restored.png"))
+        screenshot(again, ARTIFACTS / f"alternatives_{which}_restored.png")
 
         body = page.locator("body").inner_text()
         assert "Traceback" not in body

@@ -6,20 +6,21 @@ Checked for each dashboard: the page shows no code and no traceback; nothing is 
 from outside localhost (every other request is blocked and recorded); the time limit is
 set through the page's control; each search has its own live plot, and live progress
 arrives while it runs (its status line changes and the lines of its plot grow); the final
-score card / checklist renders; the reliability diagram and the performance panel (ROC
-curves) are drawn with data after a search, for both searches; a rule added with the
-constraint builder is solved and the comparison appears with its figure drawn; the size
-path draws its sizes and stops on request; the download links carry the printable HTML and
-the JSON model; an unusable CSV upload is answered with a message on the page. The risk
-score page switches to the learned scale after its first search (both searches then use it):
-the card of the certified model shows its multiplier, and the comparison the certified price
-of a fixed scale. The study is saved, downloaded, and opened on a new page (a new kernel),
-which shows both searches, the reliability diagram, the performance panel, the comparison
-and the size path drawn from the file alone, and refuses an edited copy of it with a
-message. Plots are found through the CSS classes the notebooks give their blocks
-(``rx-search-unconstrained``, ``rx-search-constrained``, ``rx-reliability``,
-``rx-metrics``, ``rx-compare``, ``rx-path``). A full-page screenshot and one per block
-are saved to ``artifacts/`` (gitignored) and their paths printed.
+score card / checklist renders, its certificate clear of it; the reliability diagram and
+the performance panel (ROC curves) are drawn with data after a search, for both searches; a
+rule added with the constraint builder is solved and the comparison appears with its figure
+drawn; the size path draws its sizes and stops on request; the download links carry the
+printable HTML and the JSON model; an unusable CSV upload is answered with a message on the
+page. The risk score page switches to the learned scale after its first search (both
+searches then use it): the card of the certified model shows its multiplier, and the
+comparison the certified price of a fixed scale. The study is saved, downloaded, and
+opened on a new page (a new kernel), which shows both searches, the reliability diagram,
+the performance panel, the comparison and the size path drawn from the file alone, and
+refuses an edited copy of it with a message. Plots are found through the CSS classes the
+notebooks give their blocks (``rx-search-unconstrained``, ``rx-search-constrained``,
+``rx-reliability``, ``rx-metrics``, ``rx-compare``, ``rx-path``). A full-page screenshot
+and one per block are saved to ``artifacts/`` (gitignored) and their paths printed; some
+of them are the docs' gallery (``docs/scripts/gallery.py``).
 
 Needs ``playwright`` (a test dependency in pyproject) and Debian's ``chromium``: when
 ``/usr/bin/chromium`` is missing and the tests run as root (as on CI), the ``browser``
@@ -36,7 +37,14 @@ import time
 from pathlib import Path
 
 import pytest
-from _browser import block_outside, button, open_study_file, upload_csv
+from _browser import (
+    block_outside,
+    button,
+    card_clear_of_certificate,
+    open_study_file,
+    screenshot,
+    upload_csv,
+)
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process
@@ -172,8 +180,7 @@ def _full_page_screenshot(page, path: Path) -> None:
     )
     page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
     page.wait_for_timeout(500)
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
+    screenshot(page, path, full_page=True)
 
 
 @pytest.mark.parametrize("served", list(CASES), indirect=True)
@@ -236,6 +243,8 @@ def test_dashboard_solves_in_browser(served, browser):
         card = page.locator(f".rx-search-unconstrained {case['card']}").first
         expect(card).to_be_visible(timeout=30_000)
         assert case["card_text"] in card.inner_text()
+        search = page.locator(".rx-search-unconstrained")
+        assert card_clear_of_certificate(search), "the certificate touches the card"
         # the other search's plot: still its note, nothing drawn
         expect(page.locator(".rx-search-constrained .rx-plot-placeholder")).to_be_visible()
         assert page.locator(".rx-search-constrained .js-plotly-plot").count() == 0
@@ -402,11 +411,10 @@ def test_dashboard_solves_in_browser(served, browser):
             part = page.locator(f".{block}").first
             if part.count() and part.is_visible():
                 path = ARTIFACTS / f"dashboard_{which}_{block.removeprefix('rx-')}.png"
-                part.screenshot(path=str(path))
-                print(f"screenshot: {path}")
+                screenshot(part, path)
         if restored is not None:  # the page opened from the study
             _full_page_screenshot(restored, ARTIFACTS / f"dashboard_{which}_restored.png")
             part = restored.locator(".rx-study").first
             if part.count() and part.is_visible():
-                part.screenshot(path=str(ARTIFACTS / f"dashboard_{which}_study.png"))
+                screenshot(part, ARTIFACTS / f"dashboard_{which}_study.png")
         context.close()
