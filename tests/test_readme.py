@@ -19,20 +19,44 @@ def python_blocks(path: Path) -> list[str]:
 
 
 def test_readme_python_example_runs(tmp_path, monkeypatch):
+    """The README's example: a risk score from heart's raw table, certified, saved, and
+    reading raw rows again after its JSON round trip."""
     text = README.read_text()
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    assert 'binarize="auto"' in code
     code = code.replace("time_limit=60", "time_limit=10")
     monkeypatch.chdir(tmp_path)
     namespace: dict = {}
     exec(compile(code, str(README), "exec"), namespace)
     model = namespace["model"]
-    assert model.size <= 5
-    assert not {"Age_lt_30", "Age_geq_60"} <= set(model.points)  # AtMostKOf(..., k=1)
+    assert model.size <= 5 and model.binarizer is not None
+    names = [item.name for item in model.binarizer.items_]
+    assert {"age ≥ 55", "age ≥ 65"} <= set(names)  # the cut points asked for
+    columns = [item.column for item in model.binarizer.items_ if item.name in model.points]
+    assert len(columns) == len(set(columns))  # at most one item per column
     assert model.certificate.status in ("optimal", "time_limit")
-    assert (tmp_path / "model.json").exists()
-    from riskexplore import RiskScore
+    from riskexplore import RiskScore, load_dataset
 
-    assert RiskScore.from_json(tmp_path / "model.json") == model
+    saved = RiskScore.from_json(tmp_path / "model.json")
+    assert saved == model
+    raw = load_dataset("heart").X.head(20)  # raw rows, as a clinic's table has them
+    assert np.allclose(saved.predict_proba(raw), model.predict_proba(raw))
+
+
+def test_dashboards_guide_starts_from_a_raw_csv(tmp_path, monkeypatch):
+    """The dashboards guide's first session writes heart's raw table (outcome first) as the
+    CSV it uploads, and reading it back gives the same table."""
+    import pandas as pd
+
+    from riskexplore import load_dataset
+
+    page = GUIDE / "dashboards.md"
+    monkeypatch.chdir(tmp_path)
+    exec(compile(python_blocks(page)[0], str(page), "exec"), {})
+    table = pd.read_csv(tmp_path / "heart.csv")
+    pd.testing.assert_frame_equal(table, load_dataset("heart").frame, check_dtype=False)
+    text = page.read_text(encoding="utf-8")
+    assert "heart.csv" in text and 'binarize="auto"' in text and "`target`" in text
 
 
 def test_near_optimal_and_edits_examples_run():
