@@ -41,7 +41,7 @@ from riskexplore.errors import InputError
 from riskexplore.risk_score.constraints import AtMostKOf
 from riskexplore.risk_score.raw_table import RawItems
 
-__all__ = ["DIRECTIONS", "Band", "apply_bands", "band_rows", "parse_bands"]
+__all__ = ["DIRECTIONS", "Band", "apply_bands", "band_columns", "band_rows", "parse_bands"]
 
 #: The directions of a band column (``"auto"``: from the column's association).
 DIRECTIONS = ("increasing", "decreasing", "auto")
@@ -134,12 +134,16 @@ def _band_setting(column: str, spec) -> dict[str, Any]:
     return {"direction": direction, "max_bands": limit}
 
 
-def _threshold_items(binarizer: Binarizer, column: str, linear: Sequence[str]) -> list[Item]:
+def _threshold_items(
+    binarizer: Binarizer, column: str, linear: Sequence[str], columns: Sequence[str]
+) -> list[Item]:
     """The column's threshold items by increasing cut-off, after checking that the column
-    can be banded."""
+    (of the raw table's ``columns``) can be banded."""
     if column in linear:
         raise InputError(f"bands: column {column!r} is linear (points per unit); choose one")
     if column not in {str(c) for c in binarizer.feature_names_in_}:
+        if column in columns:
+            raise InputError(f"bands: column {column!r} gave no items to band")
         raise InputError(f"bands names a column not in the data: {column!r}")
     kind = binarizer.column_kinds_.get(column)
     if kind not in ("numeric", "thresholds"):
@@ -207,9 +211,11 @@ def band_columns(
     if any(s["direction"] == "auto" for s in settings.values()):
         _, y_pm, w, _ = check_training_data(raw.X, y, sample_weight)
         positive = y_pm > 0
+    linear = [str(c) for c in linear]
+    X = X.set_axis([str(c) for c in X.columns], axis=1)  # named as the items name them
     out = []
     for column, setting in settings.items():
-        items = _threshold_items(raw.binarizer, column, [str(c) for c in linear])
+        items = _threshold_items(raw.binarizer, column, linear, list(X.columns))
         values = pd.to_numeric(X[column]).to_numpy(dtype=float, na_value=np.nan)
         present = values[~np.isnan(values)]
         direction = _direction(setting["direction"], values, positive, w)

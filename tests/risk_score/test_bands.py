@@ -248,6 +248,13 @@ def test_bad_bands_fail_early(bands, kw, message):
         fit_risk_score(X, y, bands=bands, **BOX, **args)
 
 
+def test_a_column_without_items_cannot_be_banded():
+    X, y = TABLE
+    binarizer = Binarizer(complements=False, missing="indicator").fit(X[["hb", "grade"]])
+    with pytest.raises(InputError, match="'age' gave no items"):
+        fit_risk_score(X, y, binarize=binarizer, bands=["age"], **BOX)
+
+
 def test_bands_need_signs_not_a_coefficient_set():
     X, y = TABLE
     names = list(fit(bands=None).feature_names)
