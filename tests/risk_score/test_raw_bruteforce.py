@@ -21,7 +21,7 @@ from riskexplore.risk_score.fit import fixed_scale_engine
 from riskexplore.risk_score.lcpa.search import LCPASettings
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings
 
-#: A box small enough to enumerate (8,441 points vectors on the 10 items).
+#: A box small enough to enumerate (8,441 points vectors on 10 items).
 BOX = {"coef_min": -2, "coef_max": 2, "intercept_min": -3, "intercept_max": 3, "max_size": 3}
 C0 = 0.004
 M_RANGE = (0.25, 10.0)
