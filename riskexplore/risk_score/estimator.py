@@ -58,6 +58,9 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     n_jobs : int or None
         Threads of the search (``None``: every core; ``1`` inside a cross-validation
         that already runs folds in parallel).
+    bands : list of str or mapping, optional
+        Columns of a raw table whose thresholds are monotone bands (``binarize="auto"``;
+        see :mod:`riskexplore.risk_score.bands`).
 
     Attributes
     ----------
@@ -89,6 +92,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         multiplier_min: float = MULTIPLIER_MIN,
         multiplier_max: float = MULTIPLIER_MAX,
         n_jobs: int | None = None,
+        bands=None,
     ) -> None:
         self.max_size = max_size
         self.min_size = min_size
@@ -107,6 +111,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         self.multiplier_min = multiplier_min
         self.multiplier_max = multiplier_max
         self.n_jobs = n_jobs
+        self.bands = bands
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
@@ -142,6 +147,7 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
             multiplier_min=self.multiplier_min,
             multiplier_max=self.multiplier_max,
             n_jobs=self.n_jobs,
+            **({"binarize": "auto", "bands": self.bands} if self.bands else {}),
         )
         return self
 

@@ -17,6 +17,7 @@ from riskexplore.core.limits import (
 )
 from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.errors import InputError
+from riskexplore.risk_score.bands import apply_bands
 from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
@@ -314,6 +315,7 @@ def fit_risk_score(
     thresholds: Mapping[str, Any] | None = None,
     linear: Iterable[str] = (),
     one_per_variable: bool = True,
+    bands=None,
     **problem_kwargs: Any,
 ) -> RiskScore:
     """Fit a certifiably optimal risk score (RiskSLIM) with the lattice cutting plane algorithm.
@@ -396,6 +398,12 @@ def fit_risk_score(
         With ``binarize``: use at most one item of each source column
         (:class:`~riskexplore.risk_score.constraints.AtMostKOf`, honoured by every
         engine, so the certificate covers the choice of thresholds).
+    bands : list of str or mapping, optional
+        With ``binarize``: columns whose thresholds are monotone bands ("age 65–74: 1
+        point, age ≥ 75: 2 points"): their threshold items may be used together, with
+        points of one sign, e.g. ``["age"]``, ``{"age": "increasing"}`` or
+        ``{"age": {"direction": "auto", "max_bands": 2}}`` (see
+        :mod:`riskexplore.risk_score.bands`).
     **problem_kwargs
         Further arguments of :class:`~riskexplore.risk_score.problem.RiskScoreProblem`
         (``sample_weight``, ``positive_weight``, ``min_size``, ``bounds``, ``signs``,
@@ -424,8 +432,8 @@ def fit_risk_score(
     >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)
     >>> print(model.to_text())  # doctest: +SKIP
     """
-    X, binarizer, constraints = _features(
-        X, binarize, thresholds, linear, one_per_variable, constraints, problem_kwargs
+    X, binarizer, constraints, band_record = _features(
+        X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
     )
     problem = build_problem(
         X,
@@ -445,6 +453,7 @@ def fit_risk_score(
     return _solve_keeping(
         problem,
         binarizer,
+        band_record,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,
@@ -458,15 +467,19 @@ def fit_risk_score(
     )
 
 
-def _features(X, binarize, thresholds, linear, one_per_variable, constraints, problem_kwargs):
-    """``(features, binarizer or None, constraints)``: with ``binarize``, the items of the
-    raw table ``X`` (see :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the
-    constraints with the one-per-variable rule; without, ``X`` and the constraints as
+def _features(
+    X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
+):
+    """``(features, binarizer or None, constraints, band record or None)``: with
+    ``binarize``, the items of the raw table ``X`` (see
+    :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the constraints with the
+    one-per-variable rule and the bands (:func:`~riskexplore.risk_score.bands.apply_bands`,
+    which adds their signs to ``problem_kwargs``); without, ``X`` and the constraints as
     given."""
     if binarize is None:
-        if thresholds is not None or tuple(linear):
-            raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
-        return X, None, constraints
+        if thresholds is not None or tuple(linear) or bands:
+            raise InputError("thresholds, linear and bands need binarize='auto' or a Binarizer")
+        return X, None, constraints, None
     if "feature_names" in problem_kwargs:
         raise InputError("feature_names cannot be given with binarize: the items name themselves")
     raw = binarize_table(
@@ -477,13 +490,20 @@ def _features(X, binarize, thresholds, linear, one_per_variable, constraints, pr
         one_per_variable_rule=one_per_variable,
         sample_weight=problem_kwargs.get("sample_weight"),
     )
-    return raw.X, raw.binarizer, [*(() if constraints is None else constraints), *raw.constraints]
+    rules, band_record = apply_bands(bands, raw, X, y, linear, problem_kwargs)
+    given = () if constraints is None else constraints
+    return raw.X, raw.binarizer, [*given, *rules], band_record
 
 
-def _solve_keeping(problem: RiskScoreProblem, binarizer, **solve_kw: Any) -> RiskScore:
-    """:func:`solve_problem`, the model keeping the binarizer of its items (or None)."""
+def _solve_keeping(
+    problem: RiskScoreProblem, binarizer, band_record=None, **solve_kw: Any
+) -> RiskScore:
+    """:func:`solve_problem`, the model keeping the binarizer of its items (or None) and
+    its bands (``stats["bands"]``)."""
     model = solve_problem(problem, **solve_kw)
     model.binarizer = binarizer
+    if band_record:
+        model.stats["bands"] = band_record
     return model
 
 
@@ -505,6 +525,7 @@ def iter_fit_risk_score(
     thresholds: Mapping[str, Any] | None = None,
     linear: Iterable[str] = (),
     one_per_variable: bool = True,
+    bands=None,
     **problem_args: Any,
 ) -> Generator[SolveEvent, None, RiskScore]:
     """Fit like :func:`fit_risk_score`, yielding progress events as the solve runs.
@@ -519,7 +540,7 @@ def iter_fit_risk_score(
     ----------
     X, y, callbacks, time_limit, node_limit, gap_tolerance, stop, warm_start, settings, cut_pool
         As in :func:`fit_risk_score`.
-    n_jobs, client, binarize, thresholds, linear, one_per_variable
+    n_jobs, client, binarize, thresholds, linear, one_per_variable, bands
         As in :func:`fit_risk_score`.
     **problem_args
         The problem arguments of :func:`fit_risk_score` (``max_size``, ``coef_min``,
@@ -539,12 +560,14 @@ def iter_fit_risk_score(
     ...         model = done.value
     ...         break
     """
-    X, binarizer, problem_args["constraints"] = _features(
+    X, binarizer, problem_args["constraints"], band_record = _features(
         X,
+        y,
         binarize,
         thresholds,
         linear,
         one_per_variable,
+        bands,
         problem_args.get("constraints", ()),
         problem_args,
     )
@@ -555,6 +578,7 @@ def iter_fit_risk_score(
         problem,
         callbacks,
         binarizer=binarizer,
+        band_record=band_record,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,

@@ -34,6 +34,7 @@ from riskexplore.core.jsonio import plain as _plain
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score import edits as _edits
+from riskexplore.risk_score.bands import band_rows
 from riskexplore.risk_score.raw_table import item_frame, reads_raw
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -349,7 +350,7 @@ class RiskScore(JsonDocument):
             info = (self.feature_info or {}).get(name)
             binary = info is None or (info["integer"] and info["min"] >= 0 and info["max"] <= 1)
             rows.append((name, f"{p} {unit}" + ("" if binary else " per unit")))
-        return rows
+        return band_rows(rows, self.points, self.binarizer, self.stats.get("bands"))
 
     def certificate_line(self) -> str:
         """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
