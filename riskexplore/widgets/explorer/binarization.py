@@ -49,6 +49,8 @@ _USES = [
 ]
 #: Items listed per column before "and n more".
 _SHOWN = 6
+#: Tables of at most this many columns are shown whole (longer ones scroll).
+_WHOLE = 24
 _FONT = "font-family:system-ui,sans-serif"
 
 
@@ -69,6 +71,11 @@ def _row(view) -> str:
     cells = [f"<b>{esc(view.name)}</b>", esc(kind), esc(cuts), esc(items)]
     style = ' style="color:#8a6d00"' if view.kind == "skipped" else ""
     return f"<tr{style}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def _scroll(rows: int) -> str:
+    """A long table scrolls in its own box; a short one is shown whole."""
+    return "max-height:640px;overflow-y:auto" if rows > _WHOLE else ""
 
 
 def columns_html(views, noun: str = "model") -> str:
@@ -100,8 +107,8 @@ def columns_html(views, noun: str = "model") -> str:
     return (
         f'<div class="rx-columns" style="{_FONT};font-size:13px">'
         f'<div style="margin:2px 0 4px 0">{html.escape(summary)}</div>'
-        '<div style="max-height:420px;overflow-y:auto">'
-        '<table style="border-collapse:collapse" cellpadding="3">'
+        f'<div style="{_scroll(len(views))}">'
+        '<table style="border-collapse:collapse" cellpadding="4">'
         f'<tr style="text-align:left;border-bottom:1px solid #ccc">{head}</tr>'
         + "".join(_row(v) for v in views)
         + "</table></div></div>"
