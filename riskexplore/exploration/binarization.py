@@ -503,9 +503,14 @@ def changes_nothing(binarizer) -> bool:
     Returns
     -------
     bool
-        True when its items are exactly its columns, each ``col == 1``.
+        True when its items are exactly its columns, each a 0/1 column's ``col == 1``.
     """
     columns = [str(c) for c in binarizer.feature_names_in_]
     names = [item.name for item in binarizer.items_]
-    same = all(item.op == "==" and item.name == item.column for item in binarizer.items_)
-    return same and names == columns and not getattr(binarizer, "dropped_columns_", {})
+    kinds = binarizer.column_kinds_
+    same = all(
+        item.op == "==" and item.value in (1, True) and item.name == item.column
+        for item in binarizer.items_
+    )
+    binary = all(kinds.get(c) == "binary" for c in columns)
+    return same and binary and names == columns and not getattr(binarizer, "dropped_columns_", {})

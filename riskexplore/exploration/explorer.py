@@ -606,12 +606,14 @@ class ExplorerState:
         dict
             Item name -> column (a column used as it is is its own).
         """
-        features = self.features()
-        if features is None:
+        if self.X is None:
             return {}
-        binarizer = self._raw_arguments(self.model_family).get("binarizer")
-        groups = {} if binarizer is None else dict(binarizer.item_groups_)
-        return {str(f): groups.get(str(f), str(f)) for f in features.columns}
+        raw = self._raw_arguments(self.model_family)
+        binarizer = raw.get("binarizer")
+        if binarizer is None:
+            return {str(c): str(c) for c in self.X.columns}
+        groups = {item.name: item.column for item in binarizer.items_}
+        return groups | {str(c): str(c) for c in raw.get("linear", ())}
 
     def column_views(self) -> list:
         """What each feature column became (kind, cut points, items, or why skipped).

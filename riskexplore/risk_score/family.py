@@ -246,7 +246,7 @@ def fit_arguments(
     -------
     dict
         Keyword arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (the
-        scale and the multiplier's bounds only with the learned scale; ``binarize`` and
+        scale and the multiplier's bounds only with the learned scale; ``binarize``, and
         ``linear`` with a binarizer, so at most one item of each column is used).
     """
     out: dict[str, Any] = {
@@ -258,8 +258,8 @@ def fit_arguments(
         out["scale"] = "learned"
         out["multiplier_min"] = float(settings["multiplier_min"])
         out["multiplier_max"] = float(settings["multiplier_max"])
+    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
     if binarizer is not None:
-        out["binarize"] = binarizer
         out["linear"] = [str(c) for c in linear]
     return out
 

@@ -134,7 +134,7 @@ def test_an_all_yes_no_table_is_fitted_as_before():
     st.load_csv(yes_no.to_csv(index=False).encode(), "mammo_yes_no.csv")
     st.set_outcome("Malignant")
     st.update_settings(max_size=2, time_limit=10)
-    assert "binarize" not in st.fit_kwargs()
+    assert st.fit_kwargs()["binarize"] is None and "linear" not in st.fit_kwargs()
     assert st.features() is st.X
     assert {v.kind for v in st.column_views()} == {"binary"}
     assert solve(st).binarizer is None
