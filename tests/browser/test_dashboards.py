@@ -413,8 +413,9 @@ def test_dashboard_solves_in_browser(served, browser):
 
 
 def _heart_raw_csv() -> bytes:
-    """The bundled heart data as a clinic would export it: chest pain as words, and
-    cholesterol missing for about one patient in ten."""
+    """The bundled heart data as a clinic would export it: chest pain as words,
+    cholesterol missing for about one patient in ten, and the hospital's name (one value,
+    so it gives no item)."""
     import numpy as np
 
     from riskexplore.datasets import load_dataset
@@ -424,6 +425,7 @@ def _heart_raw_csv() -> bytes:
     frame["cp"] = frame["cp"].map(words)
     rng = np.random.default_rng(0)
     frame["chol"] = frame["chol"].astype(float).mask(rng.random(len(frame)) < 0.1)
+    frame.insert(0, "hospital", "St Mary")
     return frame.to_csv(index=False).encode()
 
 
@@ -447,9 +449,11 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
         )
         page.get_by_label("Outcome to predict").select_option("target")
         columns = page.locator(".rx-binarization .rx-columns")
-        expect(columns).to_contain_text("13 columns give", timeout=60_000)
+        expect(columns).to_contain_text("14 columns give", timeout=60_000)
         for words in ("cp = typical", "categories", "chol missing", "yes/no", "numbers"):
             expect(columns).to_contain_text(words)
+        expect(columns).to_contain_text("skipped (hospital)")  # and why: one value
+        expect(columns.locator("tr", has_text="hospital")).to_contain_text("constant")
         # the cut points of age, typed in step 2
         page.get_by_label("Column to change").select_option("age")
         page.get_by_label("Its cut points").fill("60, 70")
