@@ -10,6 +10,7 @@ import pandas as pd
 import riskexplore.checklist.constraints as rules
 from riskexplore.checklist import edits
 from riskexplore.checklist.constraints import (
+    AtMostKItems,
     ExcludeItem,
     GroupRateGap,
     IncludeItem,
@@ -30,7 +31,9 @@ from riskexplore.core.registry import (
     ModelFamily,
     PathPlot,
     PlugIns,
+    RawTableSpec,
 )
+from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 
 __all__ = ["FAMILY"]
@@ -162,7 +165,12 @@ def check_settings(settings: Mapping[str, Any]) -> None:
 
 
 def fit_arguments(
-    settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
+    settings: Mapping[str, Any],
+    *,
+    categorical: Sequence[str] = (),
+    groups=None,
+    binarizer: Binarizer | None = None,
+    linear: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The arguments of :func:`fit_checklist` for the Explorer's settings (coded columns
     one-hot encoded when binarizing; groups for group constraints).
@@ -172,24 +180,97 @@ def fit_arguments(
     settings : mapping
         The Explorer's settings.
     categorical : sequence of str
-        Integer-coded categorical columns of the dataset.
+        Integer-coded categorical columns of the dataset (without ``binarizer``).
     groups : DataFrame, optional
         The protected attributes chosen.
+    binarizer : Binarizer, optional
+        The fitted binarizer of the Explorer's data (see :func:`binarizer_for`): every
+        solve then uses its items.
+    linear : sequence of str
+        Not used: a checklist's items are yes/no.
 
     Returns
     -------
     dict
         Keyword arguments of :func:`~riskexplore.checklist.fit.fit_checklist`.
     """
-    out: dict[str, Any] = {
-        "max_items": int(settings["max_items"]),
-        "binarize": settings["binarize"],
-    }
-    if settings["binarize"] is not None and categorical:
-        out["categorical"] = list(categorical)
+    out: dict[str, Any] = {"max_items": int(settings["max_items"])}
+    if binarizer is not None and settings["binarize"] is not None:
+        out["binarize"] = binarizer
+    else:
+        out["binarize"] = settings["binarize"]
+        if settings["binarize"] is not None and categorical:
+            out["categorical"] = list(categorical)
     if groups is not None:
         out["groups"] = groups
     return out
+
+
+def binarizer_for(
+    settings: Mapping[str, Any],
+    *,
+    thresholds: Mapping[str, Sequence[float]] | None = None,
+    categorical: Sequence[str] = (),
+) -> Binarizer | None:
+    """The (unfitted) binarizer of the settings' method with the user's cut points.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings (``binarize``: ``"adaptive"``, ``"fixed"`` or None).
+    thresholds : mapping column -> cut points, optional
+        Cut points replacing a column's own.
+    categorical : sequence of str
+        Columns to treat as categories (one item per value).
+
+    Returns
+    -------
+    Binarizer or None
+        None without binarization (the columns are 0/1 items already).
+    """
+    if settings["binarize"] is None:
+        return None
+    return Binarizer(
+        method=settings["binarize"],
+        thresholds={c: list(v) for c, v in thresholds.items()} if thresholds else None,
+        categorical=[str(c) for c in categorical] or "auto",
+    )
+
+
+def excluded_items(constraint) -> tuple[str, ...] | None:
+    """The items a rule naming a variable keeps off the checklist:
+    ``AtMostKItems(items, 0)`` keeps off all of them; None for any other rule.
+
+    Parameters
+    ----------
+    constraint : object
+        A rule.
+
+    Returns
+    -------
+    tuple of str or None
+        The items.
+    """
+    if isinstance(constraint, AtMostKItems) and constraint.k == 0:
+        return tuple(constraint.items)
+    return None
+
+
+def exclude_items(items: Sequence[str]) -> AtMostKItems:
+    """One rule keeping every item of ``items`` off the checklist (a rule naming a
+    variable: "do not use age" keeps off every item of age).
+
+    Parameters
+    ----------
+    items : sequence of str
+        The items (of a column, say).
+
+    Returns
+    -------
+    AtMostKItems
+        ``AtMostKItems(items, 0)``.
+    """
+    return AtMostKItems(tuple(str(i) for i in items), 0)
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
@@ -419,5 +500,11 @@ FAMILY = ModelFamily(
         explorer_builder="riskexplore.widgets.builders.checklist:EXPLORER_BUILDER",
         explorer_settings="riskexplore.widgets.explorer.checklist_settings:ChecklistSettings",
         command=BUILTIN_COMMANDS["checklist"],
+    ),
+    raw_table=RawTableSpec(
+        binarizer=binarizer_for,
+        linear=False,
+        exclude=exclude_items,
+        excluded=excluded_items,
     ),
 )

@@ -41,6 +41,7 @@ __all__ = [
     "ModelFamily",
     "PathPlot",
     "PlugIns",
+    "RawTableSpec",
     "ScalePriceSpec",
     "SizePathSession",
     "every_setting_supported",
@@ -366,6 +367,37 @@ class ScalePriceSpec:
 
 
 @dataclass(frozen=True)
+class RawTableSpec:
+    """How a family turns a raw table (numbers, categories, missing values) into its
+    features: what the Explorer shows and lets the user edit in its step 2 (see
+    :mod:`riskexplore.exploration.binarization`), and rules that name a variable.
+
+    Attributes
+    ----------
+    binarizer : callable
+        ``(settings, *, thresholds, categorical) -> Binarizer or None``: the unfitted
+        :class:`~riskexplore.data.binarize.Binarizer` the family's fit makes its items with,
+        for the Explorer's ``settings``, the user's cut points (``{column: [cut, ...]}``)
+        and the columns to treat as categories; None when these settings use the columns
+        as they are (a checklist without binarization).
+    linear : bool
+        Whether a numeric column may stay a number (points per unit) instead of items.
+    exclude : callable
+        ``(items) -> constraint``: one readable constraint of the family that keeps every
+        item of ``items`` out of the model ("do not use age" excludes every item of age).
+    excluded : callable
+        ``(constraint) -> tuple of str or None``: the items the constraint keeps out of the
+        model when that is all it does, else None (how such a rule is recognised, to say
+        it in plain words).
+    """
+
+    binarizer: Callable[..., Any]
+    linear: bool
+    exclude: Callable[[tuple[str, ...]], Any]
+    excluded: Callable[[Any], tuple[str, ...] | None]
+
+
+@dataclass(frozen=True)
 class ModelFamily:
     """A family of models, as the layers above the families see it.
 
@@ -407,7 +439,9 @@ class ModelFamily:
     fit_arguments : callable
         ``(settings, *, categorical, groups) -> dict``: the fit arguments of the
         settings (``categorical``: coded columns of the dataset; ``groups``: the
-        protected attributes chosen, or None).
+        protected attributes chosen, or None). A family with a :attr:`raw_table` spec
+        also takes ``binarizer`` (the fitted Binarizer of the Explorer's data, or None:
+        the columns are used as they are) and ``linear`` (columns kept as numbers).
     check_data : callable
         ``(X, y, settings) -> None``: raises :class:`~riskexplore.errors.InputError`
         when the data cannot be fitted with the settings.
@@ -441,6 +475,9 @@ class ModelFamily:
         a tiny problem, before a server takes visitors.
     plugins : PlugIns
         The family's widgets and command, named by dotted path.
+    raw_table : RawTableSpec or None
+        How the family binarizes a raw table in the Explorer; None: its fit takes the
+        table as it is.
     """
 
     name: str
@@ -472,6 +509,7 @@ class ModelFamily:
     scale_price: ScalePriceSpec | None = None
     warm_up: Callable[[], None] | None = None
     plugins: PlugIns = PlugIns()
+    raw_table: RawTableSpec | None = None
 
 
 _lock = threading.Lock()

@@ -24,9 +24,11 @@ from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.binned import group_data, is_group_column
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.evaluation.metrics import as_binary_outcome
+from riskexplore.exploration.binarization import Binarization, changes_nothing
 from riskexplore.exploration.runner import solve_function
 from riskexplore.exploration.study.data import StudyWarning, resolve_data
 from riskexplore.exploration.study.document import Study
+from riskexplore.exploration.variable_rules import describe_rule, variable_rule
 
 __all__ = [
     "COMMON_SETTINGS",
@@ -127,6 +129,11 @@ class ExplorerState:
     same_data_as_study : bool
         False when the state was opened from a study (:meth:`from_study`) on a table
         that differs from the study's (its hash).
+    binarization : Binarization
+        How the raw table becomes items (the user's cut points, columns read as
+        categories or kept as numbers: :mod:`riskexplore.exploration.binarization`), for
+        every family with a :attr:`~riskexplore.core.registry.ModelFamily.raw_table` spec;
+        changed with :meth:`set_cut_points` and :meth:`set_column_use`.
 
     Examples
     --------
@@ -158,6 +165,7 @@ class ExplorerState:
     categorical: tuple[str, ...] = ()
     scale_price: Any = None
     same_data_as_study: bool = True
+    binarization: Binarization = field(default_factory=Binarization)
     _scale_price_run: RunRecord | None = field(default=None, repr=False)
 
     # --- data ------------------------------------------------------------------------
@@ -197,6 +205,7 @@ class ExplorerState:
         self.categorical = ()
         self.outcome = None
         self.X = self.y = self.X_test = self.y_test = None
+        self.binarization = Binarization()
         self.settings["group_columns"] = ()
         self.data_version += 1
 
@@ -243,6 +252,7 @@ class ExplorerState:
         X = self.frame.drop(columns=[column])
         self.outcome = column
         self._split(X, y)
+        self.binarization = self.binarization.restricted(self.feature_names)
         self.settings["group_columns"] = tuple(
             c for c in self.settings.get("group_columns", ()) if is_group_column(c, X.columns)
         )
@@ -414,6 +424,11 @@ class ExplorerState:
         except InputError as exc:
             raise InputError(f"the study's settings cannot be used: {exc}") from None
         state.set_outcome(study.data.outcome)
+        if not study.binarization.is_default():
+            try:
+                state._choose(study.binarization)
+            except InputError as exc:
+                raise InputError(f"the study's binarization cannot be used: {exc}") from None
         for run, saved in study.runs.items():
             state.record(
                 run,
@@ -484,7 +499,7 @@ class ExplorerState:
             raise InputError("there are no feature columns besides the outcome")
         if self.y.nunique() < 2:
             raise InputError("the training data hold a single outcome value")
-        self.model_family.check_data(self.X, self.y, self.settings)
+        self.model_family.check_data(self.features(), self.y, self.settings)
 
     def groups(self, test: bool = False):
         """The protected-group columns of the training (or held-out) rows, or None.
@@ -516,10 +531,192 @@ class ExplorerState:
         """Arguments of the family's fit function (``fit_risk_score``, ``fit_checklist``)
         from the settings, with ``time_limit``."""
         out = self.model_family.fit_arguments(
-            self.settings, categorical=self.categorical_columns(), groups=self.groups()
+            self.settings,
+            categorical=self.categorical_columns(),
+            groups=self.groups(),
+            **self._raw_arguments(self.model_family),
         )
         out["time_limit"] = float(self.settings["time_limit"])
         return out
+
+    # --- the raw table's items (the binarization of step 2) ----------------------------
+    def binarizer(self, family: ModelFamily | None = None):
+        """The family's binarizer with the user's choices, fitted on the training rows.
+
+        Parameters
+        ----------
+        family : ModelFamily, optional
+            The family (default: the one chosen).
+
+        Returns
+        -------
+        Binarizer or None
+            None before the outcome is chosen, or when the family binarizes nothing
+            (no :attr:`~riskexplore.core.registry.ModelFamily.raw_table` spec, or a
+            checklist without binarization).
+
+        Raises
+        ------
+        InputError
+            When the table cannot be binarized with these choices.
+        """
+        family = self.model_family if family is None else family
+        if self.X is None:
+            return None
+        return self.binarization.fitted(
+            family, self.X, self.settings, self.categorical_columns(), self.data_version
+        )
+
+    def _raw_arguments(self, family: ModelFamily) -> dict[str, Any]:
+        """``binarizer`` and ``linear`` for the family's fit arguments (nothing for a family
+        without a raw-table spec): no binarizer when it would change nothing."""
+        if family.raw_table is None or self.X is None:
+            return {}
+        binarizer = self.binarizer(family)
+        linear = self.binarization.linear_for(family, self.X)
+        if binarizer is not None and not linear and changes_nothing(binarizer):
+            binarizer = None  # an all-yes/no table: its columns, as they are
+        if binarizer is not None and not binarizer.items_ and set(linear) == set(self.X):
+            binarizer, linear = None, ()  # every column a number: the table as it is
+        return {"binarizer": binarizer, "linear": linear if binarizer is not None else ()}
+
+    def features(self):
+        """The training features as the family's fit sees them: the items of the raw
+        table and its linear columns (or the table as it is).
+
+        Returns
+        -------
+        DataFrame or None
+            None before the outcome is chosen.
+        """
+        if self.X is None:
+            return None
+        raw = self._raw_arguments(self.model_family)
+        binarizer, linear = raw.get("binarizer"), list(raw.get("linear", ()))
+        if binarizer is None:
+            return self.X
+        items = binarizer.transform(self.X.drop(columns=linear))
+        return pd.concat([items, self.X[linear]], axis=1)
+
+    def item_groups(self) -> dict[str, str]:
+        """Each feature of the family's fit -> the column of the table it comes from.
+
+        Returns
+        -------
+        dict
+            Item name -> column (a column used as it is is its own).
+        """
+        if self.X is None:
+            return {}
+        raw = self._raw_arguments(self.model_family)
+        binarizer = raw.get("binarizer")
+        if binarizer is None:
+            return {str(c): str(c) for c in self.X.columns}
+        groups = {item.name: item.column for item in binarizer.items_}
+        return groups | {str(c): str(c) for c in raw.get("linear", ())}
+
+    def column_views(self) -> list:
+        """What each feature column became (kind, cut points, items, or why skipped).
+
+        Returns
+        -------
+        list of ColumnView
+            One per feature column (empty before the outcome is chosen).
+
+        Raises
+        ------
+        InputError
+            When the table cannot be binarized with these choices.
+        """
+        if self.X is None:
+            return []
+        family = self.model_family
+        linear = self.binarization.linear_for(family, self.X)
+        return self.binarization.columns(self.binarizer(), self.feature_names, linear)
+
+    def set_cut_points(self, column: str, cuts) -> None:
+        """Replace a numeric column's cut points (``"65, 75"``; None or ``""``: the data's
+        own). The runs so far are of other items: the data version changes.
+
+        Parameters
+        ----------
+        column : str
+            A numeric feature column.
+        cuts : str, sequence or None
+            The cut points (see :func:`~riskexplore.exploration.binarization.parse_cut_points`).
+        """
+        self._choose(self.binarization.with_cut_points(column, cuts), column, "cuts")
+
+    def set_column_use(self, column: str, use: str) -> None:
+        """How a column is used: ``"items"`` (as the data say), ``"categories"`` (one item
+        per value) or ``"number"`` (points per unit, for families whose models can).
+
+        Parameters
+        ----------
+        column : str
+            A feature column.
+        use : {"items", "categories", "number"}
+            The use.
+        """
+        self._choose(self.binarization.with_use(column, use), column, use)
+
+    def _choose(self, choices: Binarization, column: str | None = None, what: str = "") -> None:
+        """Adopt new choices if the table can be binarized with them (else nothing
+        changes and an InputError says why); the runs so far are of other items."""
+        if self.X is None:
+            raise InputError("load data and choose the outcome first")
+        choices.check_columns(self.feature_names)
+        family = self.model_family
+        if what == "number" and (family.raw_table is None or not family.raw_table.linear):
+            raise InputError(f"a {family.label.lower()} cannot use {column!r} as a number")
+        numeric = column is None or pd.api.types.is_numeric_dtype(self.X[column])
+        categories = {*self.categorical_columns(), *choices.categorical}
+        if what in ("number", "cuts", "categories") and not numeric:
+            raise InputError(f"{column!r} holds categories, not numbers: use its items")
+        if what == "cuts" and column in categories and column in choices.cut_points:
+            raise InputError(f"{column!r} is read as categories, so it has no cut points")
+        try:
+            choices.fitted(family, self.X, self.settings, self.categorical_columns())
+        except InputError as exc:
+            raise InputError(f"{column!r}: {exc}" if column else str(exc)) from None
+        self.binarization = choices.copy()
+        self.data_version += 1
+
+    def describe_rule(self, constraint) -> str:
+        """A rule in plain words ("Do not use age", "Use age only as age ≥ 65").
+
+        Parameters
+        ----------
+        constraint : object
+            A readable constraint of the family.
+
+        Returns
+        -------
+        str
+            The words.
+        """
+        try:
+            groups = self.item_groups()
+        except InputError:
+            groups = {}
+        return describe_rule(constraint, self.model_family, groups)
+
+    def variable_rule(self, column: str, keep=None):
+        """The rule "do not use ``column``" (or "use it only as ``keep``") of the family.
+
+        Parameters
+        ----------
+        column : str
+            A feature column.
+        keep : str or sequence of str, optional
+            Its items that stay allowed.
+
+        Returns
+        -------
+        constraint
+            A readable constraint (see :mod:`riskexplore.exploration.variable_rules`).
+        """
+        return variable_rule(self.model_family, self.item_groups(), column, keep)
 
     def solve_function(self, constraints=()):
         """A ``solve(callbacks, stop)`` for the current data, family and settings."""
@@ -624,7 +821,10 @@ class ExplorerState:
             return None
         settings = run.settings
         kwargs = family.fit_arguments(
-            settings, categorical=self.categorical_columns(), groups=self.groups()
+            settings,
+            categorical=self.categorical_columns(),
+            groups=self.groups(),
+            **self._raw_arguments(family),
         )
         kwargs["time_limit"] = float(settings["time_limit"])
         X, y, price = self.X, self.y, family.scale_price.of_run

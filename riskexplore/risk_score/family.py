@@ -18,12 +18,14 @@ from riskexplore.core.registry import (
     ModelFamily,
     PathPlot,
     PlugIns,
+    RawTableSpec,
     ScalePriceSpec,
 )
+from riskexplore.data.binarize import Binarizer
 from riskexplore.data.validation import check_magnitude, check_training_data
 from riskexplore.errors import InputError
 from riskexplore.risk_score import edits
-from riskexplore.risk_score.constraints import Exclude, Include
+from riskexplore.risk_score.constraints import AtMostKOf, Exclude, Include
 from riskexplore.risk_score.fit import build_problem, fit_risk_score
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
@@ -39,6 +41,8 @@ from riskexplore.risk_score.problem import (
     fixed_scale_only,
     multiplier_range,
 )
+from riskexplore.risk_score.raw_settings import split_raw
+from riskexplore.risk_score.raw_table import BINARIZE_OPTIONS
 from riskexplore.risk_score.scale_price import ScalePrice, price_of_run
 from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
 
@@ -217,7 +221,12 @@ def check_settings(settings: Mapping[str, Any]) -> None:
 
 
 def fit_arguments(
-    settings: Mapping[str, Any], *, categorical: Sequence[str] = (), groups=None
+    settings: Mapping[str, Any],
+    *,
+    categorical: Sequence[str] = (),
+    groups=None,
+    binarizer: Binarizer | None = None,
+    linear: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The arguments of :func:`fit_risk_score` for the Explorer's settings.
 
@@ -226,13 +235,19 @@ def fit_arguments(
     settings : mapping
         The Explorer's settings.
     categorical, groups
-        Not used by risk scores.
+        Not used by risk scores (categorical columns are the binarizer's).
+    binarizer : Binarizer, optional
+        The fitted binarizer of the raw table (see :func:`binarizer_for`); None: the
+        columns are the features, as they are.
+    linear : sequence of str
+        Columns kept as numbers (points per unit) beside the binarizer's items.
 
     Returns
     -------
     dict
         Keyword arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (the
-        scale and the multiplier's bounds only with the learned scale).
+        scale and the multiplier's bounds only with the learned scale; ``binarize``, and
+        ``linear`` with a binarizer, so at most one item of each column is used).
     """
     out: dict[str, Any] = {
         "max_size": int(settings["max_size"]),
@@ -243,7 +258,76 @@ def fit_arguments(
         out["scale"] = "learned"
         out["multiplier_min"] = float(settings["multiplier_min"])
         out["multiplier_max"] = float(settings["multiplier_max"])
+    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
+    if binarizer is not None:
+        out["linear"] = [str(c) for c in linear]
     return out
+
+
+def binarizer_for(
+    settings: Mapping[str, Any],
+    *,
+    thresholds: Mapping[str, Sequence[float]] | None = None,
+    categorical: Sequence[str] = (),
+) -> Binarizer:
+    """The (unfitted) binarizer of ``binarize="auto"`` with the user's cut points.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings (not used: risk scores always binarize a raw table).
+    thresholds : mapping column -> cut points, optional
+        Cut points replacing a column's own (``{"age": [65, 75]}``: ``age ≥ 65``,
+        ``age ≥ 75``).
+    categorical : sequence of str
+        Columns to treat as categories (one item per value).
+
+    Returns
+    -------
+    Binarizer
+        With :data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS`.
+    """
+    return Binarizer(
+        thresholds={c: list(v) for c, v in thresholds.items()} if thresholds else None,
+        categorical=[str(c) for c in categorical] or "auto",
+        **BINARIZE_OPTIONS,
+    )
+
+
+def excluded_features(constraint) -> tuple[str, ...] | None:
+    """The features a rule naming a variable keeps out of the score:
+    ``AtMostKOf(features, 0)`` keeps out all of them; None for any other rule.
+
+    Parameters
+    ----------
+    constraint : object
+        A rule.
+
+    Returns
+    -------
+    tuple of str or None
+        The features.
+    """
+    if isinstance(constraint, AtMostKOf) and constraint.k == 0:
+        return tuple(constraint.features)
+    return None
+
+
+def exclude_features(features: Sequence[str]) -> AtMostKOf:
+    """One rule keeping every feature of ``features`` out of the score (a rule naming a
+    variable: "do not use age" keeps out every item of age).
+
+    Parameters
+    ----------
+    features : sequence of str
+        The features (items of a column, say).
+
+    Returns
+    -------
+    AtMostKOf
+        ``AtMostKOf(features, 0)``.
+    """
+    return AtMostKOf(tuple(str(f) for f in features), 0)
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
@@ -252,7 +336,7 @@ def check_data(X, y, settings: Mapping[str, Any]) -> None:
     Parameters
     ----------
     X : DataFrame
-        Features.
+        Features (a raw table's items and linear columns, when it is binarized).
     y : Series
         Outcome.
     settings : mapping
@@ -318,8 +402,55 @@ def warm_up() -> None:
 SHARED = {"cut_pool": CutPool}
 
 
+def near_optimal_scores(X, y, **settings: Any):
+    """:func:`~riskexplore.risk_score.near_optimal.near_optimal_models` with the fit's
+    raw-table settings (``binarize``, ``linear``, ...): the set of the table's items, each
+    model keeping the binarizer.
+
+    Parameters
+    ----------
+    X, y
+        Training data (a raw table with ``binarize``).
+    **settings
+        Arguments of ``near_optimal_models`` and the raw-table settings of
+        :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+
+    Returns
+    -------
+    NearOptimalScores
+        The set.
+    """
+    X, settings, binarizer = split_raw(X, settings)
+    found = near_optimal_models(X, y, **settings)
+    for record in found.models:
+        record.model.binarizer = binarizer
+    return found
+
+
+def training_problem(X, y, settings: Mapping[str, Any], constraints: Sequence):
+    """The problem the near-optimal search solves (for hand edits of a model read from a
+    file), raw-table settings included.
+
+    Parameters
+    ----------
+    X, y
+        Training data.
+    settings : mapping
+        Fit arguments.
+    constraints : sequence
+        The rules.
+
+    Returns
+    -------
+    RiskScoreProblem
+        The problem.
+    """
+    X, rest, _binarizer = split_raw(X, {**settings, "constraints": list(constraints)})
+    return build_problem(X, y, **rest)
+
+
 ALTERNATIVES = AlternativesSpec(
-    near_optimal=near_optimal_models,
+    near_optimal=near_optimal_scores,
     tolerance=0.01,
     tolerance_unit="relative",
     features_of=lambda model: tuple(model.points),
@@ -330,9 +461,7 @@ ALTERNATIVES = AlternativesSpec(
     edit=edits.edit,
     describe_model=describe_model,
     unsupported=fixed_scale_only,
-    training_problem=lambda X, y, settings, constraints: build_problem(
-        X, y, constraints=constraints, **settings
-    ),
+    training_problem=training_problem,
 )
 
 
@@ -382,5 +511,11 @@ FAMILY = ModelFamily(
         explorer_builder="riskexplore.widgets.builders.risk_score:EXPLORER_BUILDER",
         explorer_settings="riskexplore.widgets.explorer.risk_score_settings:RiskScoreSettings",
         command=BUILTIN_COMMANDS["risk_score"],
+    ),
+    raw_table=RawTableSpec(
+        binarizer=binarizer_for,
+        linear=True,
+        exclude=exclude_features,
+        excluded=excluded_features,
     ),
 )

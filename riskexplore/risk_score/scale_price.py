@@ -33,6 +33,7 @@ from riskexplore.risk_score.fit import fit_risk_score
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, multiplier_range
+from riskexplore.risk_score.raw_settings import split_raw
 
 __all__ = ["ScalePrice", "price_of_fixed_scale", "price_of_run", "scale_price_interval"]
 
@@ -245,8 +246,9 @@ def price_of_fixed_scale(
                 "multiplier_max, and fixed= or learned= for a model already fitted"
             )
     m_range = multiplier_range("learned", multiplier_min, multiplier_max)
-    _check_given(fixed, "fixed", X, y, m_range)
-    _check_given(learned, "learned", X, y, m_range)
+    features = X if fit_kwargs.get("binarize") is None else split_raw(X, fit_kwargs)[0]
+    _check_given(fixed, "fixed", features, y, m_range)
+    _check_given(learned, "learned", features, y, m_range)
     pool = CutPool() if cut_pool is None else cut_pool
     for given in (fixed, learned):
         if given is not None:

@@ -30,6 +30,7 @@ import numpy as np
 from riskexplore.risk_score.fit import build_problem, points_feasible, solve_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.raw_settings import split_raw
 
 __all__ = ["RiskScorePathSession"]
 
@@ -51,7 +52,8 @@ class RiskScorePathSession:
         A pool already attached to this data.
     **fit_kwargs
         Other arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (with
-        ``scale="learned"`` every size learns its own multiplier).
+        ``scale="learned"`` every size learns its own multiplier; with ``binarize``,
+        the raw table is binarized once and every size's model keeps the binarizer).
     """
 
     train_metrics = ("cal", "auc")
@@ -67,6 +69,7 @@ class RiskScorePathSession:
         cut_pool: CutPool | None = None,
         **fit_kwargs: Any,
     ) -> None:
+        X, fit_kwargs, self.binarizer = split_raw(X, fit_kwargs)
         self.X, self.y = X, y
         self.solve_kw = {k: fit_kwargs.pop(k) for k in _SOLVE_KEYS if k in fit_kwargs}
         self.fit_kwargs = fit_kwargs
@@ -89,6 +92,7 @@ class RiskScorePathSession:
             cut_pool=self.pool,
             **self.solve_kw,
         )
+        model.binarizer = self.binarizer  # (None without a raw table)
         self.previous = model
         return model
 

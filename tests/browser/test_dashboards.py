@@ -418,3 +418,83 @@ def test_dashboard_solves_in_browser(served, browser):
             if part.count() and part.is_visible():
                 screenshot(part, ARTIFACTS / f"dashboard_{which}_study.png")
         context.close()
+
+
+def _heart_raw_csv() -> bytes:
+    """The bundled heart data as a clinic would export it: chest pain as words,
+    cholesterol missing for about one patient in ten, and the hospital's name (one value,
+    so it gives no item)."""
+    import numpy as np
+
+    from riskexplore.datasets import load_dataset
+
+    frame = load_dataset("heart").frame.copy()
+    words = {0: "typical", 1: "atypical", 2: "non-anginal", 3: "asymptomatic"}
+    frame["cp"] = frame["cp"].map(words)
+    rng = np.random.default_rng(0)
+    frame["chol"] = frame["chol"].astype(float).mask(rng.random(len(frame)) < 0.1)
+    frame.insert(0, "hospital", "St Mary")
+    return frame.to_csv(index=False).encode()
+
+
+def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
+    """An uploaded raw table (words, missing values): step 2 shows each column's kind and
+    cut points, a column's cut points typed there become its items, and the score card
+    reads items with their points ("age ≥ 60  1 point"), never points per unit."""
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", timeout=120, log_file=log)
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    outside = block_outside(context)
+    page = context.new_page()
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(url, timeout=LOAD_TIMEOUT_MS)
+        solve = button(page, "Find the best score")
+        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        upload_csv(page, "heart_clinic.csv", _heart_raw_csv())
+        expect(page.locator(".rx-message", has_text="Loaded heart_clinic.csv").first).to_be_visible(
+            timeout=60_000
+        )
+        page.get_by_label("Outcome to predict").select_option("target")
+        columns = page.locator(".rx-binarization .rx-columns")
+        expect(columns).to_contain_text("14 columns give", timeout=60_000)
+        for words in ("cp = typical", "categories", "chol missing", "yes/no", "numbers"):
+            expect(columns).to_contain_text(words)
+        expect(columns).to_contain_text("skipped (hospital)")  # and why: one value
+        expect(columns.locator("tr", has_text="hospital")).to_contain_text("constant")
+        # the cut points of age, typed in step 2
+        page.get_by_label("Column to change").select_option("age")
+        page.get_by_label("Its cut points").fill("60, 70")
+        button(page, "Apply").click()
+        expect(columns).to_contain_text("60, 70 (yours)", timeout=60_000)
+        expect(page.locator(".rx-binarization .rx-message")).to_contain_text(
+            "age now gives: age ≥ 60, age ≥ 70"
+        )
+        page.locator(".rx-binarization").first.screenshot(
+            path=str(ARTIFACTS / "dashboard_risk_raw_columns.png")
+        )
+        for label, value in (
+            ("Time limit (seconds)", 10),
+            ("Most characteristics in the score", 3),
+        ):
+            page.get_by_label(label).fill(str(value))
+            page.get_by_label(label).press("Tab")
+        page.wait_for_timeout(500)
+        solve.click()
+        samples = _watch_solve(page, "unconstrained", 10)
+        assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
+        card = page.locator(".rx-search-unconstrained .rx-card").first
+        expect(card).to_be_visible(timeout=30_000)
+        text = card.inner_text()
+        lines = re.findall(r"^\s*\d+\.\s+(.+?)\s+(-?\d+) points?", text, flags=re.M)
+        assert len(lines) >= 2, text  # items with their points
+        assert all(re.search(r" (≥|>|=) | missing$|^\w+$", item) for item, _ in lines), lines
+        assert "per unit" not in text
+        card.screenshot(path=str(ARTIFACTS / "dashboard_risk_raw_card.png"))
+        assert "Traceback" not in page.locator("body").inner_text()
+        assert not outside, f"requests outside localhost: {outside}"
+    finally:
+        _full_page_screenshot(page, ARTIFACTS / "dashboard_risk_raw.png")
+        context.close()
+        stop_process(proc)
+        log.close()

@@ -146,6 +146,10 @@ def _classify_rows(problem: ChecklistProblem, rows, sizes):
                 excluded.add(j)
                 continue
         coefs = list(items.values())
+        if row.M == 0 and row.N == 0 and items and min(coefs) > 0 and row.lower <= 0:
+            if row.upper < min(coefs):  # none of them ("at most 0 of"): all excluded
+                excluded.update(items)
+                continue
         if (
             row.M == 0
             and row.N == 0

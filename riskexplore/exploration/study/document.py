@@ -7,11 +7,17 @@ A study holds what an :class:`~riskexplore.widgets.explorer.widget.Explorer` sho
   (:func:`~riskexplore.exploration.study.data.table_digest`); the patients' rows themselves
   only when asked (``include_data=True``);
 * the model family and the **settings**;
+* how the raw table became items (the **binarization** of step 2: the user's cut points,
+  the columns read as categories or kept as numbers;
+  :class:`~riskexplore.exploration.binarization.Binarization`); each model keeps its own
+  fitted binarizer in its document;
 * the active **constraints**, each as ``{"type": class name, "fields": {...}}`` over a
   whitelist: the readable constraint classes of the registered families
-  (:attr:`~riskexplore.core.registry.ModelFamily.constraint_types`). Constraints written
-  as Pyomo models (or raw rows) cannot be saved:
-  :func:`~riskexplore.exploration.study.codec.encode_constraint` says so;
+  (:attr:`~riskexplore.core.registry.ModelFamily.constraint_types`), and the same
+  **rules** in plain words ("Do not use age", "Use age only as age ≥ 65"; for people
+  reading the file, never read back as rules). Constraints written as Pyomo models (or
+  raw rows) cannot be saved: :func:`~riskexplore.exploration.study.codec.encode_constraint`
+  says so;
 * every **run** on the current data: its model with its certificate and its solve trace,
   the settings and the constraints it was solved with;
 * the **size path**, if one was computed: its rows, its models and the size selected;
@@ -71,6 +77,7 @@ from riskexplore.core.registry import family_of, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.near_optimal import NearOptimalSet
 from riskexplore.evaluation.paths import SizePath
+from riskexplore.exploration.binarization import Binarization
 from riskexplore.exploration.study.alternatives import decode_alternatives, encode_alternatives
 from riskexplore.exploration.study.codec import (
     canonical,
@@ -108,8 +115,9 @@ __all__ = [
 #: The ``format`` field of every study file.
 FORMAT = "riskexplore-study"
 #: The format version this riskexplore writes (it reads every version up to it; version 2
-#: added the near-optimal set, version 3 the settings of the "By group" view).
-VERSION = 3
+#: added the near-optimal set, version 3 the settings of the "By group" view, version 4
+#: the binarization of the raw table and the rules in plain words).
+VERSION = 4
 #: Largest study file accepted (100 MB: a 20 MB upload saved with its rows fits easily).
 MAX_STUDY_BYTES = 100 * 2**20
 
@@ -128,6 +136,8 @@ _KEYS = (
     "scale_price",
     "alternatives",
     "audit",
+    "binarization",
+    "rules",
     "checksum",
 )
 
@@ -191,6 +201,10 @@ class Study:
     audit : dict or None
         The settings of the "By group" view (``by``, ``run``, ``data``, ``metric``,
         ``min_size``), if a column was chosen.
+    binarization : Binarization
+        How the raw table became items (the user's choices of step 2).
+    rules : list of str or None
+        The constraints in plain words (None: their own ``describe()``).
 
     Examples
     --------
@@ -218,6 +232,8 @@ class Study:
     alternatives: NearOptimalSet | None = None
     alternatives_selected: int | None = None
     audit: dict[str, Any] | None = None
+    binarization: Binarization = field(default_factory=Binarization)
+    rules: list[str] | None = None
 
     # --- writing ----------------------------------------------------------------------
     @classmethod
@@ -291,6 +307,8 @@ class Study:
         if alternatives is not None and alternatives[0].family == study.family:
             study.alternatives, study.alternatives_selected = alternatives
         study.audit = None if audit is None else dict(audit)
+        study.binarization = state.binarization.copy()
+        study.rules = [state.describe_rule(c) for c in constraints]
         study.to_dict()  # refuses what cannot be saved (a Pyomo model, say) now
         return study
 
@@ -302,7 +320,7 @@ class Study:
         dict
             ``format``, ``version``, ``saved_by``, ``data``, ``family``, ``settings``,
             ``constraints``, ``runs``, ``size_path``, ``scale_price``, ``alternatives``,
-            ``audit`` and ``checksum``.
+            ``audit``, ``binarization``, ``rules`` and ``checksum``.
 
         Raises
         ------
@@ -341,10 +359,19 @@ class Study:
             if self.alternatives is None
             else encode_alternatives(self.alternatives, self.alternatives_selected),
             "audit": None if self.audit is None else encode_settings(self.audit, "audit"),
+            "binarization": self.binarization.to_dict(),
+            "rules": self._rules(),
         }
         doc = canonical(doc)
         doc["checksum"] = checksum(doc)
         return doc
+
+    def _rules(self) -> list[str]:
+        """The constraints in plain words (their own ``describe()`` unless given)."""
+        rules = self.rules
+        if rules is None or len(rules) != len(self.constraints):
+            rules = [c.describe() for c in self.constraints]
+        return [str(r) for r in rules]
 
     def _encode_path(self) -> dict[str, Any]:
         path = self.size_path
@@ -600,7 +627,24 @@ class _Decoder:
         audit_doc = doc.get("audit")  # (format versions 1 and 2 have none)
         if audit_doc is not None:
             study.audit = self.audit(audit_doc)
+        if "binarization" in doc:  # (format versions 1 to 3 have none)
+            study.binarization = self.binarization(doc["binarization"])
+        if "rules" in doc:
+            study.rules = self.rules(doc["rules"], len(constraints))
         return study
+
+    def binarization(self, b: Any) -> Binarization:
+        try:
+            return Binarization.from_dict(b)
+        except InputError as exc:
+            raise self.fail("binarization", str(exc)) from None
+
+    def rules(self, rules: Any, n: int) -> list[str]:
+        if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+            raise self.fail("rules", "must be a list of sentences")
+        if len(rules) != n:
+            raise self.fail("rules", f"has {len(rules)} sentences for {n} constraints")
+        return list(rules)
 
     def audit(self, a: Any) -> dict[str, Any]:
         if not isinstance(a, dict):

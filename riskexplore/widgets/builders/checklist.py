@@ -11,6 +11,10 @@ lists (``to_rows``), and — when a ``checker`` is given, e.g. one that builds t
 problem on the data and runs :func:`~riskexplore.checklist.engines.check_feasible`
 (see :func:`data_checker`) — against the data. A refused
 constraint is shown as a readable message and the active set stays as it was.
+
+With the items' feature groups (the columns of a raw table) the builder also offers the
+rules that name a variable ("Do not use age", "Use age only as age ≥ 65"; see
+:mod:`riskexplore.exploration.variable_rules`) and lists every rule in plain words.
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ from typing import Any
 
 from riskexplore.checklist import constraints as cc
 from riskexplore.checklist.engines import check_feasible
+from riskexplore.checklist.family import FAMILY
 from riskexplore.checklist.fit import prepare_checklist
-from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import ConstraintError
 from riskexplore.widgets.builders.constraint_list import (
+    VARIABLE_TYPES,
     ConstraintListBase,
     ExplorerBuilder,
+    VariableInputs,
     form_input,
 )
 
@@ -105,7 +111,9 @@ class ChecklistConstraintBuilder(ConstraintListBase):
     item_names : sequence of str
         The items offered (binarized names such as ``"age ≥ 54"``).
     item_groups : mapping item -> feature group, optional
-        Feature group (source column) of each item, for "one item per group".
+        Feature group (source column) of each item, for "one item per group" and the
+        rules naming a variable (``VARIABLE_TYPES`` of
+        :mod:`~riskexplore.widgets.builders.constraint_list`).
     group_columns : sequence of str, optional
         Columns of the protected-group data, offered for group-rate constraints
         ("by"; none selected means every column crossed).
@@ -126,6 +134,8 @@ class ChecklistConstraintBuilder(ConstraintListBase):
     m_mode, rate : ipywidgets.Dropdown
     lo, hi : ipywidgets.BoundedIntText
     rate_value : ipywidgets.BoundedFloatText
+    variable, variable_item : ipywidgets.Dropdown
+        A variable (feature group) and one of its items (with ``item_groups`` only).
     add_button, remove_button, clear_button : ipywidgets.Button
     active : ipywidgets.SelectMultiple
     active_html, message : ipywidgets.HTML
@@ -156,7 +166,12 @@ class ChecklistConstraintBuilder(ConstraintListBase):
         if not names:
             raise ValueError("ChecklistConstraintBuilder needs at least one item name")
         self.item_names = names
-        self.item_groups = dict(item_groups or {})
+        self.item_groups = {str(k): str(v) for k, v in (item_groups or {}).items()}
+        self.variables = VariableInputs(FAMILY, self.item_groups) if self.item_groups else None
+        self.types = {
+            **CHECKLIST_CONSTRAINT_TYPES,
+            **(VARIABLE_TYPES if self.item_groups else {}),
+        }
         self.group_columns = [str(c) for c in group_columns]
         self.checker = checker
         self._constraints: list = []
@@ -174,7 +189,7 @@ class ChecklistConstraintBuilder(ConstraintListBase):
         n = len(names)
         groups = sorted({str(g) for g in self.item_groups.values()})
         columns = self.group_columns
-        self.kind = form_input(w.Dropdown, "constraint", options=list(CHECKLIST_CONSTRAINT_TYPES))
+        self.kind = form_input(w.Dropdown, "constraint", options=list(self.types))
         self.item = form_input(w.Dropdown, "item", options=names)
         self.items = form_input(w.SelectMultiple, "items", options=names, rows=min(8, n))
         self.feature_groups = form_input(
@@ -203,17 +218,20 @@ class ChecklistConstraintBuilder(ConstraintListBase):
             w.SelectMultiple, "by (none = all)", options=columns, rows=min(4, max(1, len(columns)))
         )
         self._inputs = {key: getattr(self, key) for key in _INPUTS}
+        if self.variables is not None:
+            self.variable = self._inputs["variable"] = self.variables.variable
+            self.variable_item = self._inputs["variable_item"] = self.variables.variable_item
         self._build_list()
 
     # --- the constraint set ----------------------------------------------------------
     @property
     def kind_name(self) -> str:
         """Class name of the selected constraint type (e.g. ``"FNRLimit"``)."""
-        return CHECKLIST_CONSTRAINT_TYPES[self.kind.value][0]
+        return self.types[self.kind.value][0]
 
     def select_kind(self, class_name: str) -> None:
         """Choose the constraint type by class name (e.g. ``"FNRLimit"``)."""
-        for label, (name, _) in CHECKLIST_CONSTRAINT_TYPES.items():
+        for label, (name, _) in self.types.items():
             if name == class_name:
                 self.kind.value = label
                 return
@@ -224,6 +242,8 @@ class ChecklistConstraintBuilder(ConstraintListBase):
         name = self.kind_name
         items = tuple(self.items.value)
         by = tuple(self.by.value) or None
+        if name in ("ExcludeVariable", "OnlyItem"):
+            return self.variables.rule(name)
         if name == "MaxItems":
             return cc.MaxItems(int(self.k.value))
         if name == "MRange":
@@ -282,7 +302,7 @@ class ChecklistConstraintBuilder(ConstraintListBase):
 
     # --- view ------------------------------------------------------------------------
     def _show_inputs(self) -> None:
-        name, used = CHECKLIST_CONSTRAINT_TYPES[self.kind.value]
+        name, used = self.types[self.kind.value]
         captions = {**_CAPTIONS[None], **_CAPTIONS.get(name, {})}
         mode = self.m_mode.value
         for key, widget in self._inputs.items():
@@ -295,27 +315,16 @@ class ChecklistConstraintBuilder(ConstraintListBase):
 
 
 def _for_explorer(state) -> ChecklistConstraintBuilder:
-    """A builder over the items the Explorer's data and settings give."""
+    """A builder over the items the Explorer's data, binarization and settings give."""
     s = state.settings
-    binarizer_kw = {"categorical": cols} if (cols := state.categorical_columns()) else {}
-    if s["binarize"] is None:
-        names = [str(c) for c in state.X.columns]
-        item_groups = None
-        binarizer_kw = {}
-    else:
-        binarizer = Binarizer(method=s["binarize"], **binarizer_kw).fit(state.X)
-        names = [str(n) for n in binarizer.get_feature_names_out()]
-        item_groups = dict(binarizer.item_groups_)
-    checker = data_checker(
-        state.X,
-        state.y,
-        state.groups(),
-        binarize=s["binarize"],
-        max_items=int(s["max_items"]),
-        **binarizer_kw,
-    )
+    features = state.features()
+    item_groups = state.item_groups() if s["binarize"] is not None else None
+    prepare = state.fit_kwargs()
+    for key in ("time_limit", "groups"):
+        prepare.pop(key, None)
+    checker = data_checker(state.X, state.y, state.groups(), **prepare)
     return ChecklistConstraintBuilder(
-        names, item_groups, list(s.get("group_columns") or ()), checker=checker
+        list(features.columns), item_groups, list(s.get("group_columns") or ()), checker=checker
     )
 
 

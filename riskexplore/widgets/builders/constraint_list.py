@@ -1,24 +1,37 @@
 """What both constraint builders share: the active list, adding with checks, removing,
 and the message area. A builder subclass supplies the form (its ``_build``, and
 ``current()``), the per-family checks (``_validate``) and which inputs to show
-(``_show_inputs``)."""
+(``_show_inputs``).
+
+On a raw table (items grouped by the column they come from) both builders also offer the
+rules that name a variable, "do not use age" and "use age only as age ≥ 65"
+(:data:`VARIABLE_TYPES`, :class:`VariableInputs`; the rules themselves:
+:mod:`riskexplore.exploration.variable_rules`), and list every rule in plain words."""
 
 from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from riskexplore.core.registry import ModelFamily
 from riskexplore.errors import ConstraintError, RiskExploreError
 from riskexplore.exploration.runner import describe_error
+from riskexplore.exploration.variable_rules import describe_rule, variable_items, variable_rule
 from riskexplore.widgets.cards import message_html
 
 log = logging.getLogger(__name__)
 
 #: The width of a form's descriptions.
 LABEL_WIDTH = "110px"
+
+#: The rules naming a variable, offered on a raw table: label -> (name, inputs used).
+VARIABLE_TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Do not use a variable": ("ExcludeVariable", ("variable",)),
+    "Use a variable only as one of its items": ("OnlyItem", ("variable", "variable_item")),
+}
 
 
 def form_input(kind, description: str, *, label_width: str = LABEL_WIDTH, **kwargs: Any):
@@ -118,8 +131,14 @@ class ConstraintListBase:
         return list(self._constraints)
 
     def describe(self) -> list[str]:
-        """The active constraints in plain words."""
-        return [c.describe() for c in self._constraints]
+        """The active constraints in plain words ("Do not use age" for a rule naming a
+        variable)."""
+        return [self.words(c) for c in self._constraints]
+
+    def words(self, constraint) -> str:
+        """One rule in plain words (see :mod:`riskexplore.exploration.variable_rules`)."""
+        variables = getattr(self, "variables", None)
+        return constraint.describe() if variables is None else variables.words(constraint)
 
     def add_current(self) -> bool:
         """Add the constraint described by the form (what the Add button does)."""
@@ -135,7 +154,7 @@ class ConstraintListBase:
         try:
             if not hasattr(constraint, "describe") or not hasattr(constraint, "to_rows"):
                 raise ConstraintError(f"{constraint!r} is not a readable constraint")
-            text = constraint.describe()
+            text = self.words(constraint)
             if any(c == constraint for c in self._constraints):
                 self._fail(f"Already active: {text}", level="warning")
                 return False
@@ -166,7 +185,7 @@ class ConstraintListBase:
         if not chosen:
             self._message("Select constraints in the active list to remove them.", "warning")
             return
-        removed = [c.describe() for i, c in enumerate(self._constraints) if i in chosen]
+        removed = [self.words(c) for i, c in enumerate(self._constraints) if i in chosen]
         self._constraints = [c for i, c in enumerate(self._constraints) if i not in chosen]
         self._message("Removed: " + "; ".join(removed), "info")
         self._changed()
@@ -226,3 +245,69 @@ class ExplorerBuilder:
     make: Callable[[Any], Any]
     key: Callable[[Any], tuple]
     refresh: Callable[[Any, Any], None]
+
+
+class VariableInputs:
+    """The inputs of the rules naming a variable (:data:`VARIABLE_TYPES`) and their words.
+
+    Parameters
+    ----------
+    family : ModelFamily
+        The builder's family (its registry entry makes the rules).
+    item_groups : mapping
+        Item -> the column of the raw table it comes from.
+
+    Attributes
+    ----------
+    variable : ipywidgets.Dropdown
+        The column.
+    variable_item : ipywidgets.Dropdown
+        The item it may still be used as (its options follow the column).
+    """
+
+    def __init__(self, family: ModelFamily, item_groups: Mapping[str, str]) -> None:
+        import ipywidgets as w
+
+        self.family = family
+        self.item_groups = {str(k): str(v) for k, v in item_groups.items()}
+        columns = list(dict.fromkeys(self.item_groups.values()))
+        self.variable = form_input(w.Dropdown, "variable", options=columns)
+        self.variable_item = form_input(w.Dropdown, "only as", options=[])
+        self.variable.observe(lambda _c: self._follow(), names="value")
+        self._follow()
+
+    def _follow(self) -> None:
+        """The items of the column chosen."""
+        self.variable_item.options = list(variable_items(self.item_groups, self.variable.value))
+
+    def rule(self, name: str):
+        """The rule of type ``name`` (``"ExcludeVariable"`` or ``"OnlyItem"``) the inputs
+        describe.
+
+        Parameters
+        ----------
+        name : str
+            The rule's type (the first element of a :data:`VARIABLE_TYPES` entry).
+
+        Returns
+        -------
+        constraint
+            A readable constraint of the family.
+        """
+        keep = self.variable_item.value if name == "OnlyItem" else None
+        return variable_rule(self.family, self.item_groups, self.variable.value, keep)
+
+    def words(self, constraint) -> str:
+        """A rule in plain words.
+
+        Parameters
+        ----------
+        constraint : object
+            A readable constraint of the family.
+
+        Returns
+        -------
+        str
+            "Do not use age", "Use age only as age ≥ 65", or its ``describe()``.
+        """
+        return describe_rule(constraint, self.family, self.item_groups)

@@ -12,24 +12,31 @@ feature names and bounds is checked with
 :func:`riskexplore.risk_score.feasibility.check_feasible`. A group's calibration
 (:class:`~riskexplore.risk_score.group_calibration.GroupCalibration`) depends on the training
 rows: the builder takes them (``data=(X, y)``) and then checks on the real problem.
+
+On a raw table (``item_groups``: each item's column) the builder also offers the rules that
+name a variable ("Do not use age", "Use age only as age ≥ 65"; see
+:mod:`riskexplore.exploration.variable_rules`) and lists every rule in plain words.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from riskexplore.errors import ConstraintError
 from riskexplore.risk_score import constraints as C
+from riskexplore.risk_score.family import FAMILY
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.widgets.builders.constraint_list import (
+    VARIABLE_TYPES,
     ConstraintListBase,
     ExplorerBuilder,
+    VariableInputs,
     form_input,
 )
 
@@ -169,6 +176,10 @@ class ConstraintBuilder(ConstraintListBase):
     data : (X, y), optional
         The training data: needed by a group's calibration (the builder offers it only
         with data); the feasibility check then uses the real problem.
+    item_groups : mapping, optional
+        Feature -> the column of the raw table it comes from: the builder then offers
+        the rules naming a variable (``VARIABLE_TYPES`` of
+        :mod:`~riskexplore.widgets.builders.constraint_list`).
     **problem_kwargs
         Bounds and size limits used by the feasibility check (``max_size``,
         ``coef_min``, ``coef_max``, ...), as given to ``fit_risk_score``.
@@ -185,6 +196,8 @@ class ConstraintBuilder(ConstraintListBase):
     sign, side, bound_mode, group_op, limit : ipywidgets.Dropdown
     p, group_value, max_gap : ipywidgets.BoundedFloatText
     lo, hi : ipywidgets.IntText
+    variable, variable_item : ipywidgets.Dropdown
+        A variable (column) and one of its items (with ``item_groups`` only).
     add_button, remove_button, clear_button : ipywidgets.Button
     active : ipywidgets.SelectMultiple
         The active constraints in plain words; select to remove.
@@ -214,12 +227,16 @@ class ConstraintBuilder(ConstraintListBase):
         *,
         check_feasibility: bool = True,
         data=None,
+        item_groups: Mapping[str, str] | None = None,
         **problem_kwargs: Any,
     ) -> None:
         names = [str(n) for n in feature_names]
         if not names:
             raise ValueError("ConstraintBuilder needs at least one feature name")
         self.feature_names = names
+        grouped = bool(item_groups) and any(str(k) != str(v) for k, v in item_groups.items())
+        self.variables = VariableInputs(FAMILY, item_groups) if grouped else None
+        self.types = {**CONSTRAINT_TYPES, **(VARIABLE_TYPES if grouped else {})}
         self.data = data
         self.check_feasibility = bool(check_feasibility)
         self.problem_kwargs = dict(problem_kwargs)
@@ -235,7 +252,7 @@ class ConstraintBuilder(ConstraintListBase):
         and the active list."""
         import ipywidgets as w
 
-        self.kind = form_input(w.Dropdown, "constraint", options=list(CONSTRAINT_TYPES))
+        self.kind = form_input(w.Dropdown, "constraint", options=list(self.types))
         self.feature = form_input(w.Dropdown, "feature", options=names)
         other = names[1] if len(names) > 1 else names[0]
         self.other = form_input(w.Dropdown, "and", options=names, value=other)
@@ -272,6 +289,9 @@ class ConstraintBuilder(ConstraintListBase):
         self.lo = form_input(w.IntText, "lo", value=0)
         self.hi = form_input(w.IntText, "hi", value=5)
         self._inputs = {key: getattr(self, key) for key in _INPUTS}
+        if self.variables is not None:
+            self.variable = self._inputs["variable"] = self.variables.variable
+            self.variable_item = self._inputs["variable_item"] = self.variables.variable_item
         self._build_list()
 
     @classmethod
@@ -284,12 +304,14 @@ class ConstraintBuilder(ConstraintListBase):
     @property
     def kind_name(self) -> str:
         """Class name of the selected constraint type (e.g. ``"AtMostKOf"``)."""
-        return CONSTRAINT_TYPES[self.kind.value][0]
+        return self.types[self.kind.value][0]
 
     def current(self):
         """The constraint the form describes now (raises ConstraintError if malformed)."""
-        name, _ = CONSTRAINT_TYPES[self.kind.value]
+        name, _ = self.types[self.kind.value]
         feats = tuple(self.features.value)
+        if name in ("ExcludeVariable", "OnlyItem"):
+            return self.variables.rule(name)
         if name in ("MaxFeatures", "MinFeatures"):
             return getattr(C, name)(int(self.k.value))
         if name in ("AtMostKOf", "AtLeastKOf"):
@@ -339,7 +361,7 @@ class ConstraintBuilder(ConstraintListBase):
 
     # --- view ------------------------------------------------------------------------
     def _show_inputs(self) -> None:
-        name, used = CONSTRAINT_TYPES[self.kind.value]
+        name, used = self.types[self.kind.value]
         captions = {**_CAPTIONS[None], **_CAPTIONS.get(name, {})}
         mode = self.bound_mode.value
         for key, widget in self._inputs.items():
@@ -364,12 +386,21 @@ def _refresh(builder: ConstraintBuilder, state) -> None:
     builder.problem_kwargs.update(_problem_kwargs(state))
 
 
-#: The Explorer's risk-score builder: one per data version, its feasibility check
-#: following the size limit and points range.
+def _for_explorer(state) -> ConstraintBuilder:
+    """A builder over the features the Explorer's fit sees (a raw table's items)."""
+    features = state.features()
+    return ConstraintBuilder(
+        list(features.columns),
+        data=(features, state.y),
+        item_groups=state.item_groups(),
+        **_problem_kwargs(state),
+    )
+
+
+#: The Explorer's risk-score builder: one per data version (a new binarization is one),
+#: its feasibility check following the size limit and points range.
 EXPLORER_BUILDER = ExplorerBuilder(
-    make=lambda state: ConstraintBuilder(
-        state.feature_names, data=(state.X, state.y), **_problem_kwargs(state)
-    ),
+    make=_for_explorer,
     key=lambda state: (),
     refresh=_refresh,
 )

@@ -76,6 +76,12 @@ def explorer_page(explorer: Any):
             explorer.test_fraction,
         ]
     )
+    columns_box = w.VBox(
+        [
+            w.HTML("<h4 style='margin:4px 0'>Columns: kinds and cut points</h4>"),
+            explorer.binarization.widget,
+        ]
+    )
     constraints_box = w.VBox(
         [w.HTML("<h4 style='margin:4px 0'>3 · Constraints</h4>"), explorer.constraints_box]
     )
@@ -98,6 +104,7 @@ def explorer_page(explorer: Any):
             w.HTML("<h3 style='margin:4px 0'>riskexplore · Explorer</h3>"),
             explorer.message,
             w.HBox([data_box, settings_box], layout=w.Layout(flex_flow="row wrap")),
+            columns_box,
             constraints_box,
             solve_box,
             w.HTML("<h4 style='margin:4px 0'>5 · Results</h4>"),

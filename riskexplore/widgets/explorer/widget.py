@@ -7,6 +7,8 @@
 2. **Settings** — model family (risk score or checklist), size limit, coefficient range,
    how points become a risk (risk scores: a fixed or a learned scale, and the range of
    the learned multiplier), time limit, binarization (checklists), held-out fraction;
+   and the **columns** of a raw table (:attr:`Explorer.binarization`): each column's kind,
+   its cut points (editable) and items, or why it was skipped;
 3. **Constraints** — a :class:`~riskexplore.widgets.builders.risk_score.ConstraintBuilder`
    (risk scores) or a :class:`ChecklistConstraintBuilder
    <riskexplore.widgets.builders.checklist.ChecklistConstraintBuilder>` (checklists) over
@@ -58,6 +60,7 @@ from riskexplore.exploration.study.document import Study
 from riskexplore.widgets.alternatives.view import AlternativesView
 from riskexplore.widgets.audit.view import AuditView
 from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.explorer.binarization import BinarizationView
 from riskexplore.widgets.explorer.layout import explorer_page, results_tabs
 from riskexplore.widgets.explorer.results import ResultViews
 from riskexplore.widgets.explorer.runs import RunControls
@@ -93,6 +96,9 @@ class Explorer:
         The plain-Python state (data, settings, results, messages).
     widget : ipywidgets.VBox
         The whole page (``display(explorer)`` also works).
+    binarization : BinarizationView
+        The columns of the raw table: kinds, cut points and items, edited there
+        (:mod:`riskexplore.widgets.explorer.binarization`).
     settings_controls : SettingsControls
         The settings' widgets (:mod:`riskexplore.widgets.explorer.settings`; each is also
         an attribute: ``max_size``, ``scale``, ``time_limit``, ...).
@@ -198,6 +204,7 @@ class Explorer:
         self.max_items, self.binarize = controls.max_items, controls.binarize
         self.group_columns = controls.group_columns
         self.time_limit, self.test_fraction = controls.time_limit, controls.test_fraction
+        self.binarization = BinarizationView(lambda: self.state, self._data_changed)
         # --- constraints, results, runs
         self.constraints_box = w.VBox()
         # (the collaborators read the state at each use: opening a study replaces it)
@@ -488,7 +495,7 @@ class Explorer:
         if not builder.add(constraint):
             self._show(builder.last_error or "constraint refused")
             return False
-        self._show(f"Added: {constraint.describe()}", "info")
+        self._show(f"Added: {builder.words(constraint)}", "info")
         return True
 
     def add_audit_rule(self, rule) -> tuple[bool, str]:
@@ -530,6 +537,7 @@ class Explorer:
     def _refresh_builder(self) -> None:
         import ipywidgets as w
 
+        self.binarization.refresh()  # (the items the rules name)
         st = self.state
         if st.X is None:
             self.constraints_box.children = [

@@ -19,6 +19,7 @@ from _checklist_reference import (
 )
 
 from riskexplore.checklist.constraints import (
+    AtMostKItems,
     Implies,
     MaxItems,
     MRange,
@@ -91,6 +92,20 @@ def test_infeasibility_verdicts_agree_with_brute_force():
         assert (result.status == "infeasible") == (not math.isfinite(optimum))
         verdicts.append(math.isfinite(optimum))
     assert not all(verdicts) and any(verdicts)  # both kinds were tried
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_at_most_zero_of_several_items_rules_them_all_out(seed):
+    """``AtMostKItems(items, 0)`` (the rule "do not use age" over age's items) keeps every
+    one of them off the checklist, as brute force does (it is not an "at most one of")."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame((rng.random((40, 6)) < 0.5).astype(int), columns=[f"x{j}" for j in range(6)])
+    y = ((X["x0"] + X["x1"] + rng.random(40)) > 1.2).astype(int).to_numpy()
+    problem = ChecklistProblem(X, y, constraints=[AtMostKItems(("x0", "x1", "x2"), 0)])
+    optimum, items, M = brute_force(problem)
+    result = solve_checklist_exact(problem)
+    _assert_optimal(problem, result, optimum, items, M)
+    assert not {"x0", "x1", "x2"} & set(result.solution[0])
 
 
 # ------------------------------------------------------------------ bound soundness

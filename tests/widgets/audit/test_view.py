@@ -225,8 +225,8 @@ def test_older_studies_open_without_the_tab_settings():
     state = ExplorerState()
     state.load_dataset("mammo")
     doc = state.to_study().to_dict()
-    assert VERSION == 3 and doc["audit"] is None
-    old = {k: v for k, v in doc.items() if k not in ("audit", "checksum")}
+    assert VERSION == 4 and doc["audit"] is None
+    old = {k: v for k, v in doc.items() if k not in ("audit", "binarization", "rules", "checksum")}
     old["version"] = 2
     old["checksum"] = checksum(old)
     assert Study.read(old).audit is None

@@ -204,8 +204,10 @@ def test_uploaded_csv_outcome_choice():
     assert ex.outcome_picker.value == ""
     assert ex.set_outcome("sick") and ex.state.y.isin([0, 1]).all()
     assert ex.state.y.sum() == (ex.state.frame.loc[ex.state.y.index, "sick"] == "yes").sum()
-    # a text column cannot enter a risk score: readable message at Solve
-    assert ex.solve() is None and "note" in ex.last_message[1]
+    # a column of one text value gives no item: skipped, and the step says why
+    note = [v for v in ex.state.column_views() if v.name == "note"]
+    assert note[0].kind == "skipped" and "constant" in note[0].reason
+    assert "skipped (note)" in ex.binarization.table.value
     ex.load_csv(frame.drop(columns=["note"]).to_csv(index=False).encode(), "clinic2.csv")
     ex.set_outcome("sick")
     monitor = ex.solve(wait=True)
@@ -269,7 +271,17 @@ def test_state_alone():
     st.update_settings(test_fraction=0)
     assert st.X_test is None and len(st.X) == 961
     st.check_ready()
-    assert st.fit_kwargs() == {"max_size": 5, "coef_min": -5, "coef_max": 5, "time_limit": 60.0}
+    kwargs = st.fit_kwargs()
+    binarizer = kwargs.pop("binarize")  # Density (1 to 4) becomes an item; the rest pass
+    assert kwargs == {
+        "max_size": 5,
+        "coef_min": -5,
+        "coef_max": 5,
+        "linear": [],
+        "time_limit": 60.0,
+    }
+    assert [v.items for v in st.column_views() if v.name == "Density"] == [("Density ≥ 3",)]
+    assert list(binarizer.get_feature_names_out()) == list(st.features().columns)
 
 
 def test_explorer_in_a_real_kernel():

@@ -1,0 +1,67 @@
+"""The raw-table settings of a fit for the solves that build their problem themselves.
+
+:func:`~riskexplore.risk_score.fit.fit_risk_score` takes a raw table with ``binarize``,
+``thresholds``, ``linear`` and ``one_per_variable``; the size path
+(:mod:`riskexplore.risk_score.size_path`), the near-optimal sets and the training problem
+of hand edits (:mod:`riskexplore.risk_score.family`) build their problem with
+:func:`~riskexplore.risk_score.fit.build_problem`, which takes features. :func:`split_raw`
+turns the same settings into those features (the items of the table, with the
+one-per-variable rule added to the constraints) and the binarizer their models keep, so
+that every solve of the Explorer reads the same raw table in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from riskexplore.errors import InputError
+from riskexplore.risk_score.raw_table import binarize_table
+
+__all__ = ["RAW_SETTINGS", "split_raw"]
+
+#: The fit arguments about a raw table.
+RAW_SETTINGS = ("binarize", "thresholds", "linear", "one_per_variable")
+
+
+def split_raw(X, settings: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
+    """The features of ``X`` for these fit settings, the other settings, and the binarizer.
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        The training table (raw when ``settings`` has ``binarize``).
+    settings : mapping
+        Arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+
+    Returns
+    -------
+    (features, settings, binarizer or None)
+        Without ``binarize`` (or with None): ``X``, the settings without the raw-table
+        ones, None. With it: the items (and linear columns) of ``X``, the settings with
+        the one-per-variable constraints added to ``constraints``, and the fitted
+        binarizer.
+
+    Raises
+    ------
+    InputError
+        For ``thresholds`` or ``linear`` without ``binarize``, and what
+        :func:`~riskexplore.risk_score.raw_table.binarize_table` refuses.
+    """
+    rest = {k: v for k, v in settings.items() if k not in RAW_SETTINGS}
+    binarize = settings.get("binarize")
+    thresholds, linear = settings.get("thresholds"), tuple(settings.get("linear") or ())
+    if binarize is None:
+        if thresholds is not None or linear:
+            raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
+        return X, rest, None
+    items = binarize_table(
+        X,
+        binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable_rule=bool(settings.get("one_per_variable", True)),
+        sample_weight=settings.get("sample_weight"),
+    )
+    rest["constraints"] = [*(rest.get("constraints") or ()), *items.constraints]
+    return items.X, rest, items.binarizer
