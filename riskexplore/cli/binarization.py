@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,8 @@ __all__ = [
     "thresholds",
 ]
 
-_SHOW = 8  # categories listed before "... (N more)"
+_SHOW = 8  # columns listed in an error before "... (N more)"
+_WIDTH = 100  # characters of a wrapped line of the summary
 # the first operator in the text splits it; two-character operators before one-character ones
 _CUT = re.compile(r"^(?P<column>.*?)\s*(?P<op>>=|=>|<=|=<|≥|≤|>|<|=)\s*(?P<values>.*)$")
 _SYMBOL = {">=": "≥", "=>": "≥", "≥": "≥", "<=": "≤", "=<": "≤", "≤": "≤", ">": ">", "<": "<"}
@@ -293,15 +295,31 @@ def summary(binarizer: Binarizer, linear: Sequence[str] = (), one_per_column: bo
     """
     items = binarizer.items_
     columns = list(dict.fromkeys(item.column for item in items))
+    zero_one = [c for c in columns if _zero_one(binarizer, c)]
     rule = "at most one per column" if one_per_column else "any number per column"
-    rows = [(column, *_describe(binarizer, column)) for column in columns]
+    rows = [(c, *_describe(binarizer, c)) for c in columns if c not in zero_one]
     rows += [(column, "per unit", "--linear") for column in linear]
     rows += [(str(c), "skipped", why) for c, why in binarizer.dropped_columns_.items()]
     width = max((len(r[0]) for r in rows), default=0)
     kind_width = max((len(r[1]) for r in rows), default=0)
     lines = [f"{len(items)} items from {len(columns)} raw columns ({rule}):"]
     lines += [f"  {c:<{width}}  {k:<{kind_width}}  {text}" for c, k, text in rows]
+    if zero_one:
+        lines += textwrap.wrap(
+            "0/1 columns, one item each: " + ", ".join(zero_one),
+            width=_WIDTH,
+            initial_indent="  ",
+            subsequent_indent="    ",
+            break_on_hyphens=False,
+        )
     return "\n".join(lines)
+
+
+def _zero_one(binarizer: Binarizer, column: str) -> bool:
+    """Whether a column is 0/1 and gives one item, named as the column."""
+    values = [format_value(v) for v in binarizer.categories_.get(column, ())]
+    kind = binarizer.column_kinds_.get(column)
+    return kind == "binary" and values in (["0", "1"], ["False", "True"])
 
 
 def _describe(binarizer: Binarizer, column: str) -> tuple[str, str]:
@@ -312,10 +330,20 @@ def _describe(binarizer: Binarizer, column: str) -> tuple[str, str]:
         cuts = binarizer.thresholds_[column]
         parts.append(", ".join(f"{_SYMBOL.get(op, op)} {format_value(v)}" for op, v in cuts))
     elif column in binarizer.categories_:
-        values = [format_value(v) for v in binarizer.categories_[column]]
-        more = len(values) - _SHOW
-        parts.append(", ".join(values[:_SHOW]) + (f", ... ({more} more)" if more > 0 else ""))
+        parts.append(_first([format_value(v) for v in binarizer.categories_[column]]))
     if any(i.column == column and i.op == "missing" for i in binarizer.items_):
         parts.append(f"'{column} missing'")
     label = "your cut points" if kind == "thresholds" else kind
     return label, "; ".join(parts)
+
+
+def _first(values: list[str], room: int = 60) -> str:
+    """``values`` joined by commas, as many as fit in ``room`` characters (at least one),
+    then ``... (N more)``."""
+    shown: list[str] = []
+    for value in values:
+        if shown and len(", ".join([*shown, value])) > room:
+            break
+        shown.append(value)
+    more = len(values) - len(shown)
+    return ", ".join(shown) + (f", ... ({more} more)" if more else "")

@@ -38,6 +38,7 @@ def _raw_table(n: int = 240, seed: int = 3) -> pd.DataFrame:
     grade = rng.choice(["I", "II", "III"], n)
     therapy = rng.choice(["no", "yes"], n)
     creatinine = np.round(rng.normal(1.0, 0.3, n), 2)
+    smoker = rng.integers(0, 2, n)
     logit = 0.08 * (age - 60) + 1.2 * (grade == "III") - 0.9 * (therapy == "yes")
     outcome = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
     creatinine[rng.random(n) < 0.2] = np.nan
@@ -48,6 +49,7 @@ def _raw_table(n: int = 240, seed: int = 3) -> pd.DataFrame:
             "therapy": therapy,
             "creatinine": creatinine,
             "site": "A",
+            "smoker": smoker,
             "outcome": outcome,
         }
     )
@@ -71,7 +73,8 @@ def test_raw_csv_card_and_summary(raw_csv):
     summary, card = out.split("\n\n", 1)
     lines = summary.splitlines()
     assert lines[0].endswith("raw columns (at most one per column):")
-    rows = {line.split()[0]: line for line in lines[1:]}
+    assert lines[-1] == "  0/1 columns, one item each: smoker"
+    rows = {line.split()[0]: line for line in lines[1:-1]}
     assert set(rows) == {"age", "grade", "therapy", "creatinine", "site"}
     assert "numeric" in rows["age"] and "≥" in rows["age"]
     assert "categorical" in rows["grade"] and "I, II, III" in rows["grade"]
@@ -136,7 +139,7 @@ def test_cuts_and_linear(raw_csv):
     assert binarizer["column_kinds"]["age"] == "thresholds"
     code, out, err = _run(*args[:-1], "--linear", "age", "--max-size", "5")
     assert code == 0, err
-    rows = {line.split()[0]: line.split()[1:] for line in out.split("\n\n")[0].splitlines()[1:]}
+    rows = {line.split()[0]: line.split()[1:] for line in out.split("\n\n")[0].splitlines()}
     assert rows["age"] == ["per", "unit", "--linear"]
     model = json.loads(_run(*args, "--linear", "age")[1])["model"]
     assert "age" in model["feature_names"] and "age" not in model["binarizer"]["columns"]
