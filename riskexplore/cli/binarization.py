@@ -104,13 +104,16 @@ def add_binarization(parser: argparse.ArgumentParser, *, linear: bool) -> None:
     linear : bool
         Whether the model can keep a column as a number (points per unit).
     """
-    group = parser.add_argument_group(
-        "raw columns",
-        "A raw table becomes 0/1 items: a numeric column gives threshold items "
-        "(age ≥ 65), a text column one item per category (sex = F), a 0/1 column one item, "
-        "and a column with missing values also an item 'COL missing'. A table whose "
-        "columns are all 0/1 is used as it is.",
+    text = (
+        "A raw table becomes 0/1 items: a numeric column gives threshold items (age ≥ 65), "
+        "a text column one item per category (sex = F)"
     )
+    if linear:
+        text += (
+            ", a 0/1 column one item, and a column with missing values also an item "
+            "'COL missing'. A table whose columns are all 0/1 is used as it is."
+        )
+    group = parser.add_argument_group("raw columns", text + ("" if linear else "."))
     group.add_argument(
         "--cuts", action="append", type=cut_argument, metavar="COL=V1,V2", help=_CUTS_HELP
     )
