@@ -24,8 +24,9 @@ whether ``predict_proba`` is finite on every raw row, and FasterRisk on the same
 FasterRisk (0.1.10) runs with ``k = 5``, points in -5..5 and its group sparsity
 (``group_sparsity = 5`` with the items' source columns as groups). Its group sparsity
 bounds the number of columns, not the items of a column, so the model reported is the
-best-loss model of its pool with at most one item per column (``obeys_rule`` says whether
-its top model already did). Its loss is evaluated here, on the same items:
+best-loss model of its pool with at most one item per column (``loss`` is None when no
+model of the pool obeys the rule), beside its best model overall (``top_...``, with the
+most items it takes of one column). Its loss is evaluated here, on the same items:
 ``mean log(1 + exp(-y (b0 + x.b) / m))`` with its multiplier ``m`` (the class of the learned
 scale; a fixed-scale score has ``m = 1``, a smaller class).
 
@@ -242,22 +243,24 @@ def fasterrisk(model: RiskScore, X: pd.DataFrame, y: np.ndarray, python: str) ->
         risk = 1 / (1 + np.exp(-(b0 + Z @ b) / m))
         pool.append((log_loss(risk, y), obeys, m, b0, b))
     best = min((p for p in pool if p[1]), default=None, key=lambda p: p[0])
-    record = {
-        "time": found["time"],
-        "pool": len(pool),
-        "top_obeys_rule": pool[0][1] if pool else None,
-        "top_loss": min(p[0] for p in pool) if pool else None,
-    }
-    if best is None:
-        return {**record, "loss": None}
-    loss, _, m, b0, b = best
-    return {
-        **record,
-        "loss": loss,
-        "multiplier": m,
-        "intercept": b0,
-        "score": {items.columns[j]: int(b[j]) for j in np.flatnonzero(b)},
-    }
+    top = min(pool, key=lambda p: p[0])
+
+    def described(model: tuple, prefix: str = "") -> dict:
+        loss, obeys, m, b0, b = model
+        used = np.flatnonzero(b)
+        return {
+            f"{prefix}loss": loss,
+            f"{prefix}multiplier": m,
+            f"{prefix}intercept": b0,
+            f"{prefix}most_items_of_a_column": int(np.bincount(groups[used]).max())
+            if len(used)
+            else 0,
+            f"{prefix}score": {items.columns[j]: int(b[j]) for j in used},
+        }
+
+    record = {"time": found["time"], "pool": len(pool), "top_obeys_rule": top[1]}
+    record.update(described(top, "top_"))
+    return {**record, **(described(best) if best is not None else {"loss": None})}
 
 
 def run(name: str, data: str, target: str | None, scale: str, python: str | None) -> dict:
