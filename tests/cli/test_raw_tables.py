@@ -10,6 +10,7 @@ import contextlib
 import io
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ import pytest
 
 from riskexplore import RiskScore, fit_risk_score
 from riskexplore.cli import main
+from riskexplore.cli.errors import plain_warnings
 from riskexplore.datasets import load_dataset
 
 
@@ -228,3 +230,11 @@ def test_bad_flags_one_line_naming_flag_and_value(raw_csv, case):
 def test_checklist_cuts_need_raw_columns():
     code, out, err = _run("checklist", "heart", "--binarize", "none", "--cuts", "age=60")
     assert code == 2 and "--cuts needs items made from raw columns" in err
+
+
+def test_warnings_print_one_line(capsys):
+    with plain_warnings():
+        warnings.warn("column 'id' has a different value\n  in every row; left out", stacklevel=1)
+    assert capsys.readouterr().err == (
+        "warning: column 'id' has a different value in every row; left out\n"
+    )
