@@ -94,9 +94,15 @@ def side_python(given: str | None) -> str:
     if not python.exists():
         print(f"creating {SIDE_VENV} ...", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(SIDE_VENV)], check=True)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", *SIDE_PACKAGES], check=True, stdout=sys.stderr
+    has = (
+        "import importlib.util as u; assert u.find_spec('fasterrisk') and u.find_spec('lifelines')"
     )
+    if subprocess.run([str(python), "-c", has], capture_output=True).returncode != 0:
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *SIDE_PACKAGES],
+            check=True,
+            stdout=sys.stderr,
+        )
     return str(python)
 
 
@@ -148,7 +154,7 @@ def lung(python: str) -> tuple[pd.DataFrame, str]:
     return _with_outcome(X, outcome, "death_1y"), "death_1y"
 
 
-def write_tables(names, out: Path, python: str) -> dict[str, tuple[Path, str]]:
+def write_tables(names, out: Path, python: str | None) -> dict[str, tuple[Path, str]]:
     """The public tables as CSV files in ``out``: name -> (path, outcome column)."""
     makers = {"gbsg2": gbsg2, "flchain": flchain, "lung": lambda: lung(python)}
     written = {}
@@ -294,7 +300,8 @@ def main() -> None:
     parser.add_argument("--side-python", help="interpreter with fasterrisk and lifelines")
     parser.add_argument("--no-fasterrisk", action="store_true")
     args = parser.parse_args()
-    python = side_python(args.side_python)
+    needs_side = not args.no_fasterrisk or "lung" in args.tables
+    python = side_python(args.side_python) if needs_side else None
     out = args.out or Path(tempfile.mkdtemp(prefix="raw_public_"))
     out.mkdir(parents=True, exist_ok=True)
     public = write_tables([t for t in args.tables if t in PUBLIC], out, python)
