@@ -13,13 +13,16 @@ The commands (verbs), one module each, listed in :data:`COMMANDS`:
 
 What the commands share, one concern a module:
 
-* :mod:`~riskexplore.cli.errors` -- errors a user can cause: one ``error:`` line, exit code 2;
+* :mod:`~riskexplore.cli.errors` -- errors a user can cause: one ``error:`` line, exit code 2
+  (and warnings as one ``warning:`` line);
 * :mod:`~riskexplore.cli.arguments` -- the parser, checks of typed values, the data
   (``DATA``, ``--target``) and how it is read, ``--time-limit``, ``--n-jobs``,
   ``--scheduler``;
 * :mod:`~riskexplore.cli.solving` -- running a solve: Ctrl-C keeps the best model so far,
   solver output off stdout, the Dask client;
 * :mod:`~riskexplore.cli.output` -- progress lines, the printed model or ``--json`` report;
+* :mod:`~riskexplore.cli.binarization` -- raw columns to items (``--cuts``, ``--linear``,
+  ``--no-binarize``, ``--any-items-per-variable``) and the summary printed with the model;
 * :mod:`~riskexplore.cli.audit` -- ``--audit``, ``--audit-min-size``, ``--audit-data``.
 
 A command module has ``DESCRIPTION``, ``add_arguments(parser)`` and
@@ -38,7 +41,7 @@ from collections.abc import Sequence
 
 from riskexplore import __version__
 from riskexplore.cli.arguments import Parser
-from riskexplore.cli.errors import EXIT_USAGE, one_line, user_errors
+from riskexplore.cli.errors import EXIT_USAGE, one_line, plain_warnings, user_errors
 from riskexplore.core.registry import BUILTIN_COMMANDS, family_commands, load_plugin
 
 __all__ = ["COMMANDS", "build_parser", "commands", "main"]
@@ -128,7 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return args.handler(args)
+        with plain_warnings():
+            return args.handler(args)
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         return 130

@@ -23,6 +23,7 @@ from riskexplore.cli.arguments import (
     rate,
 )
 from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
+from riskexplore.cli.binarization import add_binarization, bundled_categorical, thresholds
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
@@ -65,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="adaptive",
         help="how raw columns become items (none: the columns are 0/1 items already)",
     )
+    add_binarization(parser, linear=False)
     parser.add_argument(
         "--fnr-max", type=rate, metavar="G", help="largest training false negative rate"
     )
@@ -118,14 +120,12 @@ def load_checklist_table(data: str, target: str | None):
         ``(X, y, name, outcome, categorical)``.
     """
     X, y, name = load_table(data, target)
-    outcome, categorical = None, "auto"
+    outcome = None
+    categorical = bundled_categorical(data, name, X) or "auto"
     if not Path(data).is_file() and data.strip().lower() in list_datasets():
         info = dataset_info(name)
         if target is None or str(target) == info["outcome_column"]:
             outcome = _short_outcome(info["outcome"])
-        listed = [c for c in info.get("categorical") or () if c in X.columns]
-        if listed:
-            categorical = listed
     if outcome is None:
         outcome = f"{y.name} = 1" if getattr(y, "name", None) is not None else None
     return X, y, name, outcome, categorical
@@ -155,6 +155,11 @@ def run(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if binarize is not None:
         options["categorical"] = categorical
+        options["thresholds"] = thresholds(args.cuts, X)
+        options["one_item_per_group"] = not args.any_items_per_variable
+    elif args.cuts or args.any_items_per_variable:
+        flag = "--cuts" if args.cuts else "--any-items-per-variable"
+        raise CLIError(f"{flag} needs items made from raw columns; leave out --binarize none")
 
     client = dask_client(args.scheduler)
 
@@ -205,11 +210,12 @@ def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
     Returns
     -------
     dict
-        The report (non-finite numbers as None).
+        The report (non-finite numbers as None), with the ``binarizer`` of raw columns
+        (:meth:`Binarizer.to_dict`).
     """
     cert = model.certificate
     stats = model.stats
-    return {
+    report = {
         "dataset": dataset,
         "status": cert.status,
         "objective": finite(stats.get("objective", cert.upper_bound)),
@@ -230,6 +236,9 @@ def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "n_items": stats.get("n_items"),
         "n_samples": int(stats.get("n_samples", n_samples)),
     }
+    if model.binarizer is not None:  # how raw columns became items (Binarizer.to_dict)
+        report["binarizer"] = model.binarizer
+    return report
 
 
 # --- near-optimal --family checklist ---------------------------------------------------

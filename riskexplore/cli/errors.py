@@ -1,9 +1,15 @@
 """The errors of the command line: those a user can cause (a bad argument, a missing
 file, an unreadable CSV) print one line ``error: ...`` on stderr and exit with code 2
-(:data:`EXIT_USAGE`).
+(:data:`EXIT_USAGE`); a warning (e.g. a column left out of the items) prints one line
+``warning: ...`` (:func:`plain_warnings`).
 """
 
 from __future__ import annotations
+
+import contextlib
+import sys
+import warnings
+from collections.abc import Iterator
 
 import pandas as pd
 
@@ -13,6 +19,7 @@ __all__ = [
     "EXIT_USAGE",
     "CLIError",
     "one_line",
+    "plain_warnings",
     "user_errors",
 ]
 
@@ -60,3 +67,21 @@ def one_line(exc: BaseException) -> str:
         return f"no such file: {exc.filename}"
     text = " ".join(str(exc).split())
     return text or type(exc).__name__
+
+
+@contextlib.contextmanager
+def plain_warnings() -> Iterator[None]:
+    """Within the block, a warning prints one line ``warning: ...`` on stderr, without
+    Python's file and line (the warnings shown and their filters are unchanged).
+
+    Yields
+    ------
+    None
+    """
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        (file or sys.stderr).write(f"warning: {one_line(message)}\n")
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield

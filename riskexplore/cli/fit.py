@@ -21,10 +21,19 @@ from riskexplore.cli.arguments import (
     positive_finite_float,
 )
 from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
+from riskexplore.cli.binarization import (
+    add_binarization,
+    all_binary,
+    bundled_categorical,
+    linear_columns,
+    summary,
+    thresholds,
+)
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.solving import dask_client, run_solve
+from riskexplore.data.binarize import Binarizer
 from riskexplore.risk_score.fit import iter_fit_risk_score
 from riskexplore.risk_score.problem import (
     C0,
@@ -36,6 +45,7 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     SCALES,
 )
+from riskexplore.risk_score.raw_table import BINARIZE_OPTIONS
 
 __all__ = [
     "DESCRIPTION",
@@ -88,6 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
     )
+    add_binarization(parser, linear=True)
     add_time_limit(parser, "model")
     add_parallel(parser, "the search", "fit the support screen")
     add_audit(parser)
@@ -117,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
     scale_kwargs = _scale_arguments(args)
     X, y, name = load_table(args.data, args.target)
+    binarization = _binarization(args, X, name)
     audit_data = check_audit(args, X, y)
     progress = None if args.json else ProgressPrinter()
     client = dask_client(args.scheduler)
@@ -136,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
             n_jobs=args.n_jobs,
             client=client,
             **scale_kwargs,
+            **binarization,
         )
 
     model = run_solve(start, progress, client)
@@ -145,9 +158,51 @@ def run(args: argparse.Namespace) -> int:
         if audits:
             report["audit"] = audit_json(audits)
         return print_model(model, report)
+    if model.binarizer is not None:
+        linear = binarization.get("linear", ())
+        print(
+            summary(model.binarizer, linear, binarization.get("one_per_variable", True)), end="\n\n"
+        )
     print_model(model, None)
     print_audits(audits, args.audit_data)
     return 0
+
+
+def _binarization(args: argparse.Namespace, X, name: str) -> dict[str, Any]:
+    """The raw-table arguments of ``fit_risk_score`` (``binarize``, ``thresholds``,
+    ``linear``, ``one_per_variable``) from the flags, checked against the data.
+
+    A table of 0/1 columns is used as it is (no binarizer: the same model and card as
+    before raw tables were read), as is any table with ``--no-binarize``; every other
+    table is binarized (``binarize="auto"``; a bundled dataset's category codes, such as
+    heart's ``cp``, as categories).
+    """
+    cuts = thresholds(args.cuts, X)
+    linear = linear_columns(args.linear, X)
+    if args.no_binarize:
+        given = [
+            flag
+            for flag, value in (
+                ("--cuts", cuts),
+                ("--linear", linear),
+                ("--any-items-per-variable", args.any_items_per_variable),
+            )
+            if value
+        ]
+        if given:
+            raise CLIError(f"{' and '.join(given)} cannot be used with --no-binarize")
+        return {"binarize": None}
+    if cuts is None and not linear and all_binary(X):
+        return {"binarize": None}
+    options: dict[str, Any] = {
+        "linear": linear,
+        "one_per_variable": not args.any_items_per_variable,
+    }
+    categorical = bundled_categorical(args.data, name, X)
+    if categorical:
+        binarizer = Binarizer(**BINARIZE_OPTIONS, thresholds=cuts, categorical=categorical)
+        return {"binarize": binarizer, **options}
+    return {"binarize": "auto", "thresholds": cuts, **options}
 
 
 def _scale_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -189,11 +244,13 @@ def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
     Returns
     -------
     dict
-        The report (non-finite numbers as None).
+        The report (non-finite numbers as None), with the model (``model``: the document
+        of :meth:`RiskScore.to_dict`, read back by ``RiskScore.from_dict``) and, for a raw
+        table, its ``binarizer`` (:meth:`Binarizer.to_dict`).
     """
     cert = model.certificate
     stats = model.stats
-    return {
+    report = {
         "dataset": dataset,
         "status": cert.status,
         "objective": finite(stats.get("objective", cert.upper_bound)),
@@ -210,7 +267,11 @@ def fit_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "cuts": stats.get("cuts"),
         "time": stats.get("time"),
         "n_samples": int(stats.get("n_samples", n_samples)),
+        "model": model.to_dict(),
     }
+    if model.binarizer is not None:  # absent for a table used as it is
+        report["binarizer"] = model.binarizer.to_dict()
+    return report
 
 
 # --- near-optimal --family risk_score --------------------------------------------------

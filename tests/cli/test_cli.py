@@ -28,7 +28,7 @@ def _run(*args: str, cwd: Path | None = None, timeout: float = 60) -> subprocess
 def fit_json() -> tuple[subprocess.CompletedProcess, dict]:
     proc = _run(
         "fit", "breastcancer", "--max-size", "3", "--coef-min", "-4", "--coef-max", "4",
-        "--time-limit", "20", "--json",
+        "--time-limit", "20", "--no-binarize", "--json",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return proc, json.loads(proc.stdout)
@@ -71,7 +71,7 @@ def test_fit_json_matches_python_api(fit_json):
 
 def test_fit_learned_scale_json_and_card():
     args = ["fit", "mammo", "--max-size", "3", "--scale", "learned", "--multiplier-min", "0.5"]
-    args += ["--multiplier-max", "5", "--time-limit", "30"]
+    args += ["--multiplier-max", "5", "--time-limit", "30", "--no-binarize"]
     proc = _run(*args, "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -146,8 +146,8 @@ BAD_ARGS = {
     "repeated column name": ["fit", "{tmp}/repeated_header.csv"],
     "unknown column": ["fit", "breastcancer", "--target", "NoSuchColumn"],
     "non-binary outcome": ["fit", "{tmp}/three_classes.csv"],
-    "NaN feature": ["fit", "{tmp}/nan.csv"],
-    "string feature": ["fit", "{tmp}/strings.csv"],
+    "NaN feature": ["fit", "{tmp}/nan.csv", "--no-binarize"],
+    "string feature": ["fit", "{tmp}/strings.csv", "--no-binarize"],
     "constant outcome": ["fit", "{tmp}/constant.csv"],
     "unparsable csv": ["fit", "{tmp}/broken.csv"],
     "empty csv": ["fit", "{tmp}/empty.csv"],
