@@ -36,13 +36,16 @@ __all__ = [
     "reads_raw",
 ]
 
-#: The Binarizer of ``binarize="auto"``: items without complements (a score's points can
-#: be negative, so ``age < 65`` adds nothing to ``age ≥ 65``) and a ``"col missing"`` item
-#: for each column with missing values, so that no row is dropped.
+#: The Binarizer of ``binarize="auto"``: quantile cut points moved to clinically round
+#: numbers nearby (``age ≥ 55``), items without complements (a score's points can be
+#: negative, so ``age < 65`` adds nothing to ``age ≥ 65``; a two-valued column gives one
+#: item) and a ``"col missing"`` item for each column with missing values, so that no row
+#: is dropped.
 BINARIZE_OPTIONS: dict[str, Any] = {
     "method": "adaptive",
     "complements": False,
     "missing": "indicator",
+    "round_cuts": True,
 }
 
 
