@@ -217,6 +217,7 @@ class RiskScore(JsonDocument):
             observed,
             trace,
             multiplier=multiplier,
+            binarizer=getattr(problem, "binarizer", None),  # the items' binarizer, if any
         )
         model._problem = problem  # for hand edits (never serialised)
         return model

@@ -141,19 +141,51 @@ def test_linear_columns_and_errors(table):
     assert model.binarizer.item_groups_.keys().isdisjoint({"bmi"})
     assert np.all(np.isfinite(model.predict_proba(X)))
     with pytest.raises(InputError, match="binarize"):
-        fit_risk_score(X, y, thresholds={"age": [60]}, **BOX)
+        fit_risk_score(X, y, binarize=False, thresholds={"age": [60]}, **BOX)
     with pytest.raises(InputError, match="not in the data"):
         fit_risk_score(X, y, binarize="auto", linear=["weight"], **BOX)
     with pytest.raises(InputError, match="binarize must be"):
         fit_risk_score(X, y, binarize="quantiles", **BOX)
 
 
-def test_without_binarize_nothing_changes():
+def test_a_binary_table_is_used_as_given():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.integers(0, 2, (60, 3)), columns=["a", "b", "c"])
     y = (rng.random(60) < 0.4).astype(int)
-    model = fit_risk_score(X, y, **BOX)
+    model = fit_risk_score(X, y, **BOX)  # binarize="auto", the default
     assert model.binarizer is None and "binarizer" not in model.to_dict()
+    plain = fit_risk_score(X, y, binarize=False, **BOX)
+    assert model.to_dict() | {"stats": None} == plain.to_dict() | {"stats": None}
+    assert fit_risk_score(X.astype(bool), y, **BOX).binarizer is None
+
+
+def test_the_default_binarizes_a_raw_table(table):
+    X, y = table
+    model = fit_risk_score(X, y, **BOX)
+    assert isinstance(model.binarizer, Binarizer) and model.binarizer.round_cuts
+    assert set(model.binarizer.item_groups_.values()) == {"age", "grade", "smoker"}
+    assert np.all(np.isfinite(model.predict_proba(X)))
+    # integer codes and real values are binarized too; False keeps the points per unit
+    codes = pd.DataFrame({"stage": np.resize([1, 2, 3, 4], len(y))})
+    assert fit_risk_score(codes, y, **BOX).binarizer is not None
+    per_unit = fit_risk_score(codes, y, binarize=False, **BOX)
+    assert per_unit.binarizer is None and per_unit.feature_names == ["stage"]
+    assert fit_risk_score(codes, y, binarize=None, **BOX).binarizer is None  # as before
+
+
+def test_arrays_are_never_binarized_and_errors_say_why(table):
+    X, y = table
+    codes = np.resize([1.0, 2.0, 3.0], (len(y), 1))
+    model = fit_risk_score(codes, y, **BOX)
+    assert model.binarizer is None and model.feature_names == ["x0"]
+    with pytest.raises(InputError, match="never binarized.*DataFrame"):
+        fit_risk_score(X.to_numpy(), y, **BOX)  # text and missing values in an array
+    with pytest.raises(InputError, match="binarize=False uses the features as given"):
+        fit_risk_score(X, y, binarize=False, **BOX)
+    with pytest.raises(InputError, match="need X as a DataFrame"):
+        fit_risk_score(codes, y, thresholds={"x0": [2]}, **BOX)
+    with pytest.raises(InputError, match="every column is in linear"):
+        fit_risk_score(X[["age"]].fillna(50), y, linear=["age"], **BOX)
 
 
 def test_iter_fit_keeps_the_binarizer(table):
