@@ -200,3 +200,52 @@ def test_iter_fit_keeps_the_binarizer(table):
     direct = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **BOX)
     assert model.binarizer is not None and model.points == direct.points
     np.testing.assert_array_equal(model.predict_proba(X), direct.predict_proba(X))
+
+
+def test_card_lists_items_by_variable():
+    X = pd.DataFrame(
+        {
+            "age": [50, 66, 80, 72, 45, 90],
+            "creatinine": [1.0, np.nan, 2.1, 1.3, np.nan, 0.9],
+            "sex": ["F", "M", "M", "F", "F", "F"],
+        }
+    )
+    binarizer = Binarizer(
+        thresholds={"age": [65, 75], "creatinine": [2]}, complements=False, missing="indicator"
+    ).fit(X)
+    assert list(binarizer.get_feature_names_out()) == [
+        "age ≥ 65",
+        "age ≥ 75",
+        "creatinine ≥ 2",
+        "creatinine missing",
+        "sex = M",
+    ]
+    names = ["sex = M", "age ≥ 75", "bmi", "creatinine missing", "age ≥ 65", "creatinine ≥ 2"]
+    info = {n: {"min": 0, "max": 1, "integer": True} for n in names}
+    info["bmi"] = {"min": 18, "max": 35, "integer": True}  # a linear column
+    points = {"sex = M": 1, "age ≥ 75": 2, "bmi": 1, "creatinine missing": 1, "age ≥ 65": 1}
+    model = RiskScore(names, points, -4, feature_info=info, binarizer=binarizer)
+    rows = model.card_rows()
+    assert [(r.variable, r.label, r.points_text) for r in rows] == [
+        ("sex", "= M", "1 point"),
+        ("age", "≥ 75", "2 points"),
+        ("age", "≥ 65", "1 point"),  # the items of age together, under age
+        ("bmi", "", "1 point per unit"),  # per unit only for the linear column
+        ("creatinine", "missing", "1 point"),
+    ]
+    text = model.to_text()
+    assert [line.split("  ")[0] for line in text.splitlines()[:5]] == [
+        "1. sex = M",
+        "2. age ≥ 75",
+        "3. age ≥ 65",
+        "4. bmi",
+        "5. creatinine missing",
+    ]
+    assert text.count("per unit") == 1
+    card = model.to_html()
+    # each variable once, above its items; its first row ruled off from the last variable
+    assert card.count('class="rx-variable">age<') == 1 and card.count('class="rx-variable"><') == 1
+    assert card.count("border-top:2px") == 3 * 5  # 3 new variables after the first, 5 cells
+    assert "per unit" in card and card.count("per unit") == 1
+    plain = RiskScore(["a", "b"], {"a": 1, "b": 2}, 0)  # no binarizer: one name column
+    assert "rx-variable" not in plain.to_html() and "per unit" not in plain.to_text()
