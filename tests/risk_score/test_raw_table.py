@@ -121,6 +121,9 @@ def test_raw_predictions_and_json_round_trip(table):
     edited = model.with_points({"age missing": 1})
     assert edited.binarizer is model.binarizer
     assert np.all(np.isfinite(edited.predict_proba(new)))
+    # a model read back from JSON takes the raw table again for an edit
+    again = restored.with_points({"age missing": 1}, X=X, y=y)
+    assert again.points == edited.points and again.objective == pytest.approx(edited.objective)
 
 
 def test_a_given_binarizer_is_used_as_is(table):
