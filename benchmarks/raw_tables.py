@@ -1,7 +1,8 @@
 """Risk scores straight from raw tables (issue 32): a bundled table's raw columns are
-binarized (``fit_risk_score(binarize="auto")``: quantile cut points, one item per
-category, a "missing" item per column with missing values) and fitted with at most one item
-of each source column, in the fixed and the learned scale. R <= 5, points -5..5,
+binarized (``fit_risk_score(binarize="auto")``, the default: quantile cut points moved to
+round numbers nearby, one item per category, a "missing" item per column with missing
+values) and fitted with at most one item of each source column, in the fixed and the
+learned scale. R <= 5, points -5..5,
 c0 = 1e-6. Prints one JSON object per line: the table's shape, the items, the status,
 objective, lower bound, gap and time, and the score's items::
 

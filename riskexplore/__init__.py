@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # the public names (imported on first use)
 
     # errors
     from riskexplore.errors import ConstraintError as ConstraintError
+    from riskexplore.errors import DataWarning as DataWarning
     from riskexplore.errors import InfeasibleError as InfeasibleError
     from riskexplore.errors import InputError as InputError
     from riskexplore.errors import RiskExploreError as RiskExploreError

@@ -1,7 +1,8 @@
-"""Exceptions raised by riskexplore.
+"""Exceptions and warnings raised by riskexplore.
 
 Every error a user can cause derives from :class:`RiskExploreError`, so a CLI or a
-widget can catch one type and show its one-line message.
+widget can catch one type and show its one-line message. :class:`DataWarning` says what
+part of the data was left out and why, while the work goes on with the rest.
 """
 
 
@@ -19,3 +20,8 @@ class ConstraintError(RiskExploreError, ValueError):
 
 class InfeasibleError(RiskExploreError):
     """No model satisfies the coefficient bounds, size bounds and constraints together."""
+
+
+class DataWarning(UserWarning):
+    """Part of the data is left out (e.g. a column that cannot give items), with the reason;
+    the work goes on with the rest."""

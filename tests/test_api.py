@@ -28,7 +28,8 @@ PUBLIC = (
 ).split()
 
 #: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
-#: and the group calibration of risk scores (issue 22).
+#: and the group calibration of risk scores (issue 22), the warning about skipped columns
+#: (issue 32).
 ADDED = (
     "feature_prices",
     "near_optimal_checklists",
@@ -36,6 +37,7 @@ ADDED = (
     "AuditResult",
     "audit",
     "GroupCalibration",
+    "DataWarning",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are

@@ -72,17 +72,21 @@ def test_huge_feature_values_are_refused_naming_the_column(small, value):
     X = X.astype(float)
     X.loc[7, "bmi"] = value
     with pytest.raises(InputError, match=r"feature 'bmi' has a value of .*row position 7"):
-        fit_risk_score(X, y, max_size=2, time_limit=5)
-    # a checklist turns numbers into yes/no items: the same table is solved
+        fit_risk_score(X, y, max_size=2, time_limit=5, binarize=False)  # points per unit
+    # a checklist, and a risk score by default, turn numbers into yes/no items: the same
+    # table is solved
     model = fit_checklist(X, y, max_items=2, time_limit=10)
     assert model.certificate.lower_bound <= model.certificate.upper_bound
+    score = fit_risk_score(X, y, max_size=2, time_limit=10)
+    assert score.binarizer is not None
+    assert score.certificate.lower_bound <= score.certificate.upper_bound + 1e-9
 
 
 def test_values_up_to_the_limit_are_solved(small):
     X, y = small
     X = X.astype(float)
     X.loc[7, "bmi"] = MAX_FEATURE_MAGNITUDE
-    c = fit_risk_score(X, y, max_size=2, time_limit=10).certificate
+    c = fit_risk_score(X, y, max_size=2, time_limit=10, binarize=False).certificate
     assert c.lower_bound <= c.upper_bound + 1e-9 and 0 <= c.gap <= 1
 
 

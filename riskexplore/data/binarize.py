@@ -12,9 +12,13 @@ the two binarizations of the predictive checklists paper (section 5):
 - ``method="fixed"``: one item per column -- real/ordinal columns at the median,
   categorical columns for the most common category;
 
-plus user (e.g. clinical) cut-offs per column through ``thresholds``. Every item belongs
-to the *feature group* of its source column (:attr:`Binarizer.item_groups_`), so that a
-checklist can be limited to one item per column (paper section 3).
+plus user (e.g. clinical) cut-offs per column through ``thresholds``, and, with
+``round_cuts=True`` (the risk-score default), quantile cut points moved to clinically
+round numbers nearby (:mod:`riskexplore.data.round_cuts`). Every item belongs to the
+*feature group* of its source column (:attr:`Binarizer.item_groups_`), so that a checklist
+(or a risk score) can be limited to one item per column (paper section 3). Columns that
+cannot give items (all missing, an identifier, constant) are skipped with a
+:class:`~riskexplore.errors.DataWarning` (:mod:`riskexplore.data.column_screen`).
 
 >>> import pandas as pd
 >>> X = pd.DataFrame({"pH": [7.1, 7.3, 7.4, 7.2], "sex": ["F", "M", "M", "F"]})
@@ -34,6 +38,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
+from riskexplore.data.column_screen import skip_column, unusable_reason
+from riskexplore.data.round_cuts import round_cut_points
 from riskexplore.data.validation import check_unique_names
 from riskexplore.errors import InputError
 
@@ -174,7 +180,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         ``col ≥ v``, ``col ≤ v`` for ``col > v``, ``col ≠ c`` for ``col = c`` and
         ``not col`` for a binary column ``col``. In the adaptive method a categorical
         column with exactly two categories gets no ``≠`` items (``col = a`` and
-        ``col = b`` already are each other's complement).
+        ``col = b`` already are each other's complement); without complements it gives
+        ONE item, ``col = c`` for its less common category ``c`` (a tie: the later of
+        the two sorted; ``sex`` of ``F``/``M`` gives ``sex = M``), since the other item
+        would only be its complement.
     thresholds : dict or None
         User (e.g. clinical) cut-offs that replace the method for the listed columns:
         ``{col: [v1, v2]}`` gives ``col ≥ v1``, ``col ≥ v2``; ``{col: [("<=", 7.29),
@@ -204,6 +213,15 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Categories not seen at fit (at transform): with ``"ignore"`` every ``col = c``
         item is 0 and every ``col ≠ c`` item is 1 for such a row (binary columns: ``col``
         is 0 and ``not col`` is 1); with ``"error"`` they raise InputError.
+    round_cuts : bool, default False
+        Move each quantile (or median) cut point to a clinically round number nearby
+        (``age ≥ 57.3`` -> ``age ≥ 55``): the roundest number of the grids
+        ``5, 2.5, 2, 1 × 10^k``, coarsest first, whose share of training rows below it
+        stays within 5 percentage points of the quantile's and strictly between its
+        neighbours' (cut points never merge); see :mod:`riskexplore.data.round_cuts`.
+        User ``thresholds`` are never moved. On in the risk-score options
+        (:data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS`); off by default, so
+        checklists keep the paper's quantile cut points.
 
     Notes
     -----
@@ -217,8 +235,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
       at the minimum becomes ``col > min`` (e.g. ``capital_gain > 0``); cut points that
       would give a constant item, or the same split of the training data as an earlier
       one, are skipped. The fixed method follows the same rules at the median.
-    - A constant column at fit (one distinct non-missing value) gives no items and is
-      recorded in :attr:`dropped_columns_`; an all-missing column raises InputError.
+    - Columns that cannot give items are skipped with a
+      :class:`~riskexplore.errors.DataWarning` naming the column and the reason, and
+      recorded in :attr:`dropped_columns_` (see :mod:`riskexplore.data.column_screen`): a
+      column with every value missing; an identifier (text or categories with a
+      different value in every row of at least 20 rows, or whole numbers with a
+      different value in every row and a name like ``id``, ``patient_id``,
+      ``PatientID``; not a column with ``thresholds``); a constant column (one distinct
+      non-missing value). If no column is left, fitting raises InputError.
     - Input that is not a DataFrame gets column names ``x0, x1, ...``. At transform the
       columns are matched by name (extra columns are ignored; missing ones that have
       items raise InputError naming them); a 2-D array of the fitted width is taken in the
@@ -241,7 +265,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Numeric or thresholds column -> list of ``(op, value)`` of its (non-complement)
         items.
     dropped_columns_ : dict
-        Column -> reason it gave no items (constant at fit).
+        Column -> reason it gave no items (all missing, an identifier, constant).
     feature_names_in_, n_features_in_ : as in scikit-learn.
 
     Output of :meth:`transform`: a DataFrame of ``uint8`` with the item names as columns
@@ -258,6 +282,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         max_categories_auto: int = 0,
         missing: str = "zero",
         unknown: str = "ignore",
+        round_cuts: bool = False,
     ):
         self.method = method
         self.n_quantiles = n_quantiles
@@ -267,6 +292,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.max_categories_auto = max_categories_auto
         self.missing = missing
         self.unknown = unknown
+        self.round_cuts = round_cuts
 
     # --- parameters --------------------------------------------------------------------
     def _check_params(self) -> None:
@@ -286,50 +312,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise InputError(f"max_categories_auto must be an integer >= 0, not {m!r}")
 
     def _user_thresholds(self, columns) -> dict:
-        spec = self.thresholds or {}
-        if not isinstance(spec, dict):
-            raise InputError(
-                f"thresholds must be a dict {{column: [cut-offs]}}, not {type(spec).__name__}"
-            )
-        unknown = [c for c in spec if c not in columns]
-        if unknown:
-            raise InputError(
-                f"thresholds name columns not in the data: {_listing(unknown)}; "
-                f"columns are {_listing(columns)}"
-            )
-        out = {}
-        for col, cuts in spec.items():
-            if isinstance(cuts, (numbers.Real, tuple)) or (
-                isinstance(cuts, list) and len(cuts) == 2 and isinstance(cuts[0], str)
-            ):
-                cuts = [cuts]
-            parsed = []
-            for cut in cuts:
-                if isinstance(cut, (tuple, list)) and len(cut) == 2 and isinstance(cut[0], str):
-                    op, value = cut
-                    if op.strip() not in _OPERATORS:
-                        raise InputError(
-                            f"thresholds for {col!r}: unknown operator {op!r}; "
-                            "use one of ≥ (>=), >, ≤ (<=), <"
-                        )
-                    op = _OPERATORS[op.strip()]
-                else:
-                    op, value = ">=", cut
-                value = _plain(value)
-                if (
-                    isinstance(value, bool)
-                    or not isinstance(value, numbers.Real)
-                    or not math.isfinite(value)
-                ):
-                    raise InputError(
-                        f"thresholds for {col!r}: cut-off {value!r} is not a finite number"
-                    )
-                if (op, value) not in parsed:
-                    parsed.append((op, value))
-            if not parsed:
-                raise InputError(f"thresholds for {col!r} is empty; give at least one cut-off")
-            out[col] = parsed
-        return out
+        return _parse_thresholds(self.thresholds or {}, columns)
 
     # --- fit ---------------------------------------------------------------------------
     @staticmethod
@@ -387,11 +370,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
         items, kinds, categories, thresholds, dropped = [], {}, {}, {}, {}
         for col in columns:
             series = X[col]
+            reason = unusable_reason(col, series, may_be_id=col not in user)
+            if reason is not None:
+                skip_column(dropped, col, reason)
+                continue
             present = series.notna().to_numpy()
-            if not present.any():
-                raise InputError(
-                    f"column {col!r} is all missing ({len(series)} rows); drop it or fill it"
-                )
             if self.missing == "error" and not present.all():
                 raise self._missing_error(col, int((~present).sum()))
             values = series[present]
@@ -402,7 +385,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             else:
                 levels = self._levels(values)
             if len(levels) == 1:
-                dropped[col] = f"constant (every non-missing value is {format_value(levels[0])})"
+                reason = f"constant (every non-missing value is {format_value(levels[0])})"
+                skip_column(dropped, col, reason)
                 continue
             kinds[col] = kind
             if self.missing == "indicator" and not present.all():
@@ -410,7 +394,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if kind == "thresholds":
                 cuts = list(user[col])
             elif kind == "numeric":
-                cuts = self._cuts(numbers_, levels)
+                cuts = _cuts(numbers_, levels, self.method, self.n_quantiles, self.round_cuts)
             else:
                 categories[col] = [_plain(v) for v in levels]
                 items += self._categorical_items(col, kind, categories[col], values)
@@ -420,6 +404,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if self.complements:
                 items += [(col, _COMPLEMENT[op], value) for op, value in cuts]
 
+        if not kinds:
+            why = "; ".join(f"{c!r} is {r}" for c, r in dropped.items()) or "X has no columns"
+            raise InputError(f"no column of X can give items: {why}")
         # items grouped by column in input order; in a column, complements come after the
         # items and the missing-value item last
         order = {c: j for j, c in enumerate(columns)}
@@ -508,44 +495,24 @@ class Binarizer(TransformerMixin, BaseEstimator):
         except TypeError:
             return sorted(levels, key=lambda v: (type(v).__name__, str(v)))
 
-    def _cuts(self, numbers_: np.ndarray, levels: np.ndarray) -> list:
-        """Threshold (op, value) pairs of a numeric column, deduplicated by training split."""
-        if self.method == "fixed":
-            raw = [float(np.median(numbers_))]
-        else:
-            qs = np.arange(1, self.n_quantiles) / self.n_quantiles
-            raw = [float(v) for v in np.quantile(numbers_, qs)]
-        integral = bool(np.all(np.mod(levels, 1) == 0))
-        cuts, seen = [], set()
-        for value in raw:
-            value = float(math.ceil(value)) if integral else _round_threshold(value)
-            value = _plain(value)
-            for op in (">=", ">"):
-                mask = numbers_ >= value if op == ">=" else numbers_ > value
-                if mask.all() or not mask.any():
-                    continue
-                key = np.packbits(mask).tobytes()
-                if key not in seen:
-                    seen.add(key)
-                    cuts.append((op, value))
-                break
-        return cuts
-
     def _categorical_items(self, col, kind, levels, values) -> list:
         if kind == "binary":
             one = True if isinstance(levels[-1], bool) else 1
             out = [(col, "==", one)]
             return out + ([(col, "!=", one)] if self.complements else [])
-        if self.method == "fixed":
-            counts = values.value_counts(dropna=True)
-            top = counts.max()
-            chosen = [v for v in levels if counts.get(v, 0) == top][:1]
-            if not chosen:  # value_counts keys differ in type from levels: fall back
-                chosen = [_plain(counts.idxmax())]
+        two_valued = self.method == "adaptive" and len(levels) == 2
+        if self.method == "fixed" or (two_valued and not self.complements):
+            counts = _counts(values)
+            # fixed: the most common category (ties: the smallest); two values without
+            # complements: the less common one (ties: the later sorted), as one item
+            pick = max if self.method == "fixed" else min
+            top = pick(counts.get(v, 0) for v in levels)
+            chosen = [v for v in levels if counts.get(v, 0) == top]
+            chosen = chosen[:1] if self.method == "fixed" else chosen[-1:]
         else:
             chosen = levels
         out = [(col, "==", v) for v in chosen]
-        if self.complements and not (self.method == "adaptive" and len(levels) == 2):
+        if self.complements and not two_valued:
             out += [(col, "!=", v) for v in chosen]
         return out
 
@@ -689,6 +656,84 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray(data["columns"], dtype=object)
         self.n_features_in_ = len(self.feature_names_in_)
         return self
+
+
+def _parse_thresholds(spec, columns) -> dict:
+    """User cut-offs ``{col: [(op, value), ...]}`` of a ``thresholds`` spec (checked)."""
+    if not isinstance(spec, dict):
+        raise InputError(
+            f"thresholds must be a dict {{column: [cut-offs]}}, not {type(spec).__name__}"
+        )
+    unknown = [c for c in spec if c not in columns]
+    if unknown:
+        raise InputError(
+            f"thresholds name columns not in the data: {_listing(unknown)}; "
+            f"columns are {_listing(columns)}"
+        )
+    out = {}
+    for col, cuts in spec.items():
+        if isinstance(cuts, (numbers.Real, tuple)) or (
+            isinstance(cuts, list) and len(cuts) == 2 and isinstance(cuts[0], str)
+        ):
+            cuts = [cuts]
+        parsed = []
+        for cut in cuts:
+            if isinstance(cut, (tuple, list)) and len(cut) == 2 and isinstance(cut[0], str):
+                op, value = cut
+                if op.strip() not in _OPERATORS:
+                    raise InputError(
+                        f"thresholds for {col!r}: unknown operator {op!r}; "
+                        "use one of ≥ (>=), >, ≤ (<=), <"
+                    )
+                op = _OPERATORS[op.strip()]
+            else:
+                op, value = ">=", cut
+            value = _plain(value)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, numbers.Real)
+                or not math.isfinite(value)
+            ):
+                raise InputError(
+                    f"thresholds for {col!r}: cut-off {value!r} is not a finite number"
+                )
+            if (op, value) not in parsed:
+                parsed.append((op, value))
+        if not parsed:
+            raise InputError(f"thresholds for {col!r} is empty; give at least one cut-off")
+        out[col] = parsed
+    return out
+
+
+def _cuts(numbers_: np.ndarray, levels: np.ndarray, method, n_quantiles, round_) -> list:
+    """Threshold (op, value) pairs of a numeric column, deduplicated by training split."""
+    if method == "fixed":
+        raw = [float(np.median(numbers_))]
+    else:
+        qs = np.arange(1, n_quantiles) / n_quantiles
+        raw = [float(v) for v in np.quantile(numbers_, qs)]
+    integral = bool(np.all(np.mod(levels, 1) == 0))
+    values = [float(math.ceil(v)) if integral else _round_threshold(v) for v in raw]
+    if round_:
+        values = round_cut_points(numbers_, values, integral=integral)
+    cuts, seen = [], set()
+    for value in values:
+        value = _plain(value)
+        for op in (">=", ">"):
+            mask = numbers_ >= value if op == ">=" else numbers_ > value
+            if mask.all() or not mask.any():
+                continue
+            key = np.packbits(mask).tobytes()
+            if key not in seen:
+                seen.add(key)
+                cuts.append((op, value))
+            break
+    return cuts
+
+
+def _counts(values: pd.Series) -> dict:
+    """Category -> number of rows, the categories as :func:`_plain` gives them."""
+    return pd.Series([_plain(v) for v in values.to_numpy(dtype=object)]).value_counts().to_dict()
 
 
 def _name_items(raw, kinds: dict) -> list:

@@ -52,7 +52,9 @@ CATALOG: dict[str, DatasetInfo] = {
         ),
         description=(
             "961 screened mammographic masses; 14 features: shape and margin indicators, "
-            "ordinal Density (1-4) and age indicators. Already binarized; no missing values."
+            "ordinal Density (1-4) and age indicators; no missing values. Binarized as in "
+            "the paper except Density, which fit_risk_score turns into threshold items "
+            "(binarize=False keeps it as points per unit)."
         ),
     ),
     "breastcancer": DatasetInfo(
@@ -69,8 +71,10 @@ CATALOG: dict[str, DatasetInfo] = {
         ),
         description=(
             "683 fine-needle aspirates (rows with missing values dropped); 9 cytology "
-            "features scored 1-10. The source header calls the outcome 'Benign' but the "
-            "239 ones are the malignant cases, so the column is renamed 'Malignant'."
+            "features scored 1-10 (threshold items by fit_risk_score's default; "
+            "binarize=False for points per unit, as in the paper). The source header calls "
+            "the outcome 'Benign' but the 239 ones are the malignant cases, so the column "
+            "is renamed 'Malignant'."
         ),
     ),
     "income": DatasetInfo(
@@ -104,7 +108,9 @@ CATALOG: dict[str, DatasetInfo] = {
         ),
         description=(
             "303 Cleveland patients, raw (not binarized): 13 columns, of which cp, thal, "
-            "ca, slope and restecg are categorical codes and the rest numeric."
+            "ca, slope and restecg are categorical codes (integers: fit_risk_score gives "
+            "them threshold items unless a Binarizer lists them as categorical) and the "
+            "rest numeric."
         ),
         categorical=("cp", "restecg", "slope", "ca", "thal"),
     ),
@@ -126,7 +132,8 @@ CATALOG: dict[str, DatasetInfo] = {
         description=(
             "UCI Adult, raw train/test split: 5 numeric and 8 categorical (text) columns; "
             "missing values ('?') in workclass, occupation and native_country are NaN. "
-            "Needs encoding or binarization before fitting a risk score."
+            "fit_risk_score binarizes it by default (one item per category, a missing-value "
+            "item per column with missing values)."
         ),
         categorical=(
             "workclass",

@@ -13,7 +13,9 @@ def card_figure(model, *, title: str | None = None):
     """A static figure of a fitted model (score card or checklist) with its certificate.
 
     A risk score gives two tables (points per feature; risk per score), a checklist one
-    table of check boxes; the certificate line is the subtitle.
+    table of check boxes; the certificate line is the subtitle. A risk score fitted on a
+    raw table lists its items by source variable (``age | ≥ 75 | +2``), and says
+    "per unit" only for a feature used as a number.
 
     Parameters
     ----------
@@ -34,9 +36,7 @@ def card_figure(model, *, title: str | None = None):
     header = {"fill_color": HEADER_FILL, "align": "left", "font": {"size": 13}}
     cells = {"align": "left", "height": 26, "font": {"size": 13}}
     if hasattr(model, "score_table"):
-        points = model.points
-        names = list(points) or ["(no features)"]
-        values = [f"{p:+d}" for p in points.values()] or ["0"]
+        columns, values, widths = _points_columns(model)
         table = model.score_table()
         fig = make_subplots(
             rows=2,
@@ -47,9 +47,9 @@ def card_figure(model, *, title: str | None = None):
         )
         fig.add_trace(
             go.Table(
-                header={**header, "values": ["feature", "points"]},
-                cells={**cells, "values": [names, values]},
-                columnwidth=[3, 1],
+                header={**header, "values": columns},
+                cells={**cells, "values": values},
+                columnwidth=widths,
             ),
             row=1,
             col=1,
@@ -65,7 +65,7 @@ def card_figure(model, *, title: str | None = None):
             col=1,
         )
         heading = title or f"Risk score (intercept {model.intercept})"
-        n_rows = len(names) + len(scores)
+        n_rows = len(values[0]) + len(scores)
     else:
         items = list(getattr(model, "items", []))
         fig = go.Figure(
@@ -83,6 +83,25 @@ def card_figure(model, *, title: str | None = None):
         margin={"l": 20, "r": 20, "t": 80, "b": 10},
     )
     return fig
+
+
+def _points_columns(model) -> tuple[list[str], list[list[str]], list[int]]:
+    """The header, columns and widths of a score card's points table: by source variable
+    (each variable once, above its items) for a model fitted on a raw table, else one
+    column of feature names; points as ``+2`` (``+1 per unit`` for a number)."""
+    rows = model.card_rows() if hasattr(model, "card_rows") else []
+    points = [f"{r.points:+d}" + (" per unit" if r.per_unit else "") for r in rows] or ["0"]
+    if getattr(model, "binarizer", None) is None:
+        return ["feature", "points"], [[r.name for r in rows] or ["(no features)"], points], [3, 1]
+    shown = [
+        r.variable if k == 0 or rows[k - 1].variable != r.variable else ""
+        for k, r in enumerate(rows)
+    ]
+    return (
+        ["variable", "item", "points"],
+        [shown or ["(no features)"], [r.label for r in rows] or [""], points],
+        [2, 2, 1],
+    )
 
 
 def _risk(percent: float) -> str:

@@ -38,6 +38,7 @@ import pandas as pd
 from riskexplore.data.binarize import Binarizer, Item, format_value
 from riskexplore.data.validation import check_training_data
 from riskexplore.errors import InputError
+from riskexplore.risk_score.card_rows import CardRow
 from riskexplore.risk_score.constraints import AtMostKOf
 from riskexplore.risk_score.raw_table import RawItems
 
@@ -288,11 +289,11 @@ def apply_bands(
 
 # --- the score card ----------------------------------------------------------------------
 def band_rows(
-    rows: Sequence[tuple[str, str]],
+    rows: Sequence[CardRow],
     points: Mapping[str, int],
     binarizer: Binarizer | None,
     record: Mapping[str, Mapping[str, Any]] | None,
-) -> list[tuple[str, str]]:
+) -> list[CardRow]:
     """The card's rows with each band column's threshold items as bands.
 
     A band column with two or more thresholds in the model gets one row per band, in
@@ -302,8 +303,9 @@ def band_rows(
 
     Parameters
     ----------
-    rows : sequence of (name, points text)
-        The card's rows, one per item with points.
+    rows : sequence of CardRow
+        The card's rows, one per item with points
+        (:func:`~riskexplore.risk_score.card_rows.card_rows`).
     points : mapping item -> int
         The model's non-zero points.
     binarizer : Binarizer or None
@@ -313,12 +315,12 @@ def band_rows(
 
     Returns
     -------
-    list of (name, points text)
-        The rows.
+    list of CardRow
+        The rows (a band's label is its range, ``"65–74"`` or ``"1.2 ≤ crea < 2"``).
     """
     if not record or binarizer is None:
         return list(rows)
-    replaced: dict[str, list[tuple[str, str]]] = {}
+    replaced: dict[str, list[CardRow]] = {}
     for column, setting in record.items():
         used = [
             i
@@ -330,21 +332,22 @@ def band_rows(
         used.sort(key=lambda i: (float(i.value), i.op == ">"))
         replaced.update(dict.fromkeys((i.name for i in used[1:]), []))
         replaced[used[0].name] = _bands_of(used, points, bool(setting.get("integer")))
-    out: list[tuple[str, str]] = []
-    for name, text in rows:
-        out.extend(replaced.get(name, [(name, text)]))
+    out: list[CardRow] = []
+    for row in rows:
+        out.extend(replaced.get(row.name, [row]))
     return out
 
 
-def _bands_of(used: list[Item], points: Mapping[str, int], integer: bool) -> list[tuple[str, str]]:
-    """The bands of the thresholds ``used`` (sorted): each band's label and its
-    cumulative points."""
+def _bands_of(used: list[Item], points: Mapping[str, int], integer: bool) -> list[CardRow]:
+    """The bands of the thresholds ``used`` (sorted): one row per band, with its range and
+    its cumulative points."""
     out, total = [], 0
+    column = used[0].column
     for k, item in enumerate(used):
         total += int(points[item.name])
-        unit = "point" if abs(total) == 1 else "points"
-        label = item.name if k + 1 == len(used) else _band_label(item, used[k + 1], integer)
-        out.append((label, f"{total} {unit}"))
+        name = item.name if k + 1 == len(used) else _band_label(item, used[k + 1], integer)
+        label = name[len(column) :].strip() if name.startswith(f"{column} ") else name
+        out.append(CardRow(column, label, name, total, per_unit=False))
     return out
 
 

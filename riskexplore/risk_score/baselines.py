@@ -238,6 +238,11 @@ def _get_pool(problem, pool, alphas, gammas, n_gammas, max_iter, tol) -> PLRPool
         return fit_pool(problem, alphas, gammas, n_gammas, max_iter, tol)
     if not isinstance(pool, PLRPool):
         pool = PLRPool(pool, [(math.nan, math.nan)] * len(pool), problem.feature_names)
+    if pool.feature_names and list(pool.feature_names) != list(problem.feature_names):
+        raise InputError(
+            "the pool was fitted on other features than the problem's; fit it with "
+            "plr_pool on the same X and the same binarize"
+        )
     d = problem.n_features
     if any(c.shape != (d + 1,) for c in pool):
         raise InputError(f"pool models must have {d + 1} entries [intercept, w_1..w_d]")

@@ -36,6 +36,7 @@ from riskexplore.risk_score.problem import (
     RiskScoreProblem,
     fixed_scale_only,
 )
+from riskexplore.risk_score.raw_table import item_frame, reads_raw
 
 __all__ = ["best_intercept", "edit", "model_at", "problem_of", "with_points"]
 
@@ -82,6 +83,8 @@ def problem_of(model, X=None, y=None) -> tuple[RiskScoreProblem, list[str]]:
         int(stats.get("intercept_min", INTERCEPT_MIN)),
         int(stats.get("intercept_max", INTERCEPT_MAX)),
     )
+    if reads_raw(getattr(model, "binarizer", None), X):  # a raw table: the model's items
+        X = item_frame(model.binarizer, X)
     if hasattr(X, "columns"):  # the model's columns, in its order
         columns = {str(c): c for c in X.columns}
         missing = [n for n in names if n not in columns]

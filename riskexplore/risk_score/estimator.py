@@ -19,6 +19,7 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MAX,
     MULTIPLIER_MIN,
 )
+from riskexplore.risk_score.raw_table import resolve_binarize
 
 __all__ = ["RiskSlimClassifier"]
 
@@ -58,6 +59,17 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
     n_jobs : int or None
         Threads of the search (``None``: every core; ``1`` inside a cross-validation
         that already runs folds in parallel).
+    binarize : "auto", False or Binarizer
+        ``"auto"``: a DataFrame is made into 0/1 items (``"age ≥ 75"``, ``"sex = F"``,
+        ``"creatinine missing"``) unless every column is 0/1 without missing values; an
+        array is used as given. ``False``: the features are used as given (points per
+        unit). See :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+    thresholds : dict or None
+        User cut points per column (``{"age": [65, 75]}``), with ``binarize="auto"``.
+    linear : list of str or None
+        Columns of a binarized table kept as numbers (points per unit).
+    one_per_variable : bool
+        With a binarized table, at most one item of each source column.
     bands : list of str or mapping, optional
         Columns of a raw table whose thresholds are monotone bands (``binarize="auto"``;
         see :mod:`riskexplore.risk_score.bands`).
@@ -92,6 +104,10 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         multiplier_min: float = MULTIPLIER_MIN,
         multiplier_max: float = MULTIPLIER_MAX,
         n_jobs: int | None = None,
+        binarize="auto",
+        thresholds: dict | None = None,
+        linear: list | None = None,
+        one_per_variable: bool = True,
         bands=None,
     ) -> None:
         self.max_size = max_size
@@ -111,20 +127,29 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
         self.multiplier_min = multiplier_min
         self.multiplier_max = multiplier_max
         self.n_jobs = n_jobs
+        self.binarize = binarize
+        self.thresholds = thresholds
+        self.linear = linear
+        self.one_per_variable = one_per_variable
         self.bands = bands
 
     # --- fitting ---------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None) -> RiskSlimClassifier:
         """Fit the risk score; ``y`` must have exactly two classes."""
+        linear = () if self.linear is None else list(self.linear)
+        raw = resolve_binarize(X, self.binarize, self.thresholds, linear) is not None
         named = isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
         original = X
-        X, y = validate_data(self, X, y, accept_sparse=False, dtype="numeric")
+        X, y = validate_data(self, X, y, accept_sparse=False, **self._checks(raw))
         classes = binary_classes(y, "RiskSlimClassifier")
         self.classes_ = classes
+        names = [f"x{j}" for j in range(X.shape[1])]
         if named:
             frame = original
+        elif raw:  # the raw columns (their types kept) under the names x0, x1, ...
+            frame = original.set_axis(names, axis=1)
         else:
-            frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])])
+            frame = pd.DataFrame(X, columns=names)
         target = (y == classes[1]).astype(int)
         self.model_ = fit_risk_score(
             frame,
@@ -147,16 +172,35 @@ class RiskSlimClassifier(ClassifierMixin, BaseEstimator):
             multiplier_min=self.multiplier_min,
             multiplier_max=self.multiplier_max,
             n_jobs=self.n_jobs,
-            **({"binarize": "auto", "bands": self.bands} if self.bands else {}),
+            binarize=self.binarize if raw else False,
+            thresholds=self.thresholds,
+            linear=linear,
+            one_per_variable=self.one_per_variable,
+            bands=self.bands,
         )
         return self
+
+    @staticmethod
+    def _checks(raw: bool) -> dict:
+        """What :func:`validate_data` checks: numbers only, unless a raw table is binarized
+        (text and missing values are then the binarizer's to read)."""
+        if raw:
+            return {"dtype": None, "ensure_all_finite": False}
+        return {"dtype": "numeric"}
 
     # --- prediction ------------------------------------------------------------------
     def _features(self, X) -> pd.DataFrame | np.ndarray:
         check_is_fitted(self, "model_")
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             return X  # columns are matched by name; missing ones are reported
-        return validate_data(self, X, reset=False, accept_sparse=False, dtype="numeric")
+        raw = self.model_.binarizer is not None
+        X = validate_data(self, X, reset=False, accept_sparse=False, **self._checks(raw))
+        if raw:  # rows of the raw table, in the fitted column order
+            names = getattr(self, "feature_names_in_", None)
+            if names is None:
+                names = [f"x{j}" for j in range(X.shape[1])]
+            return pd.DataFrame(X, columns=list(names))
+        return X
 
     def decision_function(self, X) -> np.ndarray:
         """``(intercept + points . x) / m``, the log-odds of the positive class (``m = 1``

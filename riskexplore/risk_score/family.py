@@ -420,7 +420,7 @@ def near_optimal_scores(X, y, **settings: Any):
     NearOptimalScores
         The set.
     """
-    X, settings, binarizer = split_raw(X, settings)
+    X, settings, binarizer = split_raw(X, settings, y)
     found = near_optimal_models(X, y, **settings)
     for record in found.models:
         record.model.binarizer = binarizer
@@ -445,7 +445,7 @@ def training_problem(X, y, settings: Mapping[str, Any], constraints: Sequence):
     RiskScoreProblem
         The problem.
     """
-    X, rest, _binarizer = split_raw(X, {**settings, "constraints": list(constraints)})
+    X, rest, _binarizer = split_raw(X, {**settings, "constraints": list(constraints)}, y)
     return build_problem(X, y, **rest)
 
 

@@ -30,7 +30,7 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
-from riskexplore.risk_score.raw_table import binarize_table
+from riskexplore.risk_score.raw_table import binarize_table, raw_hint, resolve_binarize
 from riskexplore.risk_score.scaled.model_class import ScaledClass
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
 from riskexplore.risk_score.support.lattice import lattice_fits
@@ -64,15 +64,27 @@ def build_problem(
     scale: str = "fixed",
     multiplier_min: float = MULTIPLIER_MIN,
     multiplier_max: float = MULTIPLIER_MAX,
+    binarize="auto",
+    thresholds: Mapping[str, Any] | None = None,
+    linear: Iterable[str] = (),
+    one_per_variable: bool = True,
+    bands=None,
     **problem_kwargs: Any,
 ) -> RiskScoreProblem:
     """The :class:`RiskScoreProblem` that :func:`fit_risk_score` solves.
+
+    A raw table is binarized first (``binarize``, as for :func:`fit_risk_score`); the
+    problem then keeps the fitted binarizer as ``problem.binarizer`` (None otherwise), and
+    the models of its solves keep it too (and the record of its ``bands``, as
+    ``problem.bands`` and ``model.stats["bands"]``).
 
     Parameters
     ----------
     X, y, max_size, coef_min, coef_max, intercept_min, intercept_max, c0, constraints
         As for :func:`fit_risk_score`.
     scale, multiplier_min, multiplier_max
+        As for :func:`fit_risk_score`.
+    binarize, thresholds, linear, one_per_variable, bands
         As for :func:`fit_risk_score`.
     **problem_kwargs
         Further :class:`~riskexplore.risk_score.problem.RiskScoreProblem` arguments.
@@ -82,21 +94,64 @@ def build_problem(
     RiskScoreProblem
         The problem.
     """
-    return RiskScoreProblem(
-        X,
-        y,
-        max_size=max_size,
-        coef_min=coef_min,
-        coef_max=coef_max,
-        intercept_min=intercept_min,
-        intercept_max=intercept_max,
-        c0=c0,
-        constraints=() if constraints is None else constraints,
-        scale=scale,
-        multiplier_min=multiplier_min,
-        multiplier_max=multiplier_max,
-        **problem_kwargs,
+    constraints = () if constraints is None else constraints
+    features, binarizer, constraints, band_record = _features(
+        X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
     )
+    try:
+        problem = RiskScoreProblem(
+            features,
+            y,
+            max_size=max_size,
+            coef_min=coef_min,
+            coef_max=coef_max,
+            intercept_min=intercept_min,
+            intercept_max=intercept_max,
+            c0=c0,
+            constraints=constraints,
+            scale=scale,
+            multiplier_min=multiplier_min,
+            multiplier_max=multiplier_max,
+            **problem_kwargs,
+        )
+    except InputError as exc:  # features used as given: say how binarizing would help
+        hint = None if binarizer is not None else raw_hint(X)
+        if hint is None:
+            raise
+        raise InputError(f"{exc}; {hint}") from exc
+    problem.binarizer, problem.bands = binarizer, band_record
+    return problem
+
+
+def _features(
+    X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
+):
+    """``(features, binarizer or None, constraints, band record or None)``: for a table to
+    binarize (see :func:`~riskexplore.risk_score.raw_table.resolve_binarize`), its items
+    (see :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the constraints with
+    the one-per-variable rule and the bands (:func:`~riskexplore.risk_score.bands.apply_bands`,
+    which adds their signs to ``problem_kwargs``); otherwise ``X`` and the constraints as
+    given."""
+    binarize = resolve_binarize(X, binarize, thresholds, linear)
+    if binarize is None:
+        if bands:
+            raise InputError("bands need a binarized table: binarize='auto' or a Binarizer")
+        return X, None, constraints, None
+    if "feature_names" in problem_kwargs:
+        raise InputError(
+            "feature_names cannot rename the items of a raw table; rename the columns of X, "
+            "or pass binarize=False to use the features as given"
+        )
+    raw = binarize_table(
+        X,
+        binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable_rule=one_per_variable,
+        sample_weight=problem_kwargs.get("sample_weight"),
+    )
+    rules, band_record = apply_bands(bands, raw, X, y, linear, problem_kwargs)
+    return raw.X, raw.binarizer, [*constraints, *rules], band_record
 
 
 def solve_problem(
@@ -311,7 +366,7 @@ def fit_risk_score(
     cut_pool=None,
     n_jobs: int | None = None,
     client=None,
-    binarize=None,
+    binarize="auto",
     thresholds: Mapping[str, Any] | None = None,
     linear: Iterable[str] = (),
     one_per_variable: bool = True,
@@ -329,8 +384,10 @@ def fit_risk_score(
     Parameters
     ----------
     X : DataFrame or array of shape (n, d)
-        Numeric features (binary features give the classic score card), or with
-        ``binarize`` a raw table (numbers, strings, categories, missing values).
+        A raw table (numbers, strings, categories, missing values), made into 0/1 items by
+        ``binarize="auto"``; a table of 0/1 features, used as given; or, with
+        ``binarize=False`` or as an array, numeric features used as given (points per
+        unit).
     y : array-like of shape (n,)
         Binary outcome; the larger value is the positive class.
     max_size : int, optional
@@ -381,21 +438,31 @@ def fit_risk_score(
     client : dask.distributed.Client, optional
         Fit the support screen's ranges of supports on this Dask cluster (the rows are
         sent to every worker once); the tree search stays in this process's threads.
-    binarize : None, "auto" or Binarizer
-        None (default): ``X`` holds the features. ``"auto"``: the raw table ``X`` becomes
-        0/1 items (``"age ≥ 75"``, ``"sex = F"``, ``"creatinine missing"``) by a
-        :class:`~riskexplore.data.binarize.Binarizer` with the risk-score options of
-        :data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS` (quantile cut points,
-        no complements, a missing-value item per column with missing values); a
-        Binarizer is used as given (fitted on ``X`` unless already fitted). The model
-        keeps the binarizer (``model.binarizer``) and predicts on raw rows.
+    binarize : "auto", False or Binarizer
+        ``"auto"`` (default): a DataFrame becomes 0/1 items (``"age ≥ 75"``, ``"sex = F"``,
+        ``"creatinine missing"``) by a :class:`~riskexplore.data.binarize.Binarizer` with
+        the risk-score options of
+        :data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS` (quantile cut points
+        moved to round numbers nearby, one item per category, one item for a two-valued
+        column, a missing-value item per column with missing values; columns that are an
+        identifier, constant or all missing are skipped with a
+        :class:`~riskexplore.errors.DataWarning`), unless every column already holds only
+        0 and 1 without missing values: such a table is used as given (no binarizer). An
+        array is never binarized (it has no column names), nor a DataFrame whose column
+        names are not all text (``pd.DataFrame(array)``). ``False`` (or None): the
+        features are used as given, each real-valued one as points per unit. A
+        Binarizer is used as given (fitted on ``X`` unless already fitted). A binarized
+        model keeps its binarizer
+        (``model.binarizer``) and predicts on raw rows (missing values and categories not
+        seen at fit included: every item of the column is 0, and ``"col missing"`` is 1
+        for a missing value when the column had missing values at fit).
     thresholds : mapping column -> cut points, optional
         With ``binarize="auto"``: user cut points replacing the quantiles of a column,
-        e.g. ``{"age": [65, 75]}`` (items ``age ≥ 65``, ``age ≥ 75``).
+        e.g. ``{"age": [65, 75]}`` (items ``age ≥ 65``, ``age ≥ 75``; never moved).
     linear : iterable of str
-        With ``binarize``: columns kept as numbers (points per unit), not binarized.
+        With a binarized table: columns kept as numbers (points per unit).
     one_per_variable : bool
-        With ``binarize``: use at most one item of each source column
+        With a binarized table: use at most one item of each source column
         (:class:`~riskexplore.risk_score.constraints.AtMostKOf`, honoured by every
         engine, so the certificate covers the choice of thresholds).
     bands : list of str or mapping, optional
@@ -432,9 +499,6 @@ def fit_risk_score(
     >>> model = fit_risk_score(data.X, data.y, max_size=3, time_limit=20)
     >>> print(model.to_text())  # doctest: +SKIP
     """
-    X, binarizer, constraints, band_record = _features(
-        X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
-    )
     problem = build_problem(
         X,
         y,
@@ -448,12 +512,15 @@ def fit_risk_score(
         scale=scale,
         multiplier_min=multiplier_min,
         multiplier_max=multiplier_max,
+        binarize=binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable=one_per_variable,
+        bands=bands,
         **problem_kwargs,
     )
-    return _solve_keeping(
+    return solve_problem(
         problem,
-        binarizer,
-        band_record,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,
@@ -465,46 +532,6 @@ def fit_risk_score(
         n_jobs=n_jobs,
         client=client,
     )
-
-
-def _features(
-    X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
-):
-    """``(features, binarizer or None, constraints, band record or None)``: with
-    ``binarize``, the items of the raw table ``X`` (see
-    :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the constraints with the
-    one-per-variable rule and the bands (:func:`~riskexplore.risk_score.bands.apply_bands`,
-    which adds their signs to ``problem_kwargs``); without, ``X`` and the constraints as
-    given."""
-    if binarize is None:
-        if thresholds is not None or tuple(linear) or bands:
-            raise InputError("thresholds, linear and bands need binarize='auto' or a Binarizer")
-        return X, None, constraints, None
-    if "feature_names" in problem_kwargs:
-        raise InputError("feature_names cannot be given with binarize: the items name themselves")
-    raw = binarize_table(
-        X,
-        binarize,
-        thresholds=thresholds,
-        linear=linear,
-        one_per_variable_rule=one_per_variable,
-        sample_weight=problem_kwargs.get("sample_weight"),
-    )
-    rules, band_record = apply_bands(bands, raw, X, y, linear, problem_kwargs)
-    given = () if constraints is None else constraints
-    return raw.X, raw.binarizer, [*given, *rules], band_record
-
-
-def _solve_keeping(
-    problem: RiskScoreProblem, binarizer, band_record=None, **solve_kw: Any
-) -> RiskScore:
-    """:func:`solve_problem`, the model keeping the binarizer of its items (or None) and
-    its bands (``stats["bands"]``)."""
-    model = solve_problem(problem, **solve_kw)
-    model.binarizer = binarizer
-    if band_record:
-        model.stats["bands"] = band_record
-    return model
 
 
 def iter_fit_risk_score(
@@ -521,7 +548,7 @@ def iter_fit_risk_score(
     cut_pool=None,
     n_jobs: int | None = None,
     client=None,
-    binarize=None,
+    binarize="auto",
     thresholds: Mapping[str, Any] | None = None,
     linear: Iterable[str] = (),
     one_per_variable: bool = True,
@@ -560,25 +587,21 @@ def iter_fit_risk_score(
     ...         model = done.value
     ...         break
     """
-    X, binarizer, problem_args["constraints"], band_record = _features(
+    problem = build_problem(
         X,
         y,
-        binarize,
-        thresholds,
-        linear,
-        one_per_variable,
-        bands,
-        problem_args.get("constraints", ()),
-        problem_args,
+        binarize=binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable=one_per_variable,
+        bands=bands,
+        **problem_args,
     )
-    problem = build_problem(X, y, **problem_args)
     engine_settings("lcpa", settings, n_jobs, client)  # bad workers raise here, not in the thread
     return iterate_solve(
-        _solve_keeping,
+        solve_problem,
         problem,
         callbacks,
-        binarizer=binarizer,
-        band_record=band_record,
         time_limit=time_limit,
         node_limit=node_limit,
         gap_tolerance=gap_tolerance,

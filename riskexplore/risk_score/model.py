@@ -35,6 +35,7 @@ from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score import edits as _edits
 from riskexplore.risk_score.bands import band_rows
+from riskexplore.risk_score.card_rows import CardRow, card_rows, points_table_html
 from riskexplore.risk_score.raw_table import item_frame, reads_raw
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -218,7 +219,10 @@ class RiskScore(JsonDocument):
             observed,
             trace,
             multiplier=multiplier,
+            binarizer=getattr(problem, "binarizer", None),  # the items' binarizer, if any
         )
+        if getattr(problem, "bands", None):
+            model.stats["bands"] = problem.bands
         model._problem = problem  # for hand edits (never serialised)
         return model
 
@@ -343,14 +347,15 @@ class RiskScore(JsonDocument):
         return pd.DataFrame({"score": scores, "risk_percent": risk})
 
     # --- rendering -------------------------------------------------------------------
-    def _feature_rows(self) -> list[tuple[str, str]]:
-        rows = []
-        for name, p in self.points.items():
-            unit = "point" if abs(p) == 1 else "points"
-            info = (self.feature_info or {}).get(name)
-            binary = info is None or (info["integer"] and info["min"] >= 0 and info["max"] <= 1)
-            rows.append((name, f"{p} {unit}" + ("" if binary else " per unit")))
+    def card_rows(self) -> list[CardRow]:
+        """The rows of the card: the features with points, the items of one source
+        variable together (see :mod:`riskexplore.risk_score.card_rows`), a band column's
+        thresholds as bands (:mod:`riskexplore.risk_score.bands`)."""
+        rows = card_rows(self.points, self.feature_info, self.binarizer)
         return band_rows(rows, self.points, self.binarizer, self.stats.get("bands"))
+
+    def _feature_rows(self) -> list[tuple[str, str]]:
+        return [(row.name, row.points_text) for row in self.card_rows()]
 
     def certificate_line(self) -> str:
         """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
@@ -444,21 +449,8 @@ class RiskScore(JsonDocument):
         out = [
             '<div class="rx-card" style="font-family:system-ui,sans-serif;'
             'display:inline-block;border:1px solid #bbb;border-radius:6px;padding:10px 14px">',
-            '<table class="rx-points" style="border-collapse:collapse">',
         ]
-        rows = self._feature_rows()
-        td = 'style="padding:3px 10px;border-bottom:1px solid #eee"'
-        for i, (name, pts) in enumerate(rows, start=1):
-            out.append(
-                f"<tr><td {td}>{i}.</td><td {td}>{esc(name)}</td>"
-                f'<td {td} align="right">{esc(pts)}</td>'
-                f"<td {td}>{'' if i == 1 else '+'} &hellip;</td></tr>"
-            )
-        out.append(
-            f"<tr><td {td}></td><td {td}><b>ADD POINTS FROM ROWS 1&ndash;{len(rows)}</b></td>"
-            f'<td {td} align="right"><b>SCORE</b></td><td {td}>= &hellip;</td></tr>'
-        )
-        out.append("</table>")
+        out.append(points_table_html(self.card_rows(), by_variable=self.binarizer is not None))
         out.append(self._risk_table_html(width))
         if self.scale == "fixed":
             folded = f"intercept {self.intercept} included in RISK; "

@@ -42,6 +42,7 @@ from sklearn.linear_model import LogisticRegression
 from threadpoolctl import threadpool_limits
 
 from riskexplore.errors import InputError
+from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 __all__ = [
@@ -102,6 +103,7 @@ def plr_pool(
     max_iter: int = 2000,
     tol: float = 1e-4,
     solver: str = "cd",
+    binarize="auto",
 ) -> PLRPool:
     """Fit the pool of elastic-net logistic regression models (see the module docstring).
 
@@ -122,13 +124,16 @@ def plr_pool(
     solver : "cd" or "saga"
         Our proximal-Newton coordinate descent on merged rows (default; reaches the
         same objective as saga to ~1e-12 and is far faster), or scikit-learn's saga.
+    binarize : "auto", False or Binarizer
+        As for :func:`~riskexplore.risk_score.fit.fit_risk_score`: a raw table's pool is
+        fitted on its items, the features of the baselines' problem on the same table.
 
     Returns
     -------
     PLRPool
         A list of ``[intercept, w_1..w_d]`` float arrays, with ``params``.
     """
-    problem = RiskScoreProblem(X, y, sample_weight=sample_weight)
+    problem = build_problem(X, y, sample_weight=sample_weight, binarize=binarize)
     pool = fit_pool(problem, alphas, gammas, n_gammas, max_iter, tol, solver)
     if max_size is not None:
         keep = np.flatnonzero(pool.sizes() <= int(max_size))

@@ -241,12 +241,20 @@ class RiskScoreProblem:
         The range of ``m`` (``(1.0, 1.0)`` for the fixed scale).
     groups : DataFrame or None
         The group columns given.
+    binarizer : Binarizer or None
+        The binarizer that made the features (items) of a raw table, set by
+        :func:`~riskexplore.risk_score.fit.build_problem`; None for features given as is.
 
     References
     ----------
     .. [1] B. Ustun and C. Rudin, "Learning Optimized Risk Scores", Journal of Machine
        Learning Research 20(150):1-75, 2019.
     """
+
+    #: The binarizer of a raw table's items (set by ``build_problem``), else None.
+    binarizer = None
+    #: The record of the bands of a raw table (set by ``build_problem``), else None.
+    bands = None
 
     def __init__(
         self,

@@ -16,15 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from riskexplore.errors import InputError
-from riskexplore.risk_score.raw_table import binarize_table
+from riskexplore.risk_score.bands import apply_bands
+from riskexplore.risk_score.raw_table import binarize_table, resolve_binarize
 
 __all__ = ["RAW_SETTINGS", "split_raw"]
 
 #: The fit arguments about a raw table.
-RAW_SETTINGS = ("binarize", "thresholds", "linear", "one_per_variable")
+RAW_SETTINGS = ("binarize", "thresholds", "linear", "one_per_variable", "bands")
 
 
-def split_raw(X, settings: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]:
+def split_raw(X, settings: Mapping[str, Any], y=None) -> tuple[Any, dict[str, Any], Any]:
     """The features of ``X`` for these fit settings, the other settings, and the binarizer.
 
     Parameters
@@ -32,28 +33,33 @@ def split_raw(X, settings: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]
     X : DataFrame or array
         The training table (raw when ``settings`` has ``binarize``).
     settings : mapping
-        Arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score`.
+        Arguments of :func:`~riskexplore.risk_score.fit.fit_risk_score` (without
+        ``binarize``: its default, ``"auto"``).
+    y : array-like, optional
+        The outcome (the direction of ``bands`` set to ``"auto"`` needs it).
 
     Returns
     -------
     (features, settings, binarizer or None)
-        Without ``binarize`` (or with None): ``X``, the settings without the raw-table
-        ones, None. With it: the items (and linear columns) of ``X``, the settings with
-        the one-per-variable constraints added to ``constraints``, and the fitted
-        binarizer.
+        For a table used as given: ``X``, the settings without the raw-table ones (and
+        ``binarize=False``), None. For a table to binarize: the items (and linear
+        columns) of ``X``, the settings with the one-per-variable and band constraints
+        added to ``constraints`` (and ``binarize=False``: the features are final), and
+        the fitted binarizer.
 
     Raises
     ------
     InputError
-        For ``thresholds`` or ``linear`` without ``binarize``, and what
+        For ``thresholds``, ``linear`` or ``bands`` without binarization, and what
         :func:`~riskexplore.risk_score.raw_table.binarize_table` refuses.
     """
     rest = {k: v for k, v in settings.items() if k not in RAW_SETTINGS}
-    binarize = settings.get("binarize")
+    rest["binarize"] = False  # the features returned are final
     thresholds, linear = settings.get("thresholds"), tuple(settings.get("linear") or ())
+    binarize = resolve_binarize(X, settings.get("binarize", "auto"), thresholds, linear)
     if binarize is None:
-        if thresholds is not None or linear:
-            raise InputError("thresholds and linear need binarize='auto' or a Binarizer")
+        if settings.get("bands"):
+            raise InputError("bands need a binarized table: binarize='auto' or a Binarizer")
         return X, rest, None
     items = binarize_table(
         X,
@@ -63,5 +69,6 @@ def split_raw(X, settings: Mapping[str, Any]) -> tuple[Any, dict[str, Any], Any]
         one_per_variable_rule=bool(settings.get("one_per_variable", True)),
         sample_weight=settings.get("sample_weight"),
     )
-    rest["constraints"] = [*(rest.get("constraints") or ()), *items.constraints]
+    rules, _record = apply_bands(settings.get("bands"), items, X, y, linear, rest)
+    rest["constraints"] = [*(rest.get("constraints") or ()), *rules]
     return items.X, rest, items.binarizer

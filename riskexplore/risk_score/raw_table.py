@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from riskexplore.data.binarize import Binarizer
@@ -31,18 +32,24 @@ __all__ = [
     "BINARIZE_OPTIONS",
     "RawItems",
     "binarize_table",
+    "binary_table",
     "item_frame",
     "one_per_variable",
+    "raw_hint",
     "reads_raw",
+    "resolve_binarize",
 ]
 
-#: The Binarizer of ``binarize="auto"``: items without complements (a score's points can
-#: be negative, so ``age < 65`` adds nothing to ``age ≥ 65``) and a ``"col missing"`` item
-#: for each column with missing values, so that no row is dropped.
+#: The Binarizer of ``binarize="auto"``: quantile cut points moved to clinically round
+#: numbers nearby (``age ≥ 55``), items without complements (a score's points can be
+#: negative, so ``age < 65`` adds nothing to ``age ≥ 65``; a two-valued column gives one
+#: item) and a ``"col missing"`` item for each column with missing values, so that no row
+#: is dropped.
 BINARIZE_OPTIONS: dict[str, Any] = {
     "method": "adaptive",
     "complements": False,
     "missing": "indicator",
+    "round_cuts": True,
 }
 
 
@@ -63,6 +70,121 @@ class RawItems:
     X: pd.DataFrame
     binarizer: Binarizer
     constraints: tuple
+
+
+def binary_table(X: pd.DataFrame) -> bool:
+    """Whether every column of ``X`` holds only 0 and 1 (or False and True), none missing.
+
+    Parameters
+    ----------
+    X : DataFrame
+        A table.
+
+    Returns
+    -------
+    bool
+        True for a table of binary features (used as given by ``binarize="auto"``).
+    """
+    for _, column in X.items():
+        dtype = column.dtype
+        if pd.api.types.is_bool_dtype(dtype):
+            if column.isna().any():
+                return False
+            continue
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(dtype):
+            return False
+        values = column.to_numpy(dtype=float, na_value=np.nan)
+        if not np.isin(values, (0.0, 1.0)).all():  # NaN is in neither
+            return False
+    return True
+
+
+def resolve_binarize(X, binarize, thresholds=None, linear: Iterable[str] = ()):
+    """What ``binarize`` means for the table ``X``: None (the features as given), ``"auto"``
+    or a Binarizer.
+
+    Parameters
+    ----------
+    X : Any
+        The training features or raw table.
+    binarize : "auto", False, None or Binarizer
+        ``"auto"`` (the default of the fits): a DataFrame is binarized unless every column
+        is 0/1 without missing values (and no ``thresholds`` or ``linear`` are given); an
+        array is never binarized (it has no column names), nor a DataFrame whose column
+        names are not all text (``pd.DataFrame(array)``). False or None: never. A
+        Binarizer: always.
+    thresholds, linear
+        The user cut points and linear columns (they need a binarized DataFrame).
+
+    Returns
+    -------
+    None, "auto" or Binarizer
+        What to binarize with (None: nothing).
+
+    Raises
+    ------
+    InputError
+        For an unknown ``binarize``, or ``thresholds`` / ``linear`` without binarization.
+    """
+    linear = tuple(linear)
+    wanted = thresholds is not None or bool(linear)
+    if binarize is None or binarize is False:
+        if wanted:
+            raise InputError(
+                "thresholds and linear need binarize='auto' (the default) or a Binarizer; "
+                "binarize=False uses the features as given"
+            )
+        return None
+    if isinstance(binarize, Binarizer):
+        return binarize
+    if not (isinstance(binarize, str) and binarize == "auto"):
+        raise InputError(f"binarize must be 'auto', False or a Binarizer, got {binarize!r}")
+    if not _named_table(X):
+        if wanted:
+            raise InputError(
+                "thresholds and linear need X as a DataFrame (a raw table with column names)"
+            )
+        return None
+    return None if not wanted and binary_table(X) else "auto"
+
+
+def _named_table(X) -> bool:
+    """A DataFrame with text column names (a raw table; ``pd.DataFrame(array)``, with
+    the names 0, 1, ..., counts as an array)."""
+    return isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns)
+
+
+def raw_hint(X) -> str | None:
+    """What to do when features used as given (not binarized) hold text or missing values:
+    a hint for the fit's error message (None when they hold neither).
+
+    Parameters
+    ----------
+    X : Any
+        The features given to a fit that did not binarize them.
+
+    Returns
+    -------
+    str or None
+        The hint, or None.
+    """
+    try:
+        frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X, dtype=object))
+    except (TypeError, ValueError):
+        return None
+    numeric = (pd.api.types.is_numeric_dtype(t) for t in frame.infer_objects().dtypes)
+    if not frame.isna().to_numpy().any() and all(numeric):
+        return None
+    if isinstance(X, pd.DataFrame):
+        return (
+            "binarize=False uses the features as given: leave binarize at 'auto' (the "
+            "default) to make items of a raw table (thresholds, categories, missing values)"
+        )
+    return (
+        "an array is never binarized: give X as a DataFrame with column names, which "
+        "binarize='auto' (the default) turns into items (thresholds, categories, missing "
+        "values)"
+    )
 
 
 def binarize_table(
@@ -109,6 +231,11 @@ def binarize_table(
     unknown = [c for c in linear if c not in X.columns]
     if unknown:
         raise InputError(f"linear names columns not in the data: {', '.join(unknown)}")
+    if len(linear) == X.shape[1]:
+        raise InputError(
+            "every column is in linear: nothing to binarize; pass binarize=False to use "
+            "every column as points per unit"
+        )
     binarizer = _binarizer(binarize, thresholds)
     raw = X.drop(columns=linear)
     if not hasattr(binarizer, "items_"):
@@ -127,7 +254,7 @@ def _binarizer(binarize, thresholds) -> Binarizer:
         return Binarizer(
             thresholds=None if thresholds is None else dict(thresholds), **BINARIZE_OPTIONS
         )
-    raise InputError(f"binarize must be 'auto', None or a Binarizer, got {binarize!r}")
+    raise InputError(f"binarize must be 'auto', False or a Binarizer, got {binarize!r}")
 
 
 def item_frame(binarizer: Binarizer, X: pd.DataFrame) -> pd.DataFrame:

@@ -34,6 +34,7 @@ from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_multiplier
 from riskexplore.risk_score.problem import MULTIPLIER_MAX, MULTIPLIER_MIN, multiplier_range
 from riskexplore.risk_score.raw_settings import split_raw
+from riskexplore.risk_score.raw_table import item_frame, reads_raw
 
 __all__ = ["ScalePrice", "price_of_fixed_scale", "price_of_run", "scale_price_interval"]
 
@@ -176,6 +177,8 @@ def _check_given(model, scale: str, X, y, m_range) -> None:
     if model.scale != scale or model.certificate is None:
         raise InputError(f"{scale}= must be a certified fit with scale={scale!r}")
     columns = getattr(X, "columns", None)
+    if reads_raw(model.binarizer, X):  # a raw table: the model's features are its items
+        columns = item_frame(model.binarizer, X).columns
     if columns is not None and [str(c) for c in columns] != list(model.feature_names):
         raise InputError(f"the {scale}-scale model was fitted on other features")
     n = model.stats.get("n_samples")
@@ -246,7 +249,7 @@ def price_of_fixed_scale(
                 "multiplier_max, and fixed= or learned= for a model already fitted"
             )
     m_range = multiplier_range("learned", multiplier_min, multiplier_max)
-    features = X if fit_kwargs.get("binarize") is None else split_raw(X, fit_kwargs)[0]
+    features = split_raw(X, fit_kwargs, y)[0]
     _check_given(fixed, "fixed", features, y, m_range)
     _check_given(learned, "learned", features, y, m_range)
     pool = CutPool() if cut_pool is None else cut_pool

@@ -69,7 +69,7 @@ class RiskScorePathSession:
         cut_pool: CutPool | None = None,
         **fit_kwargs: Any,
     ) -> None:
-        X, fit_kwargs, self.binarizer = split_raw(X, fit_kwargs)
+        X, fit_kwargs, self.binarizer = split_raw(X, fit_kwargs, y)
         self.X, self.y = X, y
         self.solve_kw = {k: fit_kwargs.pop(k) for k in _SOLVE_KEYS if k in fit_kwargs}
         self.fit_kwargs = fit_kwargs

@@ -10,8 +10,10 @@ import pytest
 from sklearn.base import clone
 
 from riskexplore.data.binarize import Binarizer, format_value
+from riskexplore.data.column_screen import named_like_id
+from riskexplore.data.round_cuts import round_cut_points, roundness
 from riskexplore.datasets import load_dataset
-from riskexplore.errors import InputError, RiskExploreError
+from riskexplore.errors import DataWarning, InputError, RiskExploreError
 
 HEART_CATEGORICAL = ["cp", "thal", "ca", "slope", "restecg"]
 
@@ -189,7 +191,14 @@ def test_names_are_unique():
 
 def test_duplicate_quantiles_deduplicated_and_constant_dropped():
     X = pd.DataFrame({"h": [40] * 6 + [20, 50, 60, 30], "k": [3] * 10, "g": list("aaaaaaaaaa")})
-    b = Binarizer(complements=False).fit(X)
+    with pytest.warns(DataWarning) as caught:
+        b = Binarizer(complements=False).fit(X)
+    assert [str(w.message) for w in caught] == [
+        "column 'k' is skipped: constant (every non-missing value is 3); the other columns "
+        "are used",
+        "column 'g' is skipped: constant (every non-missing value is a); the other columns "
+        "are used",
+    ]
     cuts = b.thresholds_["h"]
     assert len(cuts) == len({v for _, v in cuts}) and len(cuts) <= 4
     Z = b.transform(X)
@@ -312,9 +321,9 @@ def test_errors_name_the_column(small):
     with pytest.raises(InputError) as err:
         b.transform(bad)
     assert "'sbp'" in one_line(err) and "'x'" in str(err.value)
-    with pytest.raises(InputError) as err:
-        Binarizer().fit(small.assign(pH=np.nan))
-    assert "'pH'" in one_line(err) and "all missing" in str(err.value)
+    with pytest.raises(InputError) as err, pytest.warns(DataWarning):
+        Binarizer().fit(small[["pH"]].assign(pH=np.nan))
+    assert one_line(err) == "no column of X can give items: 'pH' is all missing (6 rows)"
     with pytest.raises(InputError) as err:
         Binarizer(thresholds={"nope": [1]}).fit(small)
     assert "'nope'" in one_line(err)
@@ -354,12 +363,12 @@ def test_missing_indicator_items_by_hand(small):
     site = [n for n, g in groups.items() if g == "site"]
     assert site == ["site = a", "site = b", "site = c", "site missing"]
     assert [it.op for it in b.items_ if it.name.endswith(" missing")] == ["missing"] * 2
+    # sex has two values, 3 rows each: one item, for the later of the two (M)
     expected = pd.DataFrame(
         {
             "pH ≥ 7.29": [0, 1, 1, 1, 0, 0],
             "pH missing": [0, 0, 0, 0, 1, 0],
             "sbp ≥ 140": [0, 1, 1, 0, 0, 1],
-            "sex = F": [1, 0, 0, 1, 0, 1],
             "sex = M": [0, 1, 1, 0, 1, 0],
             "smoker": [1, 0, 0, 1, 1, 0],
             "site = a": [1, 0, 0, 1, 0, 0],
@@ -403,3 +412,111 @@ def test_missing_indicator_at_transform_and_round_trip(small):
     pd.testing.assert_frame_equal(restored.transform(new), Z)
     with pytest.raises(InputError, match="'indicator'"):
         Binarizer(missing="drop").fit(small)
+
+
+# --- columns that cannot give items -----------------------------------------------------
+def test_unusable_columns_are_skipped_with_a_warning():
+    n = 24
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {
+            "record": [f"P{k:04d}" for k in range(n)],  # text, unique per row: an identifier
+            "patient_id": np.arange(100, 100 + n),  # whole numbers named like an id
+            "age": rng.permutation(np.arange(40, 40 + n)),  # unique per row, but not an id
+            "thyroid": rng.permutation(np.arange(n)),  # ends in "id", not an identifier
+            "lactate": np.full(n, np.nan),
+            "site": ["a"] * n,
+            "sex": rng.choice(["F", "M"], n),
+        }
+    )
+    with pytest.warns(DataWarning) as caught:
+        b = Binarizer(missing="indicator").fit(X)
+    assert b.dropped_columns_ == {
+        "record": "an identifier (a different value in every row)",
+        "patient_id": "an identifier (a different value in every row)",
+        "lactate": f"all missing ({n} rows)",
+        "site": "constant (every non-missing value is a)",
+    }
+    messages = [str(w.message) for w in caught]
+    assert [m.split(" is skipped: ")[0] for m in messages] == [
+        f"column {c!r}" for c in b.dropped_columns_
+    ]
+    assert set(b.item_groups_.values()) == {"age", "thyroid", "sex"}
+    Z = b.transform(X[["age", "thyroid", "sex"]])  # skipped columns are not needed
+    assert list(Z.columns) == list(b.get_feature_names_out())
+    # a column with user cut points is never taken for an identifier
+    kept = Binarizer(thresholds={"patient_id": [110]}).fit(X[["patient_id", "sex"]])
+    assert "patient_id ≥ 110" in kept.item_groups_ and not kept.dropped_columns_
+    # a tiny table's text column with distinct values is a category, not an identifier
+    tiny = Binarizer().fit(pd.DataFrame({"grade": ["I", "II", "III"]}))
+    assert tiny.categories_["grade"] == ["I", "II", "III"]
+
+
+def test_id_names():
+    for name in ["id", "ID", "patient_id", "record id", "PatientID", "patientId", "id_visit"]:
+        assert named_like_id(name), name
+    for name in ["thyroid", "lipid", "fluid", "idea", "valid", "age"]:
+        assert not named_like_id(name), name
+
+
+# --- two-valued columns without complements ---------------------------------------------
+def test_two_valued_column_gives_one_item_without_complements():
+    X = pd.DataFrame({"horTh": ["no", "yes", "no", "no", "yes"], "sex": ["F", "M", "M", "F", "F"]})
+    b = Binarizer(complements=False).fit(X)
+    assert list(b.get_feature_names_out()) == ["horTh = yes", "sex = M"]  # the less common
+    np.testing.assert_array_equal(b.transform(X)["horTh = yes"], [0, 1, 0, 0, 1])
+    tie = Binarizer(complements=False).fit(pd.DataFrame({"sex": ["M", "F", "M", "F"]}))
+    assert list(tie.get_feature_names_out()) == ["sex = M"]  # a tie: the later sorted
+    both = Binarizer().fit(X)  # with complements: both values, as before
+    assert [n for n, g in both.item_groups_.items() if g == "horTh"] == [
+        "horTh = no",
+        "horTh = yes",
+    ]
+    fixed = Binarizer(method="fixed", complements=False).fit(X)  # fixed: the most common
+    assert list(fixed.get_feature_names_out()) == ["horTh = no", "sex = F"]
+
+
+# --- clinically round cut points --------------------------------------------------------
+def test_roundness_order():
+    assert roundness(100) > roundness(250) > roundness(60) > roundness(55) > roundness(58)
+    assert roundness(1.2) > roundness(1.12) and roundness(0.25) > roundness(0.27)
+    assert roundness(230) > roundness(225) and roundness(54) == roundness(53)
+    assert roundness(0) == np.inf
+
+
+def test_round_cut_points_small_examples():
+    ages = np.arange(30, 90)  # 60 ages, one each
+    assert round_cut_points(ages, [41.8, 53.6, 65.4, 77.2]) == [40, 55, 65, 80]
+    # 58: 55 and 60 move more than 5 % of the rows; no rounder number is close enough
+    dense = np.repeat(np.arange(50, 66), 10)  # 10 patients per year of age: 6.25 % each
+    assert round_cut_points(dense, [58]) == [58]
+    assert round_cut_points(dense, [58], tolerance=0.13) == [60]  # 12.5 % moved
+    # never two cut points on one split: 51 and 54 both want 50 -> the second takes 55
+    values = np.arange(100)
+    assert round_cut_points(values, [51, 54]) == [50, 55]
+    # 52 stays: 50 is taken and 55 would pass the next cut point, 53
+    assert round_cut_points(values, [51, 52, 53]) == [50, 52, 55]
+    # decimals on a real-valued column: 7.5 is the roundest number within 2 % of the rows
+    assert round_cut_points(np.arange(200) / 10, [7.45], tolerance=0.02) == [7.5]
+    assert round_cut_points(np.arange(200) / 100, [1.13]) == [1.1]
+    assert round_cut_points(np.arange(50), [7], integral=True) == [5]
+    # a cut at the minimum is not moved (it becomes "col > min")
+    assert round_cut_points([3, 3, 3, 8, 9], [3]) == [3]
+
+
+def test_binarizer_round_cuts(heart):
+    plain = Binarizer(complements=False).fit(heart)
+    rounded = Binarizer(complements=False, round_cuts=True, thresholds={"age": [57]}).fit(heart)
+    assert plain.thresholds_["chol"] == [(">=", v) for v in (204, 230, 254, 286)]
+    assert rounded.thresholds_["chol"] == [(">=", v) for v in (200, 230, 250, 290)]
+    assert rounded.thresholds_["oldpeak"] == [(">", 0), (">=", 0.5), (">=", 1.2), (">=", 2)]
+    assert rounded.thresholds_["age"] == [(">=", 57)]  # user cut points are never moved
+    Z = rounded.transform(heart)
+    for col in ("chol", "oldpeak", "trestbps", "thalach"):
+        before = plain.transform(heart)[[n for n, g in plain.item_groups_.items() if g == col]]
+        after = Z[[n for n, g in rounded.item_groups_.items() if g == col]]
+        assert after.shape == before.shape  # no two cut points merged
+        # each item's share of rows moves by at most 5 percentage points
+        assert np.all(np.abs(after.mean().to_numpy() - before.mean().to_numpy()) <= 0.05)
+    restored = Binarizer.from_dict(json.loads(json.dumps(rounded.to_dict())))
+    assert restored.round_cuts and restored.thresholds_ == rounded.thresholds_

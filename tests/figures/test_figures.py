@@ -354,3 +354,28 @@ def test_checklist_price_said_in_training_mistakes(heart_fit):
     assert price_text((1.2, 3.4), in_mistakes=True).endswith(
         "between 1 and 3 more training mistakes"
     )
+
+
+def test_card_figure_lists_items_by_variable():
+    import pandas as pd
+
+    from riskexplore import Binarizer, RiskScore
+    from riskexplore.figures.cards import card_figure
+
+    X = pd.DataFrame(
+        {"age": [50, 66, 80, 72], "sex": ["F", "M", "M", "F"], "bmi": [20, 31, 25, 28]}
+    )
+    binarizer = Binarizer(thresholds={"age": [65, 75]}, complements=False).fit(X[["age", "sex"]])
+    names = ["age ≥ 65", "age ≥ 75", "sex = M", "bmi"]
+    info = {n: {"min": 0, "max": 1, "integer": True} for n in names[:3]}
+    info["bmi"] = {"min": 20, "max": 31, "integer": True}
+    model = RiskScore(
+        names, {"age ≥ 65": 1, "age ≥ 75": 2, "bmi": 1}, -30, binarizer=binarizer, feature_info=info
+    )
+    table = card_figure(model).data[0]
+    assert list(table.header.values) == ["variable", "item", "points"]
+    assert [list(column) for column in table.cells.values] == [
+        ["age", "", "bmi"],
+        ["≥ 65", "≥ 75", ""],
+        ["+1", "+2", "+1 per unit"],
+    ]

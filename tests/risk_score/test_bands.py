@@ -18,6 +18,7 @@ from riskexplore import (
 )
 from riskexplore.errors import InputError
 from riskexplore.risk_score.bands import band_rows, parse_bands
+from riskexplore.risk_score.card_rows import CardRow
 from riskexplore.risk_score.coefficients import CoefficientSet
 from riskexplore.risk_score.lcpa.search import LCPASettings
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings
@@ -188,9 +189,10 @@ def test_band_labels_of_other_cut_offs():
         complements=False, thresholds={"crea": [1.2, 2], "n": [(">", 0), (">=", 2), (">", 2)]}
     ).fit(X)
     points = {"crea ≥ 1.2": 1, "crea ≥ 2": 2, "n > 0": 1, "n ≥ 2": 1, "n > 2": 1}
-    rows = [(name, "x") for name in points]
+    rows = [CardRow(name.split()[0], "", name, p, False) for name, p in points.items()]
     record = {"crea": {"integer": False}, "n": {"integer": True}}
-    assert band_rows(rows, points, binarizer, record) == [
+    banded = band_rows(rows, points, binarizer, record)
+    assert [(row.name, row.points_text) for row in banded] == [
         ("1.2 ≤ crea < 2", "1 point"),
         ("crea ≥ 2", "3 points"),
         ("n 1", "1 point"),

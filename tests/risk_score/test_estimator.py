@@ -165,6 +165,32 @@ def test_classifier_on_breastcancer_subset():
     assert clf.score(X, y) > 0.85
 
 
+def test_classifier_on_a_raw_table():
+    rng = np.random.default_rng(4)
+    n = 120
+    age = rng.integers(30, 90, n).astype(float)
+    age[rng.random(n) < 0.1] = np.nan
+    X = pd.DataFrame({"age": age, "grade": rng.choice(["I", "II", "III"], n)})
+    logit = -1 + 1.5 * (age >= 60) + 1.5 * (X["grade"] == "III") + np.isnan(age)
+    y = np.where(rng.random(n) < 1 / (1 + np.exp(-logit)), "sick", "well")
+    clf = RiskSlimClassifier(max_size=2, time_limit=10.0, thresholds={"age": [60]})
+    assert clone(clf).get_params() == clf.get_params()
+    assert {"binarize": "auto", "linear": None, "one_per_variable": True}.items() <= (
+        clf.get_params().items()
+    )
+    clf.fit(X, y)
+    binarizer = clf.model_.binarizer
+    assert binarizer is not None and "age ≥ 60" in binarizer.item_groups_
+    assert list(clf.feature_names_in_) == ["age", "grade"] and clf.n_features_in_ == 2
+    proba = clf.predict_proba(X)
+    assert proba.shape == (n, 2) and np.all(np.isfinite(proba))
+    with pytest.warns(UserWarning, match="feature names"):  # raw rows as an array
+        np.testing.assert_array_equal(clf.predict(X.to_numpy(dtype=object)), clf.predict(X))
+    plain = RiskSlimClassifier(max_size=2, time_limit=10.0, binarize=False)
+    plain.fit(X[["age"]].fillna(60), y)
+    assert plain.model_.binarizer is None and plain.model_.feature_names == ["age"]
+
+
 @parametrize_with_checks(
     [
         RiskSlimClassifier(

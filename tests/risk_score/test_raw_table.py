@@ -75,11 +75,10 @@ def test_certified_objective_is_brute_force_optimum(table, rule):
         "grade = I",
         "grade = II",
         "grade = III",
-        "smoker = no",
-        "smoker = yes",
+        "smoker = no",  # two values: one item, for the less common (40 no, 50 yes)
     ]
-    # one AtMostKOf per column with 2+ items: age, grade, smoker
-    assert len(problem.rows) == (3 if rule else 0)
+    # one AtMostKOf per column with 2+ items: age, grade
+    assert len(problem.rows) == (2 if rule else 0)
     assert all(row.name.startswith("Use at most 1 of") for row in problem.rows)
     assert model.certificate.status == "optimal", model.certificate
     assert model.objective == pytest.approx(brute_force(problem), rel=1e-6, abs=1e-9)
@@ -122,6 +121,9 @@ def test_raw_predictions_and_json_round_trip(table):
     edited = model.with_points({"age missing": 1})
     assert edited.binarizer is model.binarizer
     assert np.all(np.isfinite(edited.predict_proba(new)))
+    # a model read back from JSON takes the raw table again for an edit
+    again = restored.with_points({"age missing": 1}, X=X, y=y)
+    assert again.points == edited.points and again.objective == pytest.approx(edited.objective)
 
 
 def test_a_given_binarizer_is_used_as_is(table):
@@ -142,19 +144,51 @@ def test_linear_columns_and_errors(table):
     assert model.binarizer.item_groups_.keys().isdisjoint({"bmi"})
     assert np.all(np.isfinite(model.predict_proba(X)))
     with pytest.raises(InputError, match="binarize"):
-        fit_risk_score(X, y, thresholds={"age": [60]}, **BOX)
+        fit_risk_score(X, y, binarize=False, thresholds={"age": [60]}, **BOX)
     with pytest.raises(InputError, match="not in the data"):
         fit_risk_score(X, y, binarize="auto", linear=["weight"], **BOX)
     with pytest.raises(InputError, match="binarize must be"):
         fit_risk_score(X, y, binarize="quantiles", **BOX)
 
 
-def test_without_binarize_nothing_changes():
+def test_a_binary_table_is_used_as_given():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.integers(0, 2, (60, 3)), columns=["a", "b", "c"])
     y = (rng.random(60) < 0.4).astype(int)
-    model = fit_risk_score(X, y, **BOX)
+    model = fit_risk_score(X, y, **BOX)  # binarize="auto", the default
     assert model.binarizer is None and "binarizer" not in model.to_dict()
+    plain = fit_risk_score(X, y, binarize=False, **BOX)
+    assert model.to_dict() | {"stats": None} == plain.to_dict() | {"stats": None}
+    assert fit_risk_score(X.astype(bool), y, **BOX).binarizer is None
+
+
+def test_the_default_binarizes_a_raw_table(table):
+    X, y = table
+    model = fit_risk_score(X, y, **BOX)
+    assert isinstance(model.binarizer, Binarizer) and model.binarizer.round_cuts
+    assert set(model.binarizer.item_groups_.values()) == {"age", "grade", "smoker"}
+    assert np.all(np.isfinite(model.predict_proba(X)))
+    # integer codes and real values are binarized too; False keeps the points per unit
+    codes = pd.DataFrame({"stage": np.resize([1, 2, 3, 4], len(y))})
+    assert fit_risk_score(codes, y, **BOX).binarizer is not None
+    per_unit = fit_risk_score(codes, y, binarize=False, **BOX)
+    assert per_unit.binarizer is None and per_unit.feature_names == ["stage"]
+    assert fit_risk_score(codes, y, binarize=None, **BOX).binarizer is None  # as before
+
+
+def test_arrays_are_never_binarized_and_errors_say_why(table):
+    X, y = table
+    codes = np.resize([1.0, 2.0, 3.0], (len(y), 1))
+    model = fit_risk_score(codes, y, **BOX)
+    assert model.binarizer is None and model.feature_names == ["x0"]
+    with pytest.raises(InputError, match="never binarized.*DataFrame"):
+        fit_risk_score(X.to_numpy(), y, **BOX)  # text and missing values in an array
+    with pytest.raises(InputError, match="binarize=False uses the features as given"):
+        fit_risk_score(X, y, binarize=False, **BOX)
+    with pytest.raises(InputError, match="need X as a DataFrame"):
+        fit_risk_score(codes, y, thresholds={"x0": [2]}, **BOX)
+    with pytest.raises(InputError, match="every column is in linear"):
+        fit_risk_score(X[["age"]].fillna(50), y, linear=["age"], **BOX)
 
 
 def test_iter_fit_keeps_the_binarizer(table):
@@ -169,3 +203,52 @@ def test_iter_fit_keeps_the_binarizer(table):
     direct = fit_risk_score(X, y, binarize="auto", thresholds={"age": [55, 70]}, **BOX)
     assert model.binarizer is not None and model.points == direct.points
     np.testing.assert_array_equal(model.predict_proba(X), direct.predict_proba(X))
+
+
+def test_card_lists_items_by_variable():
+    X = pd.DataFrame(
+        {
+            "age": [50, 66, 80, 72, 45, 90],
+            "creatinine": [1.0, np.nan, 2.1, 1.3, np.nan, 0.9],
+            "sex": ["F", "M", "M", "F", "F", "F"],
+        }
+    )
+    binarizer = Binarizer(
+        thresholds={"age": [65, 75], "creatinine": [2]}, complements=False, missing="indicator"
+    ).fit(X)
+    assert list(binarizer.get_feature_names_out()) == [
+        "age ≥ 65",
+        "age ≥ 75",
+        "creatinine ≥ 2",
+        "creatinine missing",
+        "sex = M",
+    ]
+    names = ["sex = M", "age ≥ 75", "bmi", "creatinine missing", "age ≥ 65", "creatinine ≥ 2"]
+    info = {n: {"min": 0, "max": 1, "integer": True} for n in names}
+    info["bmi"] = {"min": 18, "max": 35, "integer": True}  # a linear column
+    points = {"sex = M": 1, "age ≥ 75": 2, "bmi": 1, "creatinine missing": 1, "age ≥ 65": 1}
+    model = RiskScore(names, points, -4, feature_info=info, binarizer=binarizer)
+    rows = model.card_rows()
+    assert [(r.variable, r.label, r.points_text) for r in rows] == [
+        ("sex", "= M", "1 point"),
+        ("age", "≥ 75", "2 points"),
+        ("age", "≥ 65", "1 point"),  # the items of age together, under age
+        ("bmi", "", "1 point per unit"),  # per unit only for the linear column
+        ("creatinine", "missing", "1 point"),
+    ]
+    text = model.to_text()
+    assert [line.split("  ")[0] for line in text.splitlines()[:5]] == [
+        "1. sex = M",
+        "2. age ≥ 75",
+        "3. age ≥ 65",
+        "4. bmi",
+        "5. creatinine missing",
+    ]
+    assert text.count("per unit") == 1
+    card = model.to_html()
+    # each variable once, above its items; its first row ruled off from the last variable
+    assert card.count('class="rx-variable">age<') == 1 and card.count('class="rx-variable"><') == 1
+    assert card.count("border-top:2px") == 3 * 5  # 3 new variables after the first, 5 cells
+    assert "per unit" in card and card.count("per unit") == 1
+    plain = RiskScore(["a", "b"], {"a": 1, "b": 2}, 0)  # no binarizer: one name column
+    assert "rx-variable" not in plain.to_html() and "per unit" not in plain.to_text()

@@ -28,7 +28,11 @@ from riskexplore.risk_score.problem import RiskScoreProblem
 def fitted():
     X, y = site_data()
     features = X[["a", "b", "site"]]
-    model = fit_risk_score(features, y, max_size=2, coef_min=-3, coef_max=3, time_limit=30)
+    # site as a number among the features (not binarized): the rule's group column is a
+    # feature column of the problem
+    model = fit_risk_score(
+        features, y, max_size=2, coef_min=-3, coef_max=3, time_limit=30, binarize=False
+    )
     return X, y, features, model
 
 
@@ -72,6 +76,7 @@ def test_a_risk_scores_calibration_finding_gives_a_group_calibration(fitted):
         coef_max=3,
         constraints=[rule.constraint],
         time_limit=30,
+        binarize=False,
     )
     after = audit(ruled, X, y, "site").table.set_index("group").loc["site = 2"]
     before = result.table.set_index("group").loc["site = 2"]
