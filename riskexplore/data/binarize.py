@@ -222,6 +222,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
         User ``thresholds`` are never moved. On in the risk-score options
         (:data:`~riskexplore.risk_score.raw_table.BINARIZE_OPTIONS`); off by default, so
         checklists keep the paper's quantile cut points.
+    min_rows : int, default 1
+        A category gives its item ``col = c``, and a column its ``"col missing"`` item,
+        only when at least this many training rows have it: an item true for a handful
+        of patients lets a score give points to those few rows. The rows of a rarer
+        category (or missing value) get 0 in every item of the column, as a category not
+        seen at fit does. Thresholds and 0/1 columns are not affected. 10 in the
+        risk-score options; 1 (every category) by default.
 
     Notes
     -----
@@ -283,6 +290,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         missing: str = "zero",
         unknown: str = "ignore",
         round_cuts: bool = False,
+        min_rows: int = 1,
     ):
         self.method = method
         self.n_quantiles = n_quantiles
@@ -293,9 +301,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.missing = missing
         self.unknown = unknown
         self.round_cuts = round_cuts
+        self.min_rows = min_rows
 
     # --- parameters --------------------------------------------------------------------
     def _check_params(self) -> None:
+        if isinstance(self.min_rows, bool) or not isinstance(self.min_rows, numbers.Integral):
+            raise InputError(f"min_rows must be a whole number >= 1, not {self.min_rows!r}")
+        if self.min_rows < 1:
+            raise InputError(f"min_rows must be >= 1, not {self.min_rows}")
         if self.method not in ("adaptive", "fixed"):
             raise InputError(f"method must be 'adaptive' or 'fixed', not {self.method!r}")
         if self.missing not in _MISSING_POLICIES:
@@ -389,7 +402,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 skip_column(dropped, col, reason)
                 continue
             kinds[col] = kind
-            if self.missing == "indicator" and not present.all():
+            if self.missing == "indicator" and (~present).sum() >= self.min_rows:
                 items.append((col, "missing", None))  # sorted last in its column below
             if kind == "thresholds":
                 cuts = list(user[col])
@@ -511,6 +524,9 @@ class Binarizer(TransformerMixin, BaseEstimator):
             chosen = chosen[:1] if self.method == "fixed" else chosen[-1:]
         else:
             chosen = levels
+        if self.min_rows > 1:  # a category of a few rows would let points fit those rows
+            counts = _counts(values)
+            chosen = [v for v in chosen if counts.get(v, 0) >= self.min_rows]
         out = [(col, "==", v) for v in chosen]
         if self.complements and not two_valued:
             out += [(col, "!=", v) for v in chosen]

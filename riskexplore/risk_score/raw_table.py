@@ -43,13 +43,15 @@ __all__ = [
 #: The Binarizer of ``binarize="auto"``: quantile cut points moved to clinically round
 #: numbers nearby (``age ≥ 55``), items without complements (a score's points can be
 #: negative, so ``age < 65`` adds nothing to ``age ≥ 65``; a two-valued column gives one
-#: item) and a ``"col missing"`` item for each column with missing values, so that no row
-#: is dropped.
+#: item), a ``"col missing"`` item for each column with missing values, so that no row
+#: is dropped, and no item for a category or missing value of fewer than 10 rows (a score
+#: would give points to those few patients).
 BINARIZE_OPTIONS: dict[str, Any] = {
     "method": "adaptive",
     "complements": False,
     "missing": "indicator",
     "round_cuts": True,
+    "min_rows": 10,
 }
 
 

@@ -520,3 +520,38 @@ def test_binarizer_round_cuts(heart):
         assert np.all(np.abs(after.mean().to_numpy() - before.mean().to_numpy()) <= 0.05)
     restored = Binarizer.from_dict(json.loads(json.dumps(rounded.to_dict())))
     assert restored.round_cuts and restored.thresholds_ == rounded.thresholds_
+
+
+def test_min_rows_leaves_out_items_of_few_rows():
+    X = pd.DataFrame(
+        {
+            "grade": ["I"] * 12 + ["II"] * 12 + ["III"] * 3,
+            "lab": [1.0] * 26 + [np.nan],
+        }
+    )
+    every = Binarizer(complements=False, missing="indicator").fit(X)
+    assert "grade = III" in every.get_feature_names_out()
+    assert "lab missing" not in every.get_feature_names_out()  # lab is constant otherwise
+    few = Binarizer(complements=False, missing="indicator", min_rows=10).fit(X)
+    names = list(few.get_feature_names_out())
+    assert names == ["grade = I", "grade = II"]
+    # a row of the rare category (or a missing value) has 0 in every item of its column
+    rows = few.transform(X.iloc[[0, 24]])
+    assert rows.to_numpy().tolist() == [[1, 0], [0, 0]]
+    assert few.categories_["grade"] == ["I", "II", "III"]
+    assert Binarizer.from_dict(few.to_dict()).min_rows == 10
+
+
+@pytest.mark.parametrize("bad", [0, 2.5, True, "10"])
+def test_min_rows_must_be_a_whole_number(bad):
+    with pytest.raises(InputError, match="min_rows"):
+        Binarizer(min_rows=bad).fit(pd.DataFrame({"a": [1, 2, 3]}))
+
+
+def test_min_rows_and_missing_values():
+    lab = np.r_[np.linspace(0, 1, 40), [np.nan] * 3]
+    X = pd.DataFrame({"lab": lab})
+    assert "lab missing" in Binarizer(missing="indicator").fit(X).get_feature_names_out()
+    few = Binarizer(missing="indicator", min_rows=4).fit(X)
+    assert "lab missing" not in few.get_feature_names_out()
+    assert few.transform(X.tail(1)).to_numpy().sum() == 0

@@ -174,7 +174,9 @@ def test_the_card_shows_bands_with_cumulative_points():
     assert any(f"age 65–74 {p65} point{'s' if p65 > 1 else ''}" in line for line in lines), text
     assert any(f"age ≥ 75 {p65 + p75} points" in line for line in lines), text
     assert "age ≥ 65" not in text
-    assert "age 65–74" in model.to_html()
+    html = model.to_html()  # grouped by variable: "age" once, then each band's range
+    assert ">65–74<" in html and ">≥ 75<" in html and f">{p65 + p75} points<" in html
+    assert "≥ 65" not in html
     restored = RiskScore.from_json(model.to_json())
     assert restored == model and restored.to_text() == text
     # a hand edit keeps the bands; an edit against the direction is named
@@ -234,7 +236,7 @@ def test_iter_fit_and_the_estimator_take_bands():
         ({"age": {"sign": 1}}, {}, "give a direction"),
         (3, {}, "list of column names"),
         ({"age": "increasing"}, {"signs": {"age ≥ 65": -1}}, "other sign"),
-        (["age"], {"binarize": None, "thresholds": None}, "need binarize"),
+        (["age"], {"binarize": None, "thresholds": None}, "bands need a binarized table"),
         (
             ["age"],
             {"binarize": Binarizer(thresholds={"age": [65]}), "thresholds": None},

@@ -294,10 +294,13 @@ def _alpha_feasible(rows: RowMatrix | None, d: int, supports, sizes) -> np.ndarr
     ok = np.ones(len(sizes), dtype=bool)
     if rows is None or rows.n_rows == 0:
         return ok
-    alpha = np.zeros((len(sizes), d))
-    for s, k in enumerate(sizes):
-        alpha[s, supports[s, :k]] = 1.0
-    act = alpha @ rows.A[:, d + 1 :].T
+    # Gather the rows' columns of each support's features (padding -1 reads a zero column):
+    # O(supports x size x rows), not a dense supports x d indicator matrix.
+    by_feature = np.vstack([rows.A[:, d + 1 :].T, np.zeros((1, rows.n_rows))])
+    index = np.where(supports >= 0, supports, d)
+    act = np.zeros((len(sizes), rows.n_rows))
+    for k in range(supports.shape[1]):
+        act += by_feature[index[:, k]]
     return np.all((act >= rows.lower - 1e-9) & (act <= rows.upper + 1e-9), axis=1)
 
 
