@@ -44,6 +44,7 @@ from _browser import (
     open_study_file,
     screenshot,
     upload_csv,
+    watched_page,
 )
 from playwright.sync_api import expect
 
@@ -443,9 +444,7 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
     reads items with their points ("age ≥ 60  1 point"), never points per unit."""
     log = open(tmp_path / "voila.log", "w")
     proc, url = start_voila("risk", timeout=120, log_file=log)
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    outside = block_outside(context)
-    page = context.new_page()
+    context, page, _errors, outside = watched_page(browser, 1280, 1000)
     ARTIFACTS.mkdir(exist_ok=True)
     try:
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
