@@ -17,7 +17,6 @@ from riskexplore.core.limits import (
 )
 from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.errors import InputError
-from riskexplore.risk_score.bands import apply_bands
 from riskexplore.risk_score.lcpa.search import LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import (
@@ -30,7 +29,8 @@ from riskexplore.risk_score.problem import (
     MULTIPLIER_MIN,
     RiskScoreProblem,
 )
-from riskexplore.risk_score.raw_table import binarize_table, raw_hint, resolve_binarize
+from riskexplore.risk_score.raw_settings import raw_features
+from riskexplore.risk_score.raw_table import raw_hint
 from riskexplore.risk_score.scaled.model_class import ScaledClass
 from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
 from riskexplore.risk_score.support.lattice import lattice_fits
@@ -95,7 +95,7 @@ def build_problem(
         The problem.
     """
     constraints = () if constraints is None else constraints
-    features, binarizer, constraints, band_record = _features(
+    features, binarizer, constraints, band_record = raw_features(
         X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
     )
     try:
@@ -121,37 +121,6 @@ def build_problem(
         raise InputError(f"{exc}; {hint}") from exc
     problem.binarizer, problem.bands = binarizer, band_record
     return problem
-
-
-def _features(
-    X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
-):
-    """``(features, binarizer or None, constraints, band record or None)``: for a table to
-    binarize (see :func:`~riskexplore.risk_score.raw_table.resolve_binarize`), its items
-    (see :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the constraints with
-    the one-per-variable rule and the bands (:func:`~riskexplore.risk_score.bands.apply_bands`,
-    which adds their signs to ``problem_kwargs``); otherwise ``X`` and the constraints as
-    given."""
-    binarize = resolve_binarize(X, binarize, thresholds, linear)
-    if binarize is None:
-        if bands:
-            raise InputError("bands need a binarized table: binarize='auto' or a Binarizer")
-        return X, None, constraints, None
-    if "feature_names" in problem_kwargs:
-        raise InputError(
-            "feature_names cannot rename the items of a raw table; rename the columns of X, "
-            "or pass binarize=False to use the features as given"
-        )
-    raw = binarize_table(
-        X,
-        binarize,
-        thresholds=thresholds,
-        linear=linear,
-        one_per_variable_rule=one_per_variable,
-        sample_weight=problem_kwargs.get("sample_weight"),
-    )
-    rules, band_record = apply_bands(bands, raw, X, y, linear, problem_kwargs)
-    return raw.X, raw.binarizer, [*constraints, *rules], band_record
 
 
 def solve_problem(

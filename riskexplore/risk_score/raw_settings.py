@@ -8,6 +8,8 @@ of hand edits (:mod:`riskexplore.risk_score.family`) build their problem with
 turns the same settings into those features (the items of the table, with the
 one-per-variable rule added to the constraints) and the binarizer their models keep, so
 that every solve of the Explorer reads the same raw table in the same way.
+:func:`raw_features` is the one place a fit's raw-table settings become features and
+constraints: ``build_problem`` and :func:`split_raw` both call it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,44 @@ from riskexplore.errors import InputError
 from riskexplore.risk_score.bands import apply_bands
 from riskexplore.risk_score.raw_table import binarize_table, resolve_binarize
 
-__all__ = ["RAW_SETTINGS", "split_raw"]
+__all__ = ["RAW_SETTINGS", "raw_features", "split_raw"]
 
 #: The fit arguments about a raw table.
 RAW_SETTINGS = ("binarize", "thresholds", "linear", "one_per_variable", "bands")
+
+
+def raw_features(
+    X, y, binarize, thresholds, linear, one_per_variable, bands, constraints, problem_kwargs
+):
+    """``(features, binarizer or None, constraints, band record or None)`` of a fit.
+
+    For a table to binarize (see :func:`~riskexplore.risk_score.raw_table.resolve_binarize`):
+    its items (see :func:`~riskexplore.risk_score.raw_table.binarize_table`) and the
+    constraints with the one-per-variable rule and the bands
+    (:func:`~riskexplore.risk_score.bands.apply_bands`, which adds their signs to
+    ``problem_kwargs``); otherwise ``X`` and the constraints as given. The arguments are
+    those of :func:`~riskexplore.risk_score.fit.build_problem`.
+    """
+    binarize = resolve_binarize(X, binarize, thresholds, linear)
+    if binarize is None:
+        if bands:
+            raise InputError("bands need a binarized table: binarize='auto' or a Binarizer")
+        return X, None, constraints, None
+    if "feature_names" in problem_kwargs:
+        raise InputError(
+            "feature_names cannot rename the items of a raw table; rename the columns of X, "
+            "or pass binarize=False to use the features as given"
+        )
+    raw = binarize_table(
+        X,
+        binarize,
+        thresholds=thresholds,
+        linear=linear,
+        one_per_variable_rule=one_per_variable,
+        sample_weight=problem_kwargs.get("sample_weight"),
+    )
+    rules, band_record = apply_bands(bands, raw, X, y, linear, problem_kwargs)
+    return raw.X, raw.binarizer, [*constraints, *rules], band_record
 
 
 def split_raw(X, settings: Mapping[str, Any], y=None) -> tuple[Any, dict[str, Any], Any]:
@@ -54,21 +90,18 @@ def split_raw(X, settings: Mapping[str, Any], y=None) -> tuple[Any, dict[str, An
         :func:`~riskexplore.risk_score.raw_table.binarize_table` refuses.
     """
     rest = {k: v for k, v in settings.items() if k not in RAW_SETTINGS}
-    rest["binarize"] = False  # the features returned are final
-    thresholds, linear = settings.get("thresholds"), tuple(settings.get("linear") or ())
-    binarize = resolve_binarize(X, settings.get("binarize", "auto"), thresholds, linear)
-    if binarize is None:
-        if settings.get("bands"):
-            raise InputError("bands need a binarized table: binarize='auto' or a Binarizer")
-        return X, rest, None
-    items = binarize_table(
+    features, binarizer, constraints, _record = raw_features(
         X,
-        binarize,
-        thresholds=thresholds,
-        linear=linear,
-        one_per_variable_rule=bool(settings.get("one_per_variable", True)),
-        sample_weight=settings.get("sample_weight"),
+        y,
+        settings.get("binarize", "auto"),
+        settings.get("thresholds"),
+        tuple(settings.get("linear") or ()),
+        bool(settings.get("one_per_variable", True)),
+        settings.get("bands"),
+        list(rest.get("constraints") or ()),
+        rest,
     )
-    rules, _record = apply_bands(settings.get("bands"), items, X, y, linear, rest)
-    rest["constraints"] = [*(rest.get("constraints") or ()), *rules]
-    return items.X, rest, items.binarizer
+    if binarizer is not None:
+        rest["constraints"] = constraints
+    rest["binarize"] = False  # the features returned are final
+    return features, rest, binarizer
