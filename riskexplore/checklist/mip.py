@@ -30,6 +30,7 @@ from riskexplore.checklist.heuristics import greedy_checklists
 from riskexplore.checklist.mip_model import ChecklistIP, ChecklistIPSettings
 from riskexplore.checklist.problem import ChecklistProblem, ChecklistSolution
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
+from riskexplore.core.highs import highs_thread
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult, final_status
 
@@ -268,7 +269,9 @@ class _Solve:
             finally:
                 done.set()
 
-        worker = threading.Thread(target=work, daemon=True, name="riskexplore-checklist-ip")
+        worker = threading.Thread(
+            target=highs_thread(work), daemon=True, name="riskexplore-checklist-ip"
+        )
         worker.start()
         try:
             while not done.wait(_POLL):

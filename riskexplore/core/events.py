@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from riskexplore.core.highs import highs_thread
 from riskexplore.core.jsonio import decode_float, encode_float
 
 #: Phases a solve passes through, in order.
@@ -270,7 +271,7 @@ def iterate_events(run: Callable[[Listener], Any]) -> Iterator[SolveEvent]:
         finally:
             events.put(done)
 
-    thread = threading.Thread(target=target, daemon=True, name="riskexplore-solve")
+    thread = threading.Thread(target=highs_thread(target), daemon=True, name="riskexplore-solve")
     thread.start()
     while (item := events.get()) is not done:
         yield item

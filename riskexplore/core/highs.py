@@ -1,16 +1,25 @@
-"""Quiet construction of HiGHS instances.
+"""Quiet construction of HiGHS instances, and the end of a thread that ran HiGHS.
 
 HiGHS prints a copyright banner on standard output when the first instance of a process
 is created, before any option can silence it. That would corrupt machine-readable
 output (``--json``, JSON-lines benchmarks), so the first construction runs with the
 process's standard output pointed at ``/dev/null``.
+
+HiGHS keeps a task scheduler per thread that ran a solve (a C++ ``thread_local``); a
+short-lived thread that ends without shutting its scheduler down can deadlock the process
+at random (ERGO-Code/HiGHS pull request 1886; highspy's own background solves shut it down
+for that reason). :func:`highs_thread` wraps the target of every thread of ours that may
+solve with HiGHS so that it does the same.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import highspy
 import numpy as np
@@ -36,6 +45,38 @@ def new_highs() -> highspy.Highs:
             _banner_done = True
     h.silent()
     return h
+
+
+def highs_thread(target: Callable[..., Any]) -> Callable[..., Any]:
+    """``target`` for a thread that may solve with HiGHS: it shuts the thread's HiGHS
+    scheduler down (without waiting) when it returns or raises.
+
+    Parameters
+    ----------
+    target : callable
+        The thread's work.
+
+    Returns
+    -------
+    callable
+        The same work, followed by the shutdown.
+    """
+
+    @functools.wraps(target)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return target(*args, **kwargs)
+        finally:
+            end_highs_thread()
+
+    return run
+
+
+def end_highs_thread() -> None:
+    """Shut down the calling thread's HiGHS task scheduler, if it has one (call it last in
+    a short-lived thread that ran HiGHS; the main thread keeps its scheduler)."""
+    if threading.current_thread() is not threading.main_thread():
+        highspy.Highs.resetGlobalScheduler(False)
 
 
 def _construct_muted() -> highspy.Highs:

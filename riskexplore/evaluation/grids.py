@@ -38,6 +38,7 @@ from typing import Any
 
 import pandas as pd
 
+from riskexplore.core.highs import highs_thread
 from riskexplore.errors import InputError
 
 __all__ = ["BACKENDS", "CellResult", "GridEvent", "GridResult", "run_grid"]
@@ -208,7 +209,9 @@ def _in_thread(fit_cell, cell, time_limit: float) -> dict:
         except BaseException as exc:
             box["error"] = exc
 
-    thread = threading.Thread(target=target, daemon=True, name="riskexplore-grid-cell")
+    thread = threading.Thread(
+        target=highs_thread(target), daemon=True, name="riskexplore-grid-cell"
+    )
     thread.start()
     thread.join(float(time_limit))
     if thread.is_alive():

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from riskexplore.core.core_gate import CoreGate, run_gated
+from riskexplore.core.highs import highs_thread
 
 __all__ = ["Jobs"]
 
@@ -68,7 +69,7 @@ class Jobs:
             except BaseException as exc:  # shown on the view's thread
                 inbox.put(("error", exc))
 
-        thread = threading.Thread(target=run, name=f"riskexplore-{job}", daemon=True)
+        thread = threading.Thread(target=highs_thread(run), name=f"riskexplore-{job}", daemon=True)
         self._jobs[job] = (thread, stop, inbox)
         return thread
 

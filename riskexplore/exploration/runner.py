@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from riskexplore.core.core_gate import CoreGate, run_gated
+from riskexplore.core.highs import highs_thread
 from riskexplore.core.registry import get_family
 from riskexplore.errors import RiskExploreError
 
@@ -122,7 +123,9 @@ class SolveRunner:
         if self._thread is not None:
             raise RuntimeError("this SolveRunner was already started; create a new one")
         self.started_at = time.perf_counter()
-        self._thread = threading.Thread(target=self._work, name=self.name, daemon=True)
+        self._thread = threading.Thread(
+            target=highs_thread(self._work), name=self.name, daemon=True
+        )
         self._thread.start()
         return self
 

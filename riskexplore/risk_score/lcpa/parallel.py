@@ -34,6 +34,8 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+from riskexplore.core.highs import highs_thread
+
 __all__ = ["ParallelNodes", "WorkerState"]
 
 #: Seconds an idle thread waits for a node before looking again.
@@ -185,7 +187,7 @@ class ParallelNodes:
         self._lock = threading.Condition(threading.Lock())
         interrupted = False
         with ThreadPoolExecutor(max_workers=n - 1, thread_name_prefix="lcpa") as pool:
-            futures = [pool.submit(self._work, s) for s in self._states[1:]]
+            futures = [pool.submit(highs_thread(self._work), s) for s in self._states[1:]]
             try:
                 self._work(self._main)
             except KeyboardInterrupt:  # Ctrl-C: the threads stop, the bound stays valid
