@@ -99,7 +99,9 @@ def _patients(v: Mapping[str, Any]) -> str:
     return f"{int(v['n']):,} ({int(v.get('events') or 0):,})"
 
 
-def _figure_blocks(cohorts: Sequence[Cohort], draw: Callable[..., Any], what: str, embed) -> str:
+def _figure_blocks(
+    cohorts: Sequence[Cohort], draw: Callable[..., Any], what: str, embed, height: int
+) -> str:
     """One figure per cohort, ``draw(validation, title=, width=)``, as HTML blocks."""
     return "\n".join(
         '<div class="rx-figure">'
@@ -108,6 +110,7 @@ def _figure_blocks(cohorts: Sequence[Cohort], draw: Callable[..., Any], what: st
                 c.validation,
                 title=f"{what}, {c.name} ({int(c.validation['n']):,} patients)",
                 width=FIGURE_WIDTH,
+                height=height,
             )
         )
         + "</div>"
@@ -122,7 +125,7 @@ def calibration_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
         "them against the share who had the outcome, with its 95% Wilson interval; larger "
         "points are more patients. Points on the diagonal are perfectly calibrated."
     )
-    figures = _figure_blocks(cohorts, calibration_figure, "Calibration", embed)
+    figures = _figure_blocks(cohorts, calibration_figure, "Calibration", embed, 430)
     return section("calibration", "Calibration", body + "\n" + figures)
 
 
@@ -147,7 +150,7 @@ def decision_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
             "is useful at the thresholds where its curve lies above both treating everyone "
             "and treating no one."
         ),
-        _figure_blocks(cohorts, decision_curve_figure, "Decision curve", embed),
+        _figure_blocks(cohorts, decision_curve_figure, "Decision curve", embed, 380),
         table(
             ["cohort", "threshold", "the model", "treat all", "treat none"], _benefit_rows(cohorts)
         ),
