@@ -74,6 +74,11 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     # beyond the optimum: near-optimal sets and the price of each feature
     from riskexplore.evaluation.prices import feature_prices as feature_prices
 
+    # on other patients: external validation and recalibration
+    from riskexplore.evaluation.validation.recalibration import recalibrate as recalibrate
+    from riskexplore.evaluation.validation.result import Validation as Validation
+    from riskexplore.evaluation.validation.run import validate as validate
+
     # risk scores: model, fit, estimator, problem and constraints
     from riskexplore.risk_score.constraints import AtLeastKOf as AtLeastKOf
     from riskexplore.risk_score.constraints import AtMostKOf as AtMostKOf

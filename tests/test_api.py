@@ -29,7 +29,7 @@ PUBLIC = (
 
 #: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
 #: and the group calibration of risk scores (issue 22), the warning about skipped columns
-#: (issue 32).
+#: (issue 32), validation and recalibration (issue 34).
 ADDED = (
     "feature_prices",
     "near_optimal_checklists",
@@ -38,6 +38,9 @@ ADDED = (
     "audit",
     "GroupCalibration",
     "DataWarning",
+    "Validation",
+    "recalibrate",
+    "validate",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are
@@ -51,6 +54,7 @@ IN_FLIGHT: tuple[str, ...] = ()
         "riskexplore",
         "riskexplore.evaluation",
         "riskexplore.evaluation.audit",
+        "riskexplore.evaluation.validation",
         "riskexplore.risk_score.lcpa",
         "riskexplore.risk_score.scaled",
         "riskexplore.risk_score.support",

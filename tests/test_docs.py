@@ -45,6 +45,7 @@ GUIDE = {
     "dashboards-group": "Running the dashboards for a group",
     "cli": "The command line",
     "certificate": "Reading a certificate",
+    "validation": "Validating on other patients, and recalibrating",
 }
 
 _NO_NETWORK = """\

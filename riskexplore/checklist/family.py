@@ -16,9 +16,11 @@ from riskexplore.checklist.constraints import (
     IncludeItem,
     WorstGroupRate,
 )
+from riskexplore.checklist.count_risk import risk_of_counts
 from riskexplore.checklist.fit import BINARIZE_METHODS, fit_checklist, prepare_checklist
 from riskexplore.checklist.model import Checklist
 from riskexplore.checklist.near_optimal import near_optimal_models
+from riskexplore.checklist.recalibration import recalibrate_checklist
 from riskexplore.checklist.rows import ChecklistRow
 from riskexplore.checklist.search.solve import warm_up
 from riskexplore.checklist.size_path import ChecklistPathSession, describe_path_row
@@ -32,6 +34,7 @@ from riskexplore.core.registry import (
     PathPlot,
     PlugIns,
     RawTableSpec,
+    ValidationSpec,
 )
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
@@ -452,6 +455,40 @@ ALTERNATIVES = AlternativesSpec(
 )
 
 
+def checklist_risk(model: Checklist, X) -> Any:
+    """The risk of each row: the outcome rate of its number of items checked (None for a
+    checklist saved before it kept one).
+
+    Parameters
+    ----------
+    model : Checklist
+        The checklist.
+    X : DataFrame or array
+        The rows.
+
+    Returns
+    -------
+    ndarray or None
+        The risks.
+    """
+    if model.count_risk is None:
+        return None
+    return risk_of_counts(model.count_risk, model.count_checked(X))
+
+
+VALIDATION = ValidationSpec(
+    card_score=lambda model, X: model.count_checked(X),
+    score_noun="items checked",
+    risk_of=checklist_risk,
+    no_risk=(
+        "this checklist was saved before riskexplore kept its outcome rate per number of "
+        "items checked; recalibrate it on rows with outcomes (riskexplore.recalibrate) or "
+        "fit it again to give it one"
+    ),
+    recalibrate=recalibrate_checklist,
+)
+
+
 FAMILY = ModelFamily(
     name="checklist",
     label="Checklist",
@@ -507,4 +544,5 @@ FAMILY = ModelFamily(
         exclude=exclude_items,
         excluded=excluded_items,
     ),
+    validation=VALIDATION,
 )

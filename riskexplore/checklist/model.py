@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.checklist import edits as _edits
+from riskexplore.checklist.count_risk import checked_count_risk, count_risks
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
@@ -25,6 +26,7 @@ from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.core.rates import error_rates, group_rates, worst_gap
+from riskexplore.core.recalibration import recalibration_note
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 
@@ -63,6 +65,12 @@ class Checklist(JsonDocument):
         Training errors, rates, solve statistics and settings.
     trace : Trace, optional
         Solve progress events (not part of equality; saved only on request).
+    count_risk : mapping count -> float, optional
+        The risk of a patient with ``k`` items checked, for every ``k`` from 0 to ``N``:
+        the (monotone) outcome rate per count on the development rows, stored by the fit
+        (see :mod:`riskexplore.checklist.count_risk`) and refitted by
+        :func:`~riskexplore.evaluation.validation.recalibrate`. None for a checklist
+        saved before riskexplore kept it.
     """
 
     json_kind = "checklist"
@@ -79,6 +87,7 @@ class Checklist(JsonDocument):
         certificate: Certificate | None = None,
         stats: Mapping[str, Any] | None = None,
         trace: Trace | None = None,
+        count_risk: Mapping[int, float] | None = None,
     ) -> None:
         if isinstance(items, str):
             raise InputError("items must be a list of item names, not a single string")
@@ -105,6 +114,7 @@ class Checklist(JsonDocument):
         self.certificate = certificate
         self.stats = _plain(dict(stats or {}))
         self.trace = trace
+        self.count_risk = checked_count_risk(count_risk, len(self.items))
         self._binarizer_obj = None
 
     # --- construction from a solve ---------------------------------------------------
@@ -178,6 +188,7 @@ class Checklist(JsonDocument):
             certificate=certificate,
             stats=stats,
             trace=trace,
+            count_risk=count_risks(counts, data["y"], len(chosen), data["sample_weight"]),
         )
         model._problem = problem  # for hand edits (never serialised)
         return model
@@ -315,10 +326,11 @@ class Checklist(JsonDocument):
         return _to_ascii(text) if ascii else text
 
     def certificate_line(self) -> str:
-        """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
+        """One line about the certificate (``certified optimal (gap 0.0%)``) and, for a
+        recalibrated checklist, the rows of its recalibration."""
         if self.certificate is None:
-            return "no optimality certificate"
-        return self.certificate.describe(self.stats.get("time"))
+            return "no optimality certificate" + recalibration_note(self.stats)
+        return self.certificate.describe(self.stats.get("time")) + recalibration_note(self.stats)
 
     def to_text(self, ascii: bool = False) -> str:
         """A printable checklist: the title, one ``☐ item`` line per item, the certificate.
@@ -471,6 +483,8 @@ class Checklist(JsonDocument):
             "certificate": None if self.certificate is None else self.certificate.to_dict(),
             "stats": _encode(self.stats),
         }
+        if self.count_risk is not None:  # absent otherwise: documents stay as before
+            data["count_risk"] = {str(k): v for k, v in self.count_risk.items()}
         if include_trace and self.trace is not None:
             data["trace"] = self.trace.to_records()
         return data
@@ -515,6 +529,7 @@ class Checklist(JsonDocument):
             certificate=None if cert is None else Certificate.from_dict(cert),
             stats=_decode(data.get("stats") or {}),
             trace=trace,
+            count_risk=data.get("count_risk"),
         )
 
 

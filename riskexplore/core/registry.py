@@ -44,6 +44,7 @@ __all__ = [
     "RawTableSpec",
     "ScalePriceSpec",
     "SizePathSession",
+    "ValidationSpec",
     "every_setting_supported",
     "families",
     "family_commands",
@@ -398,6 +399,43 @@ class RawTableSpec:
 
 
 @dataclass(frozen=True)
+class ValidationSpec:
+    """How a family's models are validated on other rows and recalibrated to them (see
+    :mod:`riskexplore.evaluation.validation`).
+
+    Attributes
+    ----------
+    card_score : callable
+        ``(model, X) -> ndarray``: the number a person reads off the card for each row
+        (a risk score's total points, a checklist's number of items checked); the score
+        table and the calibration plot have one row per value.
+    score_noun : str
+        What that number is called in tables (``"total score"``, ``"items checked"``).
+    risk_of : callable
+        ``(model, X) -> ndarray or None``: the predicted risk of each row; None when the
+        model has no score-to-risk map (a checklist saved before it kept its risk per
+        number of items checked).
+    no_risk : str
+        Why there is no risk when :attr:`risk_of` gives None, and what to do about it.
+    logit_of : callable or None
+        ``(model, X) -> ndarray``: the exact log-odds of the risk (a risk score's
+        ``decision_function``); None: the logit of the risk, clipped to
+        ``[1e-12, 1 - 1e-12]``.
+    recalibrate : callable
+        ``(model, X, y) -> model``: the model with its score-to-risk map refitted to the
+        rows ``(X, y)``, every point or item kept, and ``stats["recalibrated"] =
+        {"rows": n, "events": e}``.
+    """
+
+    card_score: Callable[[Any, Any], Any]
+    score_noun: str
+    risk_of: Callable[[Any, Any], Any]
+    no_risk: str
+    recalibrate: Callable[[Any, Any, Any], Any]
+    logit_of: Callable[[Any, Any], Any] | None = None
+
+
+@dataclass(frozen=True)
 class ModelFamily:
     """A family of models, as the layers above the families see it.
 
@@ -478,6 +516,8 @@ class ModelFamily:
     raw_table : RawTableSpec or None
         How the family binarizes a raw table in the Explorer; None: its fit takes the
         table as it is.
+    validation : ValidationSpec or None
+        How its models are validated on other rows and recalibrated; None: not offered.
     """
 
     name: str
@@ -510,6 +550,7 @@ class ModelFamily:
     warm_up: Callable[[], None] | None = None
     plugins: PlugIns = PlugIns()
     raw_table: RawTableSpec | None = None
+    validation: ValidationSpec | None = None
 
 
 _lock = threading.Lock()

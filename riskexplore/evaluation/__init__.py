@@ -21,6 +21,10 @@ comparisons and grids of solves.
   or forcing in, each feature.
 * :mod:`~riskexplore.evaluation.audit` -- subgroup audits of any fitted model: metrics
   with intervals per group, gaps to the rest, findings in plain words.
+* :mod:`~riskexplore.evaluation.validation` -- a fitted model on other rows (AUC,
+  calibration intercept and slope, O/E, decision curve, score table) and recalibration.
+* :mod:`~riskexplore.evaluation.intervals` -- Wilson, Newcombe, DeLong and bootstrap
+  intervals (shared by the audit and the validation).
 
 Names are imported on first use. (The certified price of a fixed scale, risk scores with
 ``m = 1`` against a learned multiplier, is a risk-score concept:

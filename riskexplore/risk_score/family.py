@@ -20,6 +20,7 @@ from riskexplore.core.registry import (
     PlugIns,
     RawTableSpec,
     ScalePriceSpec,
+    ValidationSpec,
 )
 from riskexplore.data.binarize import Binarizer
 from riskexplore.data.validation import check_magnitude, check_training_data
@@ -29,7 +30,7 @@ from riskexplore.risk_score.constraints import AtMostKOf, Exclude, Include
 from riskexplore.risk_score.fit import build_problem, fit_risk_score
 from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.model import RiskScore, format_multiplier
+from riskexplore.risk_score.model import RiskScore, format_intercept, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
 from riskexplore.risk_score.problem import (
     COEF_MAX,
@@ -43,6 +44,7 @@ from riskexplore.risk_score.problem import (
 )
 from riskexplore.risk_score.raw_settings import split_raw
 from riskexplore.risk_score.raw_table import BINARIZE_OPTIONS
+from riskexplore.risk_score.recalibration import recalibrate_risk_score
 from riskexplore.risk_score.scale_price import ScalePrice, price_of_run
 from riskexplore.risk_score.size_path import RiskScorePathSession, describe_path_row
 
@@ -168,7 +170,8 @@ def card_table(model: RiskScore) -> tuple[list[str], list[list[str]]]:
     """
     points = model.points
     names = ["(intercept)", *points]
-    values = [f"{int(model.intercept):+d}", *(f"{int(p):+d}" for p in points.values())]
+    sign = "+" if model.intercept >= 0 else ""
+    values = [sign + format_intercept(model.intercept), *(f"{int(p):+d}" for p in points.values())]
     if model.scale == "learned":
         names.append("(multiplier m: risk = σ(score / m))")
         values.append(format_multiplier(model.multiplier))
@@ -384,7 +387,7 @@ def describe_model(model: RiskScore) -> dict[str, Any]:
     dict
         The fields.
     """
-    return {"intercept": int(model.intercept), "coefficients": dict(model.points)}
+    return {"intercept": model.intercept, "coefficients": dict(model.points)}
 
 
 def warm_up() -> None:
@@ -465,6 +468,16 @@ ALTERNATIVES = AlternativesSpec(
 )
 
 
+VALIDATION = ValidationSpec(
+    card_score=lambda model, X: model.total_points(X),
+    score_noun="total score",
+    risk_of=lambda model, X: model.predict_risk(X),
+    no_risk="",
+    recalibrate=recalibrate_risk_score,
+    logit_of=lambda model, X: model.decision_function(X),
+)
+
+
 FAMILY = ModelFamily(
     name="risk_score",
     label="Risk score",
@@ -518,4 +531,5 @@ FAMILY = ModelFamily(
         exclude=exclude_features,
         excluded=excluded_features,
     ),
+    validation=VALIDATION,
 )

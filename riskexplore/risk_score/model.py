@@ -31,6 +31,7 @@ from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.core.recalibration import recalibration_note
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score import edits as _edits
@@ -44,8 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Identifies the JSON documents written by :meth:`RiskScore.to_json`.
 FORMAT = "riskexplore.RiskScore"
-#: Version 2 added ``"multiplier"`` (a version-1 document has ``m = 1``).
-FORMAT_VERSION = 2
+#: Version 2 added ``"multiplier"`` (a version-1 document has ``m = 1``); version 3 a real
+#: intercept (a recalibrated model). A model with a whole intercept is written as version 2,
+#: which older riskexplore reads.
+FORMAT_VERSION = 3
 
 #: Longest score table built from the attainable range before falling back to the
 #: range of scores observed in the training data.
@@ -70,8 +73,10 @@ class RiskScore(JsonDocument):
         Every feature the model was fitted on, in order.
     points : mapping name -> int, or sequence of int of length ``d``
         Points of each feature; features missing from a mapping get 0 points.
-    intercept : int
-        Added to the score before the logistic link.
+    intercept : int or float
+        Added to the score before the logistic link: a whole number for a fitted model, a
+        real number after :func:`~riskexplore.evaluation.validation.recalibrate` (kept as
+        an ``int`` when whole).
     certificate : Certificate, optional
         How close to optimal the model is proven to be.
     stats : dict, optional
@@ -98,7 +103,7 @@ class RiskScore(JsonDocument):
         self,
         feature_names: Sequence[str],
         points: Mapping[str, int] | Sequence[int],
-        intercept: int,
+        intercept: int | float,
         certificate: Certificate | None = None,
         stats: Mapping[str, Any] | None = None,
         feature_info: Mapping[str, Mapping[str, Any]] | None = None,
@@ -120,7 +125,7 @@ class RiskScore(JsonDocument):
             if len(values) != len(self.feature_names):
                 raise InputError(f"got {len(values)} points for {len(self.feature_names)} features")
         self._points = {n: _as_int(v, n) for n, v in zip(self.feature_names, values, strict=True)}
-        self.intercept = _as_int(intercept, "intercept")
+        self.intercept = _as_intercept(intercept)
         self.multiplier = _as_multiplier(multiplier)
         self.certificate = certificate
         self.stats = _plain(dict(stats or {}))
@@ -244,8 +249,9 @@ class RiskScore(JsonDocument):
 
     @property
     def coefficients(self) -> np.ndarray:
-        """Integer vector ``[intercept, points_1..points_d]`` (a solver warm start)."""
-        return np.array([self.intercept, *self._points.values()], dtype=np.int64)
+        """Integer vector ``[intercept, points_1..points_d]`` (a solver warm start; a
+        recalibrated intercept rounded)."""
+        return np.array([round(self.intercept), *self._points.values()], dtype=np.int64)
 
     @property
     def scale(self) -> str:
@@ -358,10 +364,11 @@ class RiskScore(JsonDocument):
         return [(row.name, row.points_text) for row in self.card_rows()]
 
     def certificate_line(self) -> str:
-        """One line about the certificate (``certified optimal (gap 0.0%)``), or ``""``."""
+        """One line about the certificate (``certified optimal (gap 0.0%)``) and, for a
+        recalibrated model, the rows of its recalibration."""
         if self.certificate is None:
-            return "no optimality certificate"
-        return self.certificate.describe(self.stats.get("time"))
+            return "no optimality certificate" + recalibration_note(self.stats)
+        return self.certificate.describe(self.stats.get("time")) + recalibration_note(self.stats)
 
     def to_text(self, width: int = 12) -> str:
         """A printable score card; ``width`` is the number of scores per table row."""
@@ -394,16 +401,16 @@ class RiskScore(JsonDocument):
     def _intercept_line(self) -> str:
         """How the intercept (and a learned multiplier) enter the card's risks."""
         if self.scale == "fixed":
-            return f"intercept {self.intercept} is included in every RISK below"
+            return f"intercept {format_intercept(self.intercept)} is included in every RISK below"
         m = format_multiplier(self.multiplier)
         return (
-            f"intercept {self.intercept} and multiplier m = {m} are included in every RISK "
-            f"below:\nRISK = 1 / (1 + exp(-({self._score_plus_intercept()}) / {m}))"
+            f"intercept {format_intercept(self.intercept)} and multiplier m = {m} are included "
+            f"in every RISK below:\nRISK = 1 / (1 + exp(-({self._score_plus_intercept()}) / {m}))"
         )
 
     def _score_plus_intercept(self) -> str:
         sign = "-" if self.intercept < 0 else "+"
-        return f"SCORE {sign} {abs(self.intercept)}"
+        return f"SCORE {sign} {format_intercept(abs(self.intercept))}"
 
     def summary(self) -> str:
         """One line: status, gap, loss, size, multiplier (learned scale), nodes, time."""
@@ -453,12 +460,12 @@ class RiskScore(JsonDocument):
         out.append(points_table_html(self.card_rows(), by_variable=self.binarizer is not None))
         out.append(self._risk_table_html(width))
         if self.scale == "fixed":
-            folded = f"intercept {self.intercept} included in RISK; "
+            folded = f"intercept {format_intercept(self.intercept)} included in RISK; "
         else:
             m = format_multiplier(self.multiplier)
             folded = (
-                f'<span class="rx-multiplier">intercept {self.intercept} and multiplier '
-                f"m = {m} included in RISK = 1 / (1 + exp(&minus;("
+                f'<span class="rx-multiplier">intercept {format_intercept(self.intercept)} and '
+                f"multiplier m = {m} included in RISK = 1 / (1 + exp(&minus;("
                 f"{self._score_plus_intercept()}) / {m}))</span>; "
             )
         out.append(
@@ -560,7 +567,7 @@ class RiskScore(JsonDocument):
         """Plain JSON-ready dict; floats are kept exactly, non-finite ones as strings."""
         data: dict[str, Any] = {
             "format": FORMAT,
-            "version": FORMAT_VERSION,
+            "version": 2 if isinstance(self.intercept, int) else FORMAT_VERSION,
             "feature_names": list(self.feature_names),
             "points": dict(self._points),
             "intercept": self.intercept,
@@ -683,6 +690,33 @@ def _as_int(value, what: str) -> int:
     if not math.isfinite(f) or f != round(f):
         raise InputError(f"points of {what} must be an integer, got {value!r}")
     return int(round(f))
+
+
+def _as_intercept(value) -> int | float:
+    """A finite intercept, an ``int`` when whole (a recalibrated one may be real)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise InputError(f"the intercept must be a number, got {value!r}")
+    f = float(value)
+    if not math.isfinite(f):
+        raise InputError(f"the intercept must be a finite number, got {value!r}")
+    return int(round(f)) if f == round(f) else f
+
+
+def format_intercept(b: float) -> str:
+    """The intercept as shown on cards: a whole number as it is, a recalibrated one with
+    four significant digits (``"-3.272"``).
+
+    Parameters
+    ----------
+    b : int or float
+        The intercept.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    return str(b) if isinstance(b, int) else f"{b:.4g}"
 
 
 def _as_multiplier(value) -> float:

@@ -38,6 +38,24 @@ def raw_features(
     (:func:`~riskexplore.risk_score.bands.apply_bands`, which adds their signs to
     ``problem_kwargs``); otherwise ``X`` and the constraints as given. The arguments are
     those of :func:`~riskexplore.risk_score.fit.build_problem`.
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        The table as given to the fit.
+    y : array-like
+        The outcome (the bands' automatic directions read it).
+    binarize, thresholds, linear, one_per_variable, bands
+        The fit's raw-table settings.
+    constraints : sequence
+        The user's constraints.
+    problem_kwargs : dict
+        The other problem arguments (``apply_bands`` adds the bands' signs to it).
+
+    Returns
+    -------
+    tuple
+        ``(features, binarizer or None, constraints, band record or None)``.
     """
     binarize = resolve_binarize(X, binarize, thresholds, linear)
     if binarize is None:

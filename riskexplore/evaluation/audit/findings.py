@@ -27,13 +27,13 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.core.registry import find_family
-from riskexplore.evaluation.audit.intervals import (
+from riskexplore.evaluation.audit.metrics import RATES
+from riskexplore.evaluation.intervals import (
     newcombe_interval,
     normal_interval,
     percentile_interval,
     wilson_interval,
 )
-from riskexplore.evaluation.audit.metrics import RATES
 
 __all__ = [
     "FINDING_METRICS",

@@ -25,7 +25,7 @@ import pandas as pd
 
 from riskexplore.core.registry import family_of
 from riskexplore.errors import InputError
-from riskexplore.evaluation.audit.intervals import (
+from riskexplore.evaluation.intervals import (
     bootstrap_aucs,
     delong_auc,
     normal_interval,

@@ -20,8 +20,8 @@ import pandas as pd
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.findings import GAP_METRICS, Finding, find, gap_columns
 from riskexplore.evaluation.audit.groups import make_groups
-from riskexplore.evaluation.audit.intervals import z_value
 from riskexplore.evaluation.audit.metrics import group_metrics, model_predictions
+from riskexplore.evaluation.intervals import z_value
 from riskexplore.evaluation.metrics import as_binary_outcome, reliability_table
 
 __all__ = ["TOO_FEW", "AuditResult", "audit", "check_by"]

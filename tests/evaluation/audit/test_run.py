@@ -13,7 +13,7 @@ from sklearn.metrics import confusion_matrix, roc_auc_score
 import riskexplore
 from riskexplore.errors import InputError, RiskExploreError
 from riskexplore.evaluation.audit import AuditResult, Finding, audit, make_groups
-from riskexplore.evaluation.audit.intervals import newcombe_interval, wilson_interval
+from riskexplore.evaluation.intervals import newcombe_interval, wilson_interval
 from riskexplore.evaluation.metrics import calibration_error
 
 

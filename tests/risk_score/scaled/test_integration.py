@@ -148,8 +148,9 @@ def test_multiplier_round_trips_through_json_and_old_documents_load():
     old = dict(data, version=1)
     del old["multiplier"]
     assert RiskScore.from_dict(old).multiplier == 1.0
-    with pytest.raises(InputError, match="version 3 is newer"):
-        RiskScore.from_dict(dict(data, version=3))
+    assert RiskScore.from_dict(dict(data, version=3)) == model  # version 3: a real intercept
+    with pytest.raises(InputError, match="version 4 is newer"):
+        RiskScore.from_dict(dict(data, version=4))
     for bad in (0, -1.5, "2", math.inf, True):
         with pytest.raises(InputError, match="multiplier must be a positive number"):
             RiskScore.from_dict(dict(data, multiplier=bad))

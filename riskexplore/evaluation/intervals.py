@@ -1,4 +1,5 @@
-"""Confidence intervals of a subgroup audit: rates, differences of rates, and AUC.
+"""Confidence intervals of the subgroup audit and the validation: rates, differences of
+rates, and AUC.
 
 * :func:`wilson_interval` -- Wilson's score interval for a proportion ``k / n``;
 * :func:`newcombe_interval` -- Newcombe's hybrid score interval (his method 10) for the
@@ -11,6 +12,8 @@
 
 Every function returns ``nan`` where its quantity is undefined (no rows, one class only),
 never raises for a small or empty group: the audit marks such groups itself.
+(Shared by :mod:`riskexplore.evaluation.audit` and
+:mod:`riskexplore.evaluation.validation`.)
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from riskexplore.errors import InputError
-from riskexplore.evaluation.audit.intervals import (
+from riskexplore.evaluation.intervals import (
     bootstrap_aucs,
     delong_auc,
     newcombe_interval,

@@ -1,0 +1,175 @@
+"""The result of a validation: every figure with its interval, the tables, and notes.
+
+:class:`Validation` is what :func:`~riskexplore.evaluation.validation.validate` returns.
+Its :meth:`~Validation.to_dict` is the JSON document a report or the command line reads
+(missing values as None), :meth:`~Validation.table` the headline figures as a table.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.core.plain_numbers import plain_number
+from riskexplore.evaluation.validation.estimate import Estimate, json_number
+
+__all__ = ["HEADLINE", "Validation"]
+
+#: The headline figures, in the order of :meth:`Validation.table`, with their names.
+HEADLINE = {
+    "auc": "AUC (discrimination)",
+    "calibration_intercept": "calibration intercept (ideal 0)",
+    "calibration_slope": "calibration slope (ideal 1)",
+    "observed_expected": "observed / expected events (ideal 1)",
+    "brier": "Brier score",
+}
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows as JSON-ready dicts (``nan`` as None)."""
+    return [{k: json_number(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A model's figures on other rows (external validation; TRIPOD+AI items 12 and 23).
+
+    Attributes
+    ----------
+    kind : str
+        The model's family, in words (``"risk score"``, ``"checklist"``).
+    n, events : int
+        Rows, and rows with the outcome.
+    confidence : float
+        The level of every interval.
+    auc : Estimate
+        The AUC of the card's score with DeLong's interval.
+    calibration_intercept, calibration_slope, observed_expected : Estimate
+        Calibration (see :mod:`riskexplore.evaluation.validation.calibration`).
+    brier : Estimate
+        The Brier score (no interval).
+    reliability : DataFrame
+        The calibration plot's table (``score, n, predicted, observed, lower, upper``).
+    score_table : DataFrame
+        One row per card score (see :mod:`riskexplore.evaluation.validation.score_table`).
+    net_benefit : DataFrame
+        The decision curve (``threshold, model, treat_all, treat_none``).
+    notes : list of str
+        What could not be computed, and why.
+    score_noun : str
+        What the card's score is called (``"total score"``, ``"items checked"``).
+    """
+
+    kind: str
+    n: int
+    events: int
+    confidence: float
+    auc: Estimate
+    calibration_intercept: Estimate
+    calibration_slope: Estimate
+    observed_expected: Estimate
+    brier: Estimate
+    reliability: pd.DataFrame
+    score_table: pd.DataFrame
+    net_benefit: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+    score_noun: str = "score"
+
+    @property
+    def outcome_rate(self) -> float:
+        """Events over rows."""
+        return self.events / self.n if self.n else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of the validation (missing values as None).
+
+        Returns
+        -------
+        dict
+            ``kind, n, events, outcome_rate, confidence``, the headline figures (each
+            ``{"estimate", "lower", "upper"}``, the AUC with ``"method"``), and the lists
+            ``reliability``, ``score_table``, ``net_benefit`` and ``notes``.
+        """
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "n": int(self.n),
+            "events": int(self.events),
+            "outcome_rate": json_number(self.outcome_rate),
+            "confidence": float(self.confidence),
+        }
+        out.update({name: getattr(self, name).to_dict() for name in HEADLINE})
+        out["reliability"] = _records(self.reliability)
+        out["score_table"] = _records(self.score_table)
+        out["net_benefit"] = _records(self.net_benefit)
+        out["notes"] = list(self.notes)
+        return out
+
+    def table(self) -> pd.DataFrame:
+        """The headline figures: one row each, with ``metric, estimate, lower, upper``.
+
+        Returns
+        -------
+        DataFrame
+            The table (``nan`` where a figure or its interval does not exist).
+        """
+        rows = [
+            {
+                "metric": name,
+                **{k: getattr(getattr(self, name), k) for k in ("estimate", "lower", "upper")},
+            }
+            for name in HEADLINE
+        ]
+        return pd.DataFrame(rows, columns=["metric", "estimate", "lower", "upper"])
+
+    def _lines(self) -> list[tuple[str, str]]:
+        """Each headline figure in words: (name, value with its interval)."""
+        level = f"{plain_number(100 * self.confidence)}%"
+        out = []
+        for name, label in HEADLINE.items():
+            value = getattr(self, name)
+            if not math.isfinite(value.estimate):
+                out.append((label, "not available"))
+                continue
+            text = f"{value.estimate:.3f}"
+            if math.isfinite(value.lower) and math.isfinite(value.upper):
+                text += f" ({level} interval {value.lower:.3f} to {value.upper:.3f})"
+            out.append((label, text))
+        return out
+
+    def to_text(self) -> str:
+        """A few plain lines: the rows, then each headline figure, then the notes.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        lines = [
+            f"Validation of a {self.kind} on {self.n} patients, {self.events} with the outcome "
+            f"({100 * self.outcome_rate:.1f}%)"
+        ]
+        lines += [f"{label}: {text}" for label, text in self._lines()]
+        lines += [f"note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        head = esc(self.to_text().splitlines()[0])
+        rows = "".join(
+            f"<tr><td style='padding:2px 8px'>{esc(label)}</td>"
+            f"<td style='padding:2px 8px'>{esc(text)}</td></tr>"
+            for label, text in self._lines()
+        )
+        notes = "".join(f"<li>{esc(note)}</li>" for note in self.notes)
+        return (
+            f"<div class='rx-validation'><div><b>{head}</b></div><table>{rows}</table>"
+            + (f"<ul>{notes}</ul>" if notes else "")
+            + "</div>"
+        )
