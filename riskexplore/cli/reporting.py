@@ -114,7 +114,7 @@ def finish_reporting(
             model,
             args.report,
             development=(X, y),
-            validation=validation_data,
+            validation=None if v is None else (*validation_data, v),
             audit=audits or None,
             settings=fit_settings(args),
         )

@@ -2,8 +2,9 @@
 
 Reads a model written by ``riskexplore fit --json`` or ``checklist --json`` (or a model's
 own ``to_dict()`` document), validates it on the rows of ``DATA`` with
-:func:`riskexplore.validate`, and prints the metrics in plain words (``--json``: the
-validation's dict); ``--report FILE.html`` also writes the HTML report.
+:func:`~riskexplore.evaluation.validation.validate`, and prints the metrics in plain words
+(``--json``: the validation's dict); ``--report FILE.html`` also writes the HTML report,
+from the same validation.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import riskexplore
 from riskexplore.cli.arguments import load_table
 from riskexplore.cli.errors import CLIError, one_line
 from riskexplore.core.registry import families
 from riskexplore.errors import InputError
+from riskexplore.evaluation.validation import validate
 from riskexplore.report.page import write_report
 from riskexplore.report.performance import NET_BENEFIT_THRESHOLDS, metric_number
 
@@ -97,7 +98,8 @@ def load_model(path: str) -> Any:
 
 
 def validate_rows(model: Any, X, y, where: str) -> Any:
-    """:func:`riskexplore.validate` on rows of a file, its errors naming the file.
+    """:func:`~riskexplore.evaluation.validation.validate` on rows of a file, its errors
+    naming the file.
 
     Parameters
     ----------
@@ -114,7 +116,7 @@ def validate_rows(model: Any, X, y, where: str) -> Any:
         The validation.
     """
     try:
-        return riskexplore.validate(model, X, y)
+        return validate(model, X, y)
     except InputError as exc:
         raise CLIError(f"{where}: {one_line(exc)}") from None
 
@@ -174,13 +176,14 @@ def run(args: argparse.Namespace) -> int:
     """
     model = load_model(args.model)
     X, y, name = load_table(args.data, args.target)
-    v = validate_rows(model, X, y, f"DATA {args.data}").to_dict()
+    validation = validate_rows(model, X, y, f"DATA {args.data}")
+    v = validation.to_dict()
     if args.json:
         print(json.dumps(v, allow_nan=False))
     else:
         print(validation_text(v, name))
     if args.report:
-        path = write_report(model, args.report, validation=(X, y))
+        path = write_report(model, args.report, validation=(X, y, validation))
         if not args.json:
             print(f"report written to {path}")
     return 0

@@ -1,18 +1,18 @@
 """The cohorts of a report (development, validation): each one's validation dict and, when
 its rows are given, a summary of its data (rows, outcome rate, missing values per column,
-the period of a date column)."""
+the period of a date column). Every figure comes from
+:func:`~riskexplore.evaluation.validation.validate`; the report only shows them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-import riskexplore
 from riskexplore.errors import InputError
+from riskexplore.evaluation.validation import validate
 from riskexplore.figures.validation import validation_dict
 
 __all__ = ["Cohort", "DataSummary", "cohort", "data_summary"]
@@ -122,7 +122,8 @@ def data_summary(X: Any, y: Any, date_column: str | None = None) -> DataSummary:
 
 def cohort(name: str, model: Any, given: Any, date_column: str | None = None) -> Cohort | None:
     """A cohort from what the caller gave: rows ``(X, y)`` (validated here and
-    summarised), a ``Validation`` or its dict, or None.
+    summarised), rows with their validation ``(X, y, Validation)`` (summarised; not
+    validated again), a ``Validation`` or its dict, or None.
 
     Parameters
     ----------
@@ -130,7 +131,7 @@ def cohort(name: str, model: Any, given: Any, date_column: str | None = None) ->
         ``"development"`` or ``"validation"``.
     model : fitted model
         The model.
-    given : (X, y), Validation, mapping or None
+    given : (X, y), (X, y, Validation), Validation, mapping or None
         The cohort.
     date_column : str, optional
         The date column of the rows.
@@ -139,13 +140,24 @@ def cohort(name: str, model: Any, given: Any, date_column: str | None = None) ->
     -------
     Cohort or None
         The cohort (None when nothing was given).
+
+    Raises
+    ------
+    InputError
+        For a tuple of another length, or a validation of another number of rows.
     """
     if given is None:
         return None
-    if isinstance(given, tuple) and not isinstance(given, Mapping):
-        if len(given) != 2:
-            raise InputError(f"{name} must be (X, y), a validation or its dict")
-        X, y = given
-        summary = data_summary(X, y, date_column)
-        return Cohort(name, validation_dict(riskexplore.validate(model, X, y)), summary)
-    return Cohort(name, validation_dict(given))
+    if not isinstance(given, tuple):
+        return Cohort(name, validation_dict(given))
+    if len(given) not in (2, 3):
+        raise InputError(f"{name} must be (X, y), (X, y, its validation), a validation or its dict")
+    X, y = given[:2]
+    summary = data_summary(X, y, date_column)
+    v = validation_dict(given[2] if len(given) == 3 else validate(model, X, y))
+    if int(v["n"]) != summary.rows:
+        raise InputError(
+            f"the {name} validation counts {v['n']} rows but X has {summary.rows}: give the "
+            "validation of these rows (riskexplore.validate(model, X, y))"
+        )
+    return Cohort(name, v, summary)

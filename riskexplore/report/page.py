@@ -118,12 +118,12 @@ def report_html(
     ----------
     model : fitted model
         A risk score, a checklist, or a model of any registered family.
-    development : (X, y), Validation or dict, optional
-        The development (training) data: rows are validated here and summarised in the
-        Data section.
-    validation : (X, y), Validation or dict, optional
-        The validation data, likewise (e.g. :func:`riskexplore.validate` on another
-        hospital's patients).
+    development : (X, y), (X, y, Validation), Validation or dict, optional
+        The development (training) data: rows are validated here (unless their
+        validation is given with them) and summarised in the Data section.
+    validation : (X, y), (X, y, Validation), Validation or dict, optional
+        The validation data, likewise (e.g. another hospital's patients, or
+        :func:`~riskexplore.evaluation.validation.validate` on them).
     audit : AuditResult, its dict, or a mapping name -> either, optional
         Subgroup audit(s) to show.
     settings : mapping or str, optional

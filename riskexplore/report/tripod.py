@@ -34,51 +34,64 @@ class TripodItem:
     needs: str = ""
 
 
-#: The items a report of riskexplore answers (in part or whole).
+#: The items a report of riskexplore answers (in part or whole), numbered and titled as in
+#: the TRIPOD+AI checklist (its 27 items and their sub-items a, b, c).
 TRIPOD_ITEMS = (
-    TripodItem("5b", "key dates: start and end of accrual", "data", "Data: period", "period"),
+    TripodItem("5b", "data: dates, start and end of accrual", "data", "Data: period", "period"),
     TripodItem("8a", "outcome: what is predicted", "data", "Data: outcome"),
-    TripodItem("9a", "predictors used", "model", "The model (its items and points)"),
-    TripodItem("11", "missing data", "data", "Data: missing values per column"),
+    TripodItem(
+        "11",
+        "missing data (how they were handled: for the authors)",
+        "data",
+        "Data: missing values per column",
+    ),
     TripodItem(
         "12c",
-        "type of model and how it was built",
+        "analytical methods: type of model and how it was built",
         "settings",
         "Certificate, settings and rules",
         "settings",
     ),
     TripodItem(
-        "12e", "performance measures", "performance", "Performance (AUC, calibration, Brier)"
+        "12e",
+        "analytical methods: measures and plots of performance",
+        "performance",
+        "Performance, Calibration, Clinical usefulness",
     ),
     TripodItem("14", "fairness: how it was assessed", "audit", "Subgroup audit", "audit"),
     TripodItem("15", "model output and thresholds", "score-table", "Score table"),
     TripodItem(
         "16",
-        "differences between development and evaluation data",
+        "training versus evaluation: differences between the data",
         "data",
         "Data (cohorts side by side)",
         "both",
     ),
-    TripodItem("20b", "characteristics of the participants", "data", "Data"),
-    TripodItem("20c", "development and evaluation data compared", "data", "Data", "both"),
+    TripodItem("20b", "participants: characteristics, events, missing data", "data", "Data"),
+    TripodItem(
+        "20c", "participants: evaluation data against development data", "data", "Data", "both"
+    ),
     TripodItem(
         "21", "participants and outcome events in each analysis", "performance", "Performance"
     ),
-    TripodItem("22", "the full model, to predict for one person", "model", "The model"),
+    TripodItem("22", "model specification: the full model", "model", "The model"),
     TripodItem(
         "23a",
-        "performance with confidence intervals",
+        "model performance with confidence intervals",
         "performance",
         "Performance, Calibration, Clinical usefulness",
     ),
-    TripodItem("23b", "performance in key subgroups", "audit", "Subgroup audit", "audit"),
+    TripodItem("23a", "model performance in key subgroups", "audit", "Subgroup audit", "audit"),
 )
 
 #: Items for the authors: nothing in the data or the model answers them.
 _FOR_AUTHORS = (
-    "1–4 (title, abstract, background, objectives), 6 (setting, eligibility, treatments), "
-    "7 (data preparation), 8b–c, 9b–c, 10 (sample size), 12a–b, 12d, 12f–g, 13, 17–19 "
-    "(ethics, open science, patient involvement), 24 (model updating) and 25–27 (discussion)"
+    "1–4 (title, abstract, background, objectives), 5a (data sources), 6 (setting, "
+    "eligibility, treatments), 7 (data preparation), 8b–c, 9 (predictors: their choice and "
+    "definitions), 10 (sample size), 12a–b, 12d, 12f–g (model updating, how predictions "
+    "were calculated), 13 (class imbalance), 17–19 (ethics, open science, patient "
+    "involvement), 20a (flow of participants), 23b (heterogeneity across clusters), 24 "
+    "(results of model updating) and 25–27 (discussion)"
 )
 
 _MISSING = {

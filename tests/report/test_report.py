@@ -14,8 +14,11 @@ from riskexplore.checklist.model import Checklist
 from riskexplore.core.certificate import Certificate
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.run import audit
+from riskexplore.evaluation.validation import validate
 from riskexplore.report import report_html, write_report
 from riskexplore.report.cohorts import cohort, data_summary
+from riskexplore.report.markup import number, percent
+from riskexplore.report.performance import NET_BENEFIT_THRESHOLDS, metric_number
 from riskexplore.risk_score.model import RiskScore
 
 
@@ -93,4 +96,33 @@ def test_a_report_needs_data(score):
         report_html(score)
     assert cohort("validation", score, None) is None
     with pytest.raises(InputError, match=r"must be \(X, y\)"):
-        cohort("validation", score, (1, 2, 3))
+        cohort("validation", score, (1, 2, 3, 4))
+    X = pd.DataFrame({"age_geq_60": [0, 1, 1], "smoker": [1, 0, 1]})
+    with pytest.raises(InputError, match="counts 600 rows but X has 3"):
+        cohort("validation", score, (X, [0, 1, 1], contract_dict(600, 1)))
+
+
+def test_the_page_shows_the_numbers_of_the_validation_and_the_period(score):
+    rng = np.random.default_rng(4)
+    n = 400
+    X = pd.DataFrame({"age_geq_60": rng.integers(0, 2, n), "smoker": rng.integers(0, 2, n)})
+    X["seen"] = pd.Timestamp("2017-02-03") + pd.to_timedelta(rng.integers(0, 900, n), "D")
+    risk = score.predict_risk(X[["age_geq_60", "smoker"]])
+    y = pd.Series((rng.random(n) < 0.8 * risk).astype(int), name="died")
+    v = validate(score, X, y).to_dict()
+    text = _text(report_html(score, development=(X, y), date_column="seen"))
+    seen = X["seen"]
+    assert f"{seen.min():%Y-%m-%d} to {seen.max():%Y-%m-%d}" in text
+    assert f"{n:,} ({int(y.sum()):,})" in text
+    for key in ("auc", "calibration_intercept", "calibration_slope", "observed_expected"):
+        assert metric_number(v[key]) in text, key
+    assert v["observed_expected"]["estimate"] < 0.9  # the outcome is rarer than predicted
+    by_t = {round(r["threshold"], 2): r for r in v["net_benefit"]}
+    for t in NET_BENEFIT_THRESHOLDS:
+        cells = [number(by_t[t][k], 3) for k in ("model", "treat_all", "treat_none")]
+        assert f"development {percent(t, 0)} {' '.join(cells)}" in " ".join(text.split())
+    for r in v["score_table"]:
+        row = [number(r["score"], 4), f"{r['patients']:,}", f"{r['events']:,}"]
+        row += [percent(r["observed_rate"]), percent(r["predicted_risk"])]
+        assert re.search(r"\s+".join(map(re.escape, row[:4])), text), row
+        assert percent(r["sensitivity"]) in text and percent(r["predicted_risk"]) in text
