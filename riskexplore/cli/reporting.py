@@ -64,7 +64,18 @@ def check_reporting(
 
 
 def fit_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The fit's settings as given on the command line (for the report)."""
+    """The fit's settings as given on the command line (for the report).
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    dict
+        Option (as typed, ``max-size``) -> value, for the options given.
+    """
     return {
         k.replace("_", "-"): v
         for k, v in vars(args).items()

@@ -13,7 +13,18 @@ __all__ = ["esc", "number", "paragraph", "percent", "section", "table"]
 
 
 def esc(value: Any) -> str:
-    """``value`` as escaped HTML text."""
+    """``value`` as escaped HTML text.
+
+    Parameters
+    ----------
+    value : Any
+        The value (its ``str``).
+
+    Returns
+    -------
+    str
+        The HTML text.
+    """
     return html.escape(str(value))
 
 
@@ -41,14 +52,40 @@ def number(value: Any, digits: int = 3) -> str:
 
 
 def percent(value: Any, places: int = 1) -> str:
-    """A fraction as a percentage (``12.5%``; ``—`` for None or NaN)."""
+    """A fraction as a percentage (``12.5%``; ``—`` for None or NaN).
+
+    Parameters
+    ----------
+    value : float or None
+        The fraction.
+    places : int
+        Decimal places of the percentage.
+
+    Returns
+    -------
+    str
+        The text.
+    """
     if value is None or float(value) != float(value):
         return "—"
     return f"{100 * float(value):.{places}f}%"
 
 
 def paragraph(text: str, cls: str | None = None) -> str:
-    """An escaped paragraph."""
+    """An escaped paragraph.
+
+    Parameters
+    ----------
+    text : str
+        The paragraph's text (escaped here).
+    cls : str, optional
+        Its CSS class.
+
+    Returns
+    -------
+    str
+        The HTML.
+    """
     attr = f' class="{cls}"' if cls else ""
     return f"<p{attr}>{esc(text)}</p>"
 

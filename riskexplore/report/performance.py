@@ -119,7 +119,20 @@ def _figure_blocks(
 
 
 def calibration_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
-    """The calibration plot of each cohort (``embed``: a figure -> its HTML)."""
+    """The calibration plot of each cohort.
+
+    Parameters
+    ----------
+    cohorts : sequence of Cohort
+        The report's cohorts.
+    embed : callable
+        A figure -> its HTML.
+
+    Returns
+    -------
+    str
+        The section.
+    """
     body = paragraph(
         "Each point is the patients with one total score: the risk the model predicts for "
         "them against the share who had the outcome, with its 95% Wilson interval; larger "
@@ -142,7 +155,20 @@ def _benefit_rows(cohorts: Sequence[Cohort]) -> list[list[str]]:
 
 
 def decision_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
-    """The decision curve of each cohort, and its net benefit at a few thresholds."""
+    """The decision curve of each cohort, and its net benefit at a few thresholds.
+
+    Parameters
+    ----------
+    cohorts : sequence of Cohort
+        The report's cohorts.
+    embed : callable
+        A figure -> its HTML.
+
+    Returns
+    -------
+    str
+        The section.
+    """
     body = [
         paragraph(
             "Net benefit counts the true positives per patient, minus the false positives "

@@ -20,7 +20,18 @@ __all__ = [
 
 
 def card_section(model: Any) -> str:
-    """The model as printed (its ``to_html()``), under the family's name."""
+    """The model as printed (its ``to_html()``), under the family's name.
+
+    Parameters
+    ----------
+    model : fitted model
+        A model of any registered family.
+
+    Returns
+    -------
+    str
+        The section.
+    """
     family = family_of(model)
     return section(
         "model", f"The {family.noun}", f'<div class="rx-card-box">{model.to_html()}</div>'
