@@ -7,6 +7,8 @@ The commands (verbs), one module each, listed in :data:`COMMANDS`:
 * :mod:`~riskexplore.cli.near_optimal` -- ``near-optimal``, every model within a tolerance
   of the optimum;
 * :mod:`~riskexplore.cli.datasets` -- ``datasets``, the bundled datasets;
+* :mod:`~riskexplore.cli.validate` -- ``validate``, a saved model on other patients (and
+  its HTML report);
 * :mod:`riskexplore.cli.dashboard` -- ``dashboard``, a subpackage: the command
   (:mod:`~riskexplore.cli.dashboard.command`) and the Voila server it runs (the process,
   access, kernels, login page, notebooks, warm-up).
@@ -23,7 +25,9 @@ What the commands share, one concern a module:
 * :mod:`~riskexplore.cli.output` -- progress lines, the printed model or ``--json`` report;
 * :mod:`~riskexplore.cli.binarization` -- raw columns to items (``--cuts``, ``--linear``,
   ``--no-binarize``, ``--any-items-per-variable``) and the summary printed with the model;
-* :mod:`~riskexplore.cli.audit` -- ``--audit``, ``--audit-min-size``, ``--audit-data``.
+* :mod:`~riskexplore.cli.audit` -- ``--audit``, ``--audit-min-size``, ``--audit-data``;
+* :mod:`~riskexplore.cli.reporting` -- ``--validate-data`` and ``--report`` of ``fit`` and
+  ``checklist``.
 
 A command module has ``DESCRIPTION``, ``add_arguments(parser)`` and
 ``run(args) -> exit code`` (``dashboard`` parses its own arguments: ``main(argv)``); only
@@ -58,6 +62,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "serve the Voila dashboards (see: dashboard --help)",
     ),
     "datasets": ("riskexplore.cli.datasets", "list the bundled datasets"),
+    "validate": (
+        "riskexplore.cli.validate",
+        "a saved model on other patients: AUC, calibration, net benefit, HTML report",
+    ),
 }
 
 #: Commands that parse their own arguments (``main(argv)``).

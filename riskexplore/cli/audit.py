@@ -97,8 +97,11 @@ def check_audit(
     return load_audit_data(path, X, y)
 
 
-def load_audit_data(path: str, X: pd.DataFrame, y: pd.Series) -> tuple[pd.DataFrame, pd.Series]:
-    """The rows of ``--audit-data``: the training data's columns and the outcome.
+def load_audit_data(
+    path: str, X: pd.DataFrame, y: pd.Series, flag: str = "--audit-data"
+) -> tuple[pd.DataFrame, pd.Series]:
+    """The rows of ``--audit-data`` (or another ``flag``'s file): the training data's
+    columns and the outcome.
 
     Parameters
     ----------
@@ -108,6 +111,8 @@ def load_audit_data(path: str, X: pd.DataFrame, y: pd.Series) -> tuple[pd.DataFr
         The training features (the columns the file must have).
     y : Series
         The training outcome (its name: the outcome column the file must have).
+    flag : str
+        The option that named the file (in the messages).
 
     Returns
     -------
@@ -121,17 +126,17 @@ def load_audit_data(path: str, X: pd.DataFrame, y: pd.Series) -> tuple[pd.DataFr
     """
     file = Path(path)
     if not file.is_file():
-        raise CLIError(f"--audit-data {path}: no such file")
+        raise CLIError(f"{flag} {path}: no such file")
     frame = read_csv_table(file, path)
     if frame.shape[0] == 0:
-        raise CLIError(f"--audit-data {path} has no rows")
+        raise CLIError(f"{flag} {path} has no rows")
     outcome = str(y.name)
     frame.columns = [str(c) for c in frame.columns]
     wanted = [outcome] + [str(c) for c in X.columns]
     missing = [c for c in wanted if c not in frame.columns]
     if missing:
         raise CLIError(
-            f"--audit-data {path} lacks the column{'s' if len(missing) > 1 else ''} "
+            f"{flag} {path} lacks the column{'s' if len(missing) > 1 else ''} "
             f"{', '.join(repr(c) for c in missing)}: it needs the outcome and every column "
             "of the training data"
         )

@@ -27,6 +27,7 @@ from riskexplore.cli.binarization import add_binarization, bundled_categorical, 
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.reporting import add_reporting, check_reporting, finish_reporting
 from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.datasets import dataset_info, list_datasets
 
@@ -82,6 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_time_limit(parser, "checklist")
     add_audit(parser)
+    add_reporting(parser)
     parser.add_argument(
         "--method",
         choices=("exact", "mip"),
@@ -150,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         raise CLIError(f"--min-m {args.min_m} exceeds --max-items {args.max_items}")
     X, y, name, outcome, categorical = load_checklist_table(args.data, args.target)
     audit_data = check_audit(args, X, y)
+    validation_data = check_reporting(args, X, y)
     binarize = None if args.binarize == "none" else args.binarize
     progress = None if args.json else ProgressPrinter()
     options: dict[str, Any] = {}
@@ -189,9 +192,11 @@ def run(args: argparse.Namespace) -> int:
         report = checklist_report(model, name, len(y))
         if audits:
             report["audit"] = audit_json(audits)
+        finish_reporting(model, X, y, args, validation_data, audits=audits, report=report)
         return print_model(model, report)
     print_model(model, None, ascii=args.ascii)
     print_audits(audits, args.audit_data)
+    finish_reporting(model, X, y, args, validation_data, audits=audits)
     return 0
 
 
@@ -210,7 +215,9 @@ def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
     Returns
     -------
     dict
-        The report (non-finite numbers as None), with the ``binarizer`` of raw columns
+        The report (non-finite numbers as None), with the checklist (``model``: the
+        document of :meth:`Checklist.to_dict`, read back by ``Checklist.from_dict`` and
+        ``riskexplore validate``) and the ``binarizer`` of raw columns
         (:meth:`Binarizer.to_dict`).
     """
     cert = model.certificate
@@ -235,6 +242,7 @@ def checklist_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
         "time": stats.get("time"),
         "n_items": stats.get("n_items"),
         "n_samples": int(stats.get("n_samples", n_samples)),
+        "model": model.to_dict(),
     }
     if model.binarizer is not None:  # how raw columns became items (Binarizer.to_dict)
         report["binarizer"] = model.binarizer

@@ -32,6 +32,7 @@ from riskexplore.cli.binarization import (
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.reporting import add_reporting, check_reporting, finish_reporting
 from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.data.binarize import Binarizer
 from riskexplore.risk_score.fit import iter_fit_risk_score
@@ -102,6 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_time_limit(parser, "model")
     add_parallel(parser, "the search", "fit the support screen")
     add_audit(parser)
+    add_reporting(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
@@ -130,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     X, y, name = load_table(args.data, args.target)
     binarization = _binarization(args, X, name)
     audit_data = check_audit(args, X, y)
+    validation_data = check_reporting(args, X, y)
     progress = None if args.json else ProgressPrinter()
     client = dask_client(args.scheduler)
 
@@ -157,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
         report = fit_report(model, name, len(y))
         if audits:
             report["audit"] = audit_json(audits)
+        finish_reporting(model, X, y, args, validation_data, audits=audits, report=report)
         return print_model(model, report)
     if model.binarizer is not None:
         linear = binarization.get("linear", ())
@@ -165,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         )
     print_model(model, None)
     print_audits(audits, args.audit_data)
+    finish_reporting(model, X, y, args, validation_data, audits=audits)
     return 0
 
 

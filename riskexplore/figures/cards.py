@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from riskexplore.core.registry import family_of
 from riskexplore.figures.layout import HEADER_FILL
 
 __all__ = ["card_figure"]
@@ -22,7 +23,8 @@ def card_figure(model, *, title: str | None = None):
     model : RiskScore or Checklist
         The fitted model.
     title : str, optional
-        The figure's title (default: the model's).
+        The figure's title (default: the model's own ``title()``, e.g. a risk score's
+        intercept as on its text card).
 
     Returns
     -------
@@ -64,7 +66,6 @@ def card_figure(model, *, title: str | None = None):
             row=2,
             col=1,
         )
-        heading = title or f"Risk score (intercept {model.intercept})"
         n_rows = len(values[0]) + len(scores)
     else:
         items = list(getattr(model, "items", []))
@@ -75,8 +76,8 @@ def card_figure(model, *, title: str | None = None):
                 columnwidth=[1, 8],
             )
         )
-        heading = title or (model.title() if hasattr(model, "title") else "Checklist")
         n_rows = len(items) + 2
+    heading = title or (model.title() if hasattr(model, "title") else family_of(model).label)
     fig.update_layout(
         title={"text": f"{html.escape(heading)}<br><sup>{html.escape(cert)}</sup>"},
         height=int(min(900, 140 + 30 * n_rows)),

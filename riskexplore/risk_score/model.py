@@ -37,7 +37,7 @@ from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score import edits as _edits
 from riskexplore.risk_score.bands import band_rows
 from riskexplore.risk_score.card_rows import CardRow, card_rows, points_table_html
-from riskexplore.risk_score.raw_table import item_frame, reads_raw
+from riskexplore.risk_score.raw_table import item_frame, missing_features, reads_raw
 
 if TYPE_CHECKING:  # pragma: no cover
     from riskexplore.core.result import SolveResult
@@ -363,6 +363,11 @@ class RiskScore(JsonDocument):
     def _feature_rows(self) -> list[tuple[str, str]]:
         return [(row.name, row.points_text) for row in self.card_rows()]
 
+    def title(self) -> str:
+        """The card's heading: ``Risk score (intercept -3)``, a recalibrated (real)
+        intercept with four significant digits (``-3.272``), as on the text card."""
+        return f"Risk score (intercept {format_intercept(self.intercept)})"
+
     def certificate_line(self) -> str:
         """One line about the certificate (``certified optimal (gap 0.0%)``) and, for a
         recalibrated model, the rows of its recalibration."""
@@ -662,7 +667,7 @@ def feature_matrix(
         columns = {str(c): c for c in X.columns}
         missing = [n for n in used if n not in columns]
         if missing:
-            raise InputError(f"X lacks the model's feature column(s): {', '.join(missing)}")
+            raise InputError(missing_features(binarizer, X, missing))
         M = np.zeros((len(X), d))
         for j, n in enumerate(feature_names):
             if n in columns:

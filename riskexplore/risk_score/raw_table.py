@@ -34,6 +34,7 @@ __all__ = [
     "binarize_table",
     "binary_table",
     "item_frame",
+    "missing_features",
     "one_per_variable",
     "raw_hint",
     "reads_raw",
@@ -303,6 +304,40 @@ def reads_raw(binarizer: Binarizer | None, X) -> bool:
         return False
     columns = {str(c) for c in X.columns}
     return all(item.column in columns for item in binarizer.items_)
+
+
+def missing_features(binarizer: Binarizer | None, X: pd.DataFrame, missing: list[str]) -> str:
+    """Why ``X`` cannot be scored: the model's features it lacks and, for a model fitted on
+    a raw table, the raw columns those items are made from (the column a user must add).
+
+    Parameters
+    ----------
+    binarizer : Binarizer or None
+        The binarizer of the model.
+    X : DataFrame
+        The rows given.
+    missing : list of str
+        The model's features (items) that are not columns of ``X``.
+
+    Returns
+    -------
+    str
+        The message of the :class:`~riskexplore.errors.InputError`.
+    """
+    text = f"X lacks the model's feature column(s): {', '.join(missing)}"
+    if binarizer is None:
+        return text
+    columns = {str(c) for c in X.columns}
+    wanted = set(missing)
+    lost = [i for i in binarizer.items_ if i.name in wanted and i.column not in columns]
+    if not lost:
+        return text
+    raw = ", ".join(repr(c) for c in dict.fromkeys(i.column for i in lost))
+    return (
+        f"X lacks the column(s) {raw} of the raw table the model was fitted on (the "
+        f"model's item(s) {', '.join(i.name for i in lost)}); give every column used at "
+        "fit, named as at fit"
+    )
 
 
 def one_per_variable(binarizer: Binarizer) -> list[AtMostKOf]:

@@ -379,3 +379,16 @@ def test_card_figure_lists_items_by_variable():
         ["≥ 65", "≥ 75", ""],
         ["+1", "+2", "+1 per unit"],
     ]
+    assert model.title() in card_figure(model).layout.title.text  # "intercept -30"
+
+
+def test_card_figure_heading_shows_a_recalibrated_intercept_like_the_text_card():
+    from riskexplore import Checklist, RiskScore
+    from riskexplore.figures.cards import card_figure
+
+    model = RiskScore(["a", "b"], {"a": 2, "b": 1}, -3.271948215)  # a recalibrated intercept
+    heading = card_figure(model).layout.title.text
+    assert heading.startswith("Risk score (intercept -3.272)<br>")
+    assert "intercept -3.272 is included in every RISK" in model.to_text()
+    checklist = Checklist(["a", "b"], 1)
+    assert card_figure(checklist).layout.title.text.startswith(checklist.title())

@@ -1,0 +1,296 @@
+"""The figures of a validation (:func:`riskexplore.validate`): the calibration plot and the
+decision curve, both drawn from the validation's dict (``Validation.to_dict()``), so a
+report, a page or a script draws the same figures from a saved JSON document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from riskexplore.errors import InputError
+from riskexplore.figures.layout import (
+    MODEL_COLORS,
+    TWO_LINE_TOP_PX,
+    XAXIS_PX,
+    bottom_legend,
+    diagonal_line,
+    fmt,
+    plain_number,
+    risk_axis,
+    title_with_subtitle,
+)
+
+__all__ = [
+    "NET_BENEFIT_FLOOR",
+    "calibration_figure",
+    "calibration_words",
+    "decision_curve_figure",
+    "interval_words",
+    "validation_dict",
+]
+
+#: The lowest net benefit a decision curve shows: below it, "treat all" falls steeply to
+#: minus infinity and would squeeze the curves that matter into a thin band.
+NET_BENEFIT_FLOOR = -0.05
+
+
+def validation_dict(validation: Any) -> dict[str, Any]:
+    """The dict of a validation: a ``Validation`` (its ``to_dict()``) or the dict itself.
+
+    Parameters
+    ----------
+    validation : Validation or mapping
+        The validation.
+
+    Returns
+    -------
+    dict
+        The dict of the contract (``auc``, ``calibration_slope``, ``reliability``, ...).
+
+    Raises
+    ------
+    InputError
+        For anything else, or a dict without the keys the figures read.
+    """
+    if hasattr(validation, "to_dict") and not isinstance(validation, Mapping):
+        validation = validation.to_dict()
+    if not isinstance(validation, Mapping):
+        raise InputError(
+            f"expected a validation (riskexplore.validate(...)) or its to_dict(), got "
+            f"{type(validation).__name__}"
+        )
+    missing = [k for k in ("n", "reliability", "net_benefit") if k not in validation]
+    if missing:
+        raise InputError(f"the validation dict lacks {', '.join(missing)}: pass v.to_dict()")
+    return dict(validation)
+
+
+def interval_words(metric: Mapping[str, Any] | None, kind: str = "num") -> str:
+    """A metric with its interval in plain words: ``0.93 (0.81 to 1.05)``, ``—`` without
+    an estimate.
+
+    Parameters
+    ----------
+    metric : mapping or None
+        ``{"estimate", "lower", "upper"}``.
+    kind : {"num", "pct"}
+        How the numbers are shown (:func:`~riskexplore.figures.layout.fmt`).
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    if not metric or metric.get("estimate") is None:
+        return "—"
+
+    def show(value) -> str:
+        if kind == "pct":
+            return fmt(value, kind)
+        return plain_number(float(value), 3).replace("-", "−")
+
+    text = show(metric["estimate"])
+    low, high = metric.get("lower"), metric.get("upper")
+    if low is not None and high is not None:
+        text += f" ({show(low)} to {show(high)})"
+    return text
+
+
+def calibration_words(v: Mapping[str, Any]) -> list[str]:
+    """The calibration in plain words, one line per measure, with their ideal values.
+
+    Parameters
+    ----------
+    v : mapping
+        A validation dict.
+
+    Returns
+    -------
+    list of str
+        ``calibration slope 0.93 (0.81 to 1.05), ideal 1`` and the intercept's line
+        (with the confidence of the intervals named once).
+    """
+    level = f"{100 * float(v.get('confidence') or 0.95):.0f}%"
+    return [
+        f"calibration slope {interval_words(v.get('calibration_slope'))}, ideal 1; "
+        f"observed/expected {interval_words(v.get('observed_expected'))}, ideal 1",
+        f"calibration-in-the-large (intercept) {interval_words(v.get('calibration_intercept'))}"
+        f", ideal 0 ({level} intervals)",
+    ]
+
+
+def _reliability_points(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Marker arrays of the reliability rows that have a predicted risk."""
+    rows = [r for r in rows if r.get("predicted") is not None and r.get("observed") is not None]
+    x = np.array([float(r["predicted"]) for r in rows])
+    obs = np.array([float(r["observed"]) for r in rows])
+    n = np.array([float(r["n"]) for r in rows])
+    low = np.array([obs[i] if r.get("lower") is None else r["lower"] for i, r in enumerate(rows)])
+    high = np.array([obs[i] if r.get("upper") is None else r["upper"] for i, r in enumerate(rows)])
+    size = 7.0 + 23.0 * np.sqrt(n / max(n.max(initial=1.0), 1.0))
+    text = [
+        f"score {fmt(r['score'])}: {int(c)} patients<br>predicted {fmt(p, 'pct')}, "
+        f"observed {fmt(o, 'pct')} ({fmt(lo, 'pct')} to {fmt(hi, 'pct')})"
+        for r, c, p, o, lo, hi in zip(rows, n, x, obs, low, high, strict=True)
+    ]
+    return {
+        "x": x,
+        "y": obs,
+        "plus": np.clip(high - obs, 0, None),
+        "minus": np.clip(obs - low, 0, None),
+        "size": size,
+        "text": text,
+        "labels": [fmt(r["score"]) for r in rows],
+    }
+
+
+def calibration_figure(
+    validation: Any,
+    *,
+    title: str | None = None,
+    name: str = "patients",
+    height: int = 480,
+    width: int | None = None,
+):
+    """Predicted against observed risk per score, with Wilson intervals, the diagonal of
+    perfect calibration, and the calibration slope and intercept in the title.
+
+    Parameters
+    ----------
+    validation : Validation or mapping
+        The validation (or its ``to_dict()``).
+    title : str, optional
+        The heading (default ``Calibration on N patients``).
+    name : str
+        The legend's name of the points.
+    height, width : int
+        The figure's size in pixels (width None: as wide as its place).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces: the diagonal, then one marker per score (area by patients, labelled with
+        the score; error bars the Wilson interval of the observed rate).
+    """
+    import plotly.graph_objects as go
+
+    v = validation_dict(validation)
+    a = _reliability_points(v["reliability"])
+    heading = title or f"Calibration on {fmt(v['n'], 'int')} patients"
+    fig = go.Figure([go.Scatter(**diagonal_line("perfect calibration"))])
+    fig.add_trace(
+        go.Scatter(
+            name=name,
+            x=a["x"],
+            y=a["y"],
+            mode="markers+text",
+            text=a["labels"],
+            textposition="middle right",
+            textfont={"size": 10, "color": "#555"},
+            error_y={"type": "data", "array": a["plus"], "arrayminus": a["minus"]},
+            marker={"size": a["size"], "color": MODEL_COLORS[0], "opacity": 0.75},
+            hovertext=a["text"],
+            hovertemplate="%{hovertext}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(**risk_axis("predicted risk"))
+    fig.update_yaxes(**risk_axis("observed risk (95% Wilson interval)"))
+    fig.update_layout(
+        height=height,
+        width=width,
+        title={"text": title_with_subtitle(heading, calibration_words(v)), "x": 0.02},
+        margin={"l": 70, "r": 20, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX},
+        legend=bottom_legend(),
+        plot_bgcolor="white",
+    )
+    fig.update_xaxes(gridcolor="#eee")
+    fig.update_yaxes(gridcolor="#eee")
+    return fig
+
+
+def _net_benefit_range(rows: Sequence[Mapping[str, Any]], floor: float) -> list[float]:
+    """The y range: from ``floor`` to a little above the best net benefit shown."""
+    best = max(
+        (float(r[k]) for r in rows for k in ("model", "treat_all") if r.get(k) is not None),
+        default=0.0,
+    )
+    top = max(best, 0.01)
+    return [floor, top + 0.08 * (top - floor)]
+
+
+def decision_curve_figure(
+    validation: Any,
+    *,
+    title: str | None = None,
+    floor: float = NET_BENEFIT_FLOOR,
+    height: int = 440,
+    width: int | None = None,
+):
+    """The decision curve: net benefit of the model, of treating everyone and of treating
+    no one, for each threshold risk at which one would treat.
+
+    Parameters
+    ----------
+    validation : Validation or mapping
+        The validation (or its ``to_dict()``).
+    title : str, optional
+        The heading (default ``Decision curve on N patients``).
+    floor : float
+        The lowest net benefit shown (:data:`NET_BENEFIT_FLOOR`).
+    height, width : int
+        The figure's size in pixels (width None: as wide as its place).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces ``model``, ``treat all``, ``treat none`` over the thresholds.
+    """
+    import plotly.graph_objects as go
+
+    v = validation_dict(validation)
+    rows = v["net_benefit"]
+    t = [float(r["threshold"]) for r in rows]
+    heading = title or f"Decision curve on {fmt(v['n'], 'int')} patients"
+    words = [
+        "net benefit = true positives/n − false positives/n × t/(1 − t), "
+        "treating when the predicted risk ≥ threshold t",
+    ]
+    fig = go.Figure()
+    for key, label, color, dash in (
+        ("model", "the model", MODEL_COLORS[0], None),
+        ("treat_all", "treat all", "#888", "dash"),
+        ("treat_none", "treat none", "#222", "dot"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                name=label,
+                x=t,
+                y=[None if r.get(key) is None else float(r[key]) for r in rows],
+                mode="lines",
+                line={"color": color, "dash": dash, "width": 2.5 if key == "model" else 1.5},
+                hovertemplate="threshold %{x:.0%}: net benefit %{y:.3f}<extra>"
+                + label
+                + "</extra>",
+            )
+        )
+    fig.update_xaxes(title_text="threshold risk t", range=[0, 1], tickformat=".0%")
+    fig.update_yaxes(
+        title_text="net benefit (per patient)",
+        range=_net_benefit_range(rows, floor),
+        tickformat=".2f",
+        zeroline=True,
+    )
+    fig.update_layout(
+        height=height,
+        width=width,
+        title={"text": title_with_subtitle(heading, words), "x": 0.02},
+        margin={"l": 70, "r": 20, "t": TWO_LINE_TOP_PX, "b": XAXIS_PX},
+        legend=bottom_legend(),
+        plot_bgcolor="white",
+    )
+    fig.update_xaxes(gridcolor="#eee")
+    fig.update_yaxes(gridcolor="#eee", zerolinecolor="#bbb")
+    return fig

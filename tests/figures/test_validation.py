@@ -1,0 +1,72 @@
+"""The calibration and decision-curve figures of a validation dict
+(``riskexplore.figures.validation``), on a contract-shaped dict built by hand."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from _validation_contract import contract_dict
+
+from riskexplore.errors import InputError
+from riskexplore.figures.validation import (
+    NET_BENEFIT_FLOOR,
+    calibration_figure,
+    decision_curve_figure,
+    interval_words,
+    validation_dict,
+)
+
+
+def test_calibration_points_bars_and_title_in_plain_words():
+    v = contract_dict()
+    fig = calibration_figure(v)
+    diagonal, points = fig.data
+    assert list(diagonal.x) == [0, 1] and list(diagonal.y) == [0, 1]
+    rows = v["reliability"]
+    assert np.allclose(points.x, [r["predicted"] for r in rows])
+    assert np.allclose(points.y, [r["observed"] for r in rows])
+    assert np.allclose(points.error_y.array, [r["upper"] - r["observed"] for r in rows])
+    assert np.allclose(points.error_y.arrayminus, [r["observed"] - r["lower"] for r in rows])
+    biggest = max(range(len(rows)), key=lambda i: rows[i]["n"])
+    assert points.marker.size[biggest] == max(points.marker.size)  # area by patients
+    title = fig.layout.title.text
+    assert "Calibration on 400 patients" in title
+    assert "calibration slope 0.934 (0.78 to 1.09), ideal 1" in title
+    assert "calibration-in-the-large (intercept) −0.042 (−0.251 to 0.167), ideal 0" in title
+    assert not re.search(r"\de[-+]\d", title)  # never scientific notation
+
+
+def test_a_checklist_without_risks_per_count_draws_no_points():
+    v = contract_dict(kind="checklist")
+    for r in v["reliability"]:
+        r["predicted"] = None
+    v["calibration_slope"] = {"estimate": None, "lower": None, "upper": None}
+    fig = calibration_figure(v)
+    assert len(fig.data[1].x) == 0
+    assert "calibration slope —" in fig.layout.title.text
+
+
+def test_decision_curve_has_the_three_curves_and_a_clipped_axis():
+    v = contract_dict()
+    fig = decision_curve_figure(v)
+    assert [t.name for t in fig.data] == ["the model", "treat all", "treat none"]
+    rows = v["net_benefit"]
+    assert np.allclose(fig.data[0].y, [r["model"] for r in rows])
+    assert np.allclose(fig.data[1].y, [r["treat_all"] for r in rows])
+    low, high = fig.layout.yaxis.range
+    assert low == NET_BENEFIT_FLOOR and min(r["treat_all"] for r in rows) < low
+    assert high > max(max(r["model"], r["treat_all"]) for r in rows)
+    assert "net benefit" in fig.layout.title.text
+
+
+def test_interval_words_and_bad_input():
+    assert interval_words({"estimate": 0.5, "lower": None, "upper": None}) == "0.5"
+    assert interval_words({"estimate": 0.25, "lower": 0.2, "upper": 0.3}, "pct") == (
+        "25.0% (20.0% to 30.0%)"
+    )
+    with pytest.raises(InputError, match="riskexplore.validate"):
+        validation_dict([1, 2])
+    with pytest.raises(InputError, match="lacks net_benefit"):
+        validation_dict({"n": 3, "reliability": []})
