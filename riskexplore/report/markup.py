@@ -3,13 +3,15 @@ numbers in plain words (never scientific notation)."""
 
 from __future__ import annotations
 
+import decimal
 import html
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from riskexplore.core.plain_numbers import plain_number
 
-__all__ = ["esc", "number", "paragraph", "percent", "section", "table"]
+__all__ = ["esc", "number", "paragraph", "percent", "section", "setting", "table"]
 
 
 def esc(value: Any) -> str:
@@ -49,6 +51,25 @@ def number(value: Any, digits: int = 3) -> str:
     if v != v:
         return "—"
     return plain_number(v, digits).replace("-", "−")
+
+
+def setting(value: Any) -> str:
+    """A setting's value as written, numbers in full decimal notation (a ``c0`` of
+    ``1e-06`` is ``0.000001``: no scientific notation on the page).
+
+    Parameters
+    ----------
+    value : Any
+        The value.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    if isinstance(value, float) and math.isfinite(value):
+        return format(decimal.Decimal(repr(value)), "f")
+    return str(value)
 
 
 def percent(value: Any, places: int = 1) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from riskexplore.core.registry import family_of
 from riskexplore.report.cohorts import Cohort, DataSummary
-from riskexplore.report.markup import esc, paragraph, percent, section, table
+from riskexplore.report.markup import esc, paragraph, percent, section, setting, table
 
 __all__ = [
     "card_section",
@@ -101,7 +101,7 @@ def settings_section(model: Any, settings: Any = None, rules: Sequence[Any] = ()
     """
     body = [paragraph(certificate_words(model), "rx-certificate")]
     if isinstance(settings, Mapping) and settings:
-        body.append(table(["setting", "value"], [(k, v) for k, v in settings.items()]))
+        body.append(table(["setting", "value"], [(k, setting(v)) for k, v in settings.items()]))
     elif settings:
         body.append(f'<pre class="rx-text">{esc(settings)}</pre>')
     else:

@@ -126,3 +126,11 @@ def test_the_page_shows_the_numbers_of_the_validation_and_the_period(score):
         row += [percent(r["observed_rate"]), percent(r["predicted_risk"])]
         assert re.search(r"\s+".join(map(re.escape, row[:4])), text), row
         assert percent(r["sensitivity"]) in text and percent(r["predicted_risk"]) in text
+
+
+def test_settings_are_written_without_scientific_notation():
+    from riskexplore.report.markup import setting
+
+    assert setting(1e-06) == "0.000001"
+    assert setting(0.25) == "0.25" and setting(5) == "5" and setting("fixed") == "fixed"
+    assert "e-0" not in setting(3e-7)
