@@ -385,6 +385,7 @@ class _LCPA(ParallelNodes):
         self.lp.set_node_bounds(node.lower, node.upper)
         d = self.d
         rounds = 0
+        tried: set[tuple[int, ...]] = set()  # integer LP points whose cut is in the LP
         while True:
             sol = self._solve_lp()
             if sol.status == "infeasible":
@@ -415,6 +416,14 @@ class _LCPA(ParallelNodes):
             if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
                 self._give_up(node.bound)
                 return []
+            key = tuple(lam.tolist())
+            if key in tried:
+                # its cut is in the LP and the LP still picks it: the LP is exact there up to
+                # its tolerances (the point x lies within INT_TOL of lam, and the cut at lam
+                # read at x can fall short by |grad| INT_TOL); another cut would change
+                # nothing and the node would loop for ever
+                return self._solved(node, lam)
+            tried.add(key)
             loss, grad = self._loss_grad(lam.astype(float), integral=True)
             self._add_cut(loss, grad, lam)
             objective = loss + float(self.problem.c0 @ (lam[1:] != 0))

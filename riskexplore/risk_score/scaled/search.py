@@ -53,6 +53,10 @@ from riskexplore.risk_score.support.screen import ScreenResult, count_supports, 
 
 __all__ = ["ScaledLCPASettings", "solve_scaled_lcpa"]
 
+#: Cuts at integer LP points of one node before it is given up (its bound kept): each
+#: cut moves the LP's multiplier along the ray, so a handful normally ends the node.
+_MAX_INTEGRAL_ROUNDS = 200
+
 
 @dataclass
 class ScaledLCPASettings(LCPASettings):
@@ -374,7 +378,7 @@ class _ScaledLCPA(_LCPA):
         self.nodes += 1
         parent_bound = node.bound
         self.lp.set_node_bounds(node.lower, node.upper)
-        rounds = 0
+        rounds = integral_rounds = 0
         while True:
             sol = self._solve_lp()
             if sol.status == "infeasible":
@@ -397,6 +401,10 @@ class _ScaledLCPA(_LCPA):
                     continue
                 self.incumbents.at_lp_point(sol.x)
                 return self._branch(node, x, frac)
+            integral_rounds += 1
+            if integral_rounds > _MAX_INTEGRAL_ROUNDS:  # no progress: never loop for ever
+                self._give_up(node.bound)  # its bound stays in the certificate
+                return []
             done = self._integral_point(node, sol, x)
             if done is not None:
                 return done
