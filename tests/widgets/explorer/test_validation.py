@@ -47,9 +47,9 @@ def heart():
 def test_no_model_yet_then_validated_after_the_search(heart):
     ex, other = heart
     view = ex.validation
-    assert "Validation" in [
-        ex.results_tabs.get_title(i) for i in range(len(ex.results_tabs.children))
-    ]
+    tabs = ex.results_tabs
+    assert tabs.get_title(len(tabs.children) - 1) == "Validation"
+    assert tabs.children[-1] is view.widget
     _upload(view, "other.csv", other)
     assert "no score without rules on these data yet" in _text(view.message.value)
     assert view.summary.value == "" and view.upload.value == ()
