@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import threading
 
 import numpy as np
 import pytest
 from _small_problems import random_problem
 
 from riskexplore.errors import InputError
+from riskexplore.risk_score.lcpa.search import _LCPA
 from riskexplore.risk_score.near_optimal import solve_near_optimal
 
 
@@ -63,3 +66,34 @@ def test_bad_arguments():
         solve_near_optimal(problem, tolerance=-0.1)
     with pytest.raises(InputError, match="max_models"):
         solve_near_optimal(problem, max_models=0)
+
+
+def test_an_lp_that_keeps_underestimating_at_an_integer_point_does_not_loop(monkeypatch):
+    """The LP's estimate of the loss at an integer point can stay a hair below the loss
+    after the cut at that point (the point lies within INT_TOL of it); a node then got the
+    same point back for ever (it hung CI). Simulated here by lowering every estimate: the
+    searches end, and the set is still exactly the enumeration's."""
+    solve_lp = _LCPA._solve_lp
+
+    def short(self):
+        sol = solve_lp(self)
+        if sol.status != "optimal":
+            return sol
+        return dataclasses.replace(sol, loss_estimate=sol.loss_estimate - 1e-7)
+
+    monkeypatch.setattr(_LCPA, "_solve_lp", short)
+    problem = random_problem(15, with_constraints=True)
+    models = _all_models(problem)
+    optimum = min(models.values())
+    box: dict = {}
+    thread = threading.Thread(
+        target=lambda: box.update(result=solve_near_optimal(problem, tolerance=0.05)),
+        daemon=True,
+    )
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive(), "the search looped"
+    result = box["result"]
+    expected = {lam for lam, v in models.items() if v <= optimum * 1.05 * (1 + 1e-12)}
+    assert {m.lam for m in result.models} == expected
+    assert result.lower_bound <= optimum + 1e-9
