@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from riskexplore.errors import InputError
 from riskexplore.evaluation.intervals import wilson_interval
 from riskexplore.evaluation.validation import net_benefit, observed_expected
 from riskexplore.evaluation.validation.score_table import score_table
@@ -43,6 +44,30 @@ def test_net_benefit_without_risks_keeps_treat_all():
     curve = net_benefit(Y, None)
     assert curve["model"].isna().all() and len(curve) == 99
     assert curve["treat_all"].iloc[0] == pytest.approx(0.5 - 0.5 / 99)
+
+
+def test_net_benefit_subtracts_a_harm_from_the_model_only():
+    plain = net_benefit(Y, RISK, [0.2, 0.5])
+    harmed = net_benefit(Y, RISK, [0.2, 0.5], harm=0.05)
+    assert list(harmed["model"]) == pytest.approx(list(plain["model"] - 0.05))
+    assert list(harmed["treat_all"]) == list(plain["treat_all"])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"risk": RISK[:-1]}, "10 outcomes but 9 predicted risks"),
+        ({"risk": RISK * 100}, r"row 0 is 10\.0.*not its score or a percentage"),
+        ({"risk": np.where(RISK > 0.5, np.nan, RISK)}, "row 5 is nan"),
+        ({"risk": RISK, "thresholds": [0.1, 1.0]}, "strictly between 0 and 1, got 1.0"),
+        ({"risk": RISK, "harm": math.inf}, "harm must be a finite number"),
+        ({"risk": RISK, "y": Y * 2}, "y must be 0/1"),
+    ],
+)
+def test_net_benefit_bad_input(kwargs, match):
+    args = {"y": Y, **kwargs}
+    with pytest.raises(InputError, match=match):
+        net_benefit(**args)
 
 
 def test_score_table_worked_on_paper():
