@@ -88,3 +88,30 @@ def contract_dict(n: int = 400, seed: int = 0, kind: str = "risk score") -> dict
         "net_benefit": net,
         "notes": [],
     }
+
+
+#: A calibration plot's rows crowded at low risks, as a large raw table gives (eleven total
+#: scores, four of them below 2% predicted risk): (score, patients, predicted, observed,
+#: lower, upper).
+CROWDED = [
+    (-2, 14, 0.0009, 0.0, 0.0, 0.2316),
+    (-1, 102, 0.0025, 0.0, 0.0, 0.0355),
+    (0, 1014, 0.0067, 0.001, 0.0, 0.0055),
+    (1, 3070, 0.018, 0.0117, 0.0082, 0.0162),
+    (2, 2871, 0.0474, 0.0505, 0.0428, 0.0592),
+    (3, 2108, 0.1192, 0.1452, 0.1304, 0.1609),
+    (4, 4272, 0.2689, 0.3446, 0.3303, 0.359),
+    (5, 509, 0.5, 0.4951, 0.4508, 0.5394),
+    (6, 1924, 0.7311, 0.7079, 0.687, 0.7281),
+    (7, 46, 0.8808, 0.8261, 0.6858, 0.9218),
+    (8, 351, 0.9526, 0.943, 0.9134, 0.9649),
+]
+
+
+def crowded_dict() -> dict:
+    """A contract-shaped dict whose calibration plot has the :data:`CROWDED` rows."""
+    keys = ("score", "n", "predicted", "observed", "lower", "upper")
+    v = contract_dict()
+    v["reliability"] = [dict(zip(keys, row, strict=True)) for row in CROWDED]
+    v["n"] = sum(row[1] for row in CROWDED)
+    return v

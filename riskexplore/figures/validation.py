@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from riskexplore.errors import InputError
+from riskexplore.figures.labels import Canvas, label_positions
 from riskexplore.figures.layout import (
     MODEL_COLORS,
     TWO_LINE_TOP_PX,
@@ -31,6 +32,12 @@ __all__ = [
     "interval_words",
     "validation_dict",
 ]
+
+#: The width assumed for a figure drawn as wide as its place (``width=None``) when its
+#: labels are placed: a narrow notebook cell's, so that they keep apart when wider too.
+ASSUMED_WIDTH_PX = 600
+#: The font size of the scores written beside the calibration plot's points.
+LABEL_FONT_PX = 11
 
 #: The lowest net benefit a decision curve shows: below it, "treat all" falls steeply to
 #: minus infinity and would squeeze the curves that matter into a thin band.
@@ -143,15 +150,42 @@ def _reliability_points(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "minus": np.clip(obs - low, 0, None),
         "size": size,
         "text": text,
-        "labels": [fmt(r["score"]) for r in rows],
+        "labels": [fmt(r["score"]).replace("-", "−") for r in rows],
+        "n": n,
     }
+
+
+def _calibration_canvas(size: np.ndarray, width: int | None, height: int, margin) -> Canvas:
+    """The plot area of a calibration plot, its risk axes widened just enough that the
+    largest marker at 0% or 100% is drawn whole."""
+    plot_w = (width or ASSUMED_WIDTH_PX) - margin["l"] - margin["r"]
+    plot_h = height - margin["t"] - margin["b"]
+    room = float(size.max(initial=0.0)) / 2 + 2
+
+    def span(pixels: float) -> tuple[float, float]:
+        pad = max(0.02, room / max(pixels - 2 * room, 1.0))
+        return (-pad, 1 + pad)
+
+    return Canvas(plot_w, plot_h, span(plot_w), span(plot_h))
+
+
+def _score_labels(a: Mapping[str, Any], canvas: Canvas) -> tuple[list[str], list[str]]:
+    """The scores written beside the points, where they fit (the most patients first),
+    and their ``textposition``; a score that fits nowhere is only in the hover text."""
+    where = label_positions(
+        a["x"], a["y"], a["size"], a["labels"], canvas,
+        lower=a["y"] - a["minus"], upper=a["y"] + a["plus"],
+        font_size=LABEL_FONT_PX, order=np.argsort(-a["n"], kind="stable"),
+    )  # fmt: skip
+    text = [label if w else "" for label, w in zip(a["labels"], where, strict=True)]
+    return text, [w or "middle right" for w in where]
 
 
 def calibration_figure(
     validation: Any,
     *,
     title: str | None = None,
-    name: str = "patients",
+    name: str = "patients with each score (the number beside the point)",
     height: int = 480,
     width: int | None = None,
 ):
@@ -167,19 +201,24 @@ def calibration_figure(
     name : str
         The legend's name of the points.
     height, width : int
-        The figure's size in pixels (width None: as wide as its place).
+        The figure's size in pixels (width None: as wide as its place; its labels are
+        placed for :data:`ASSUMED_WIDTH_PX`).
 
     Returns
     -------
     plotly.graph_objects.Figure
         Traces: the diagonal, then one marker per score (area by patients, labelled with
-        the score; error bars the Wilson interval of the observed rate).
+        the score where the label touches no other label, marker or error bar; error bars
+        the Wilson interval of the observed rate).
     """
     import plotly.graph_objects as go
 
     v = validation_dict(validation)
     a = _reliability_points(v["reliability"])
     heading = title or f"Calibration on {fmt(v['n'], 'int')} patients"
+    margin = {"l": 70, "r": 20, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX}
+    canvas = _calibration_canvas(a["size"], width, height, margin)
+    text, where = _score_labels(a, canvas)
     fig = go.Figure([go.Scatter(**diagonal_line("perfect calibration"))])
     fig.add_trace(
         go.Scatter(
@@ -187,22 +226,24 @@ def calibration_figure(
             x=a["x"],
             y=a["y"],
             mode="markers+text",
-            text=a["labels"],
-            textposition="middle right",
-            textfont={"size": 10, "color": "#555"},
+            text=text,
+            textposition=where,
+            textfont={"size": LABEL_FONT_PX, "color": "#444"},
             error_y={"type": "data", "array": a["plus"], "arrayminus": a["minus"]},
             marker={"size": a["size"], "color": MODEL_COLORS[0], "opacity": 0.75},
             hovertext=a["text"],
             hovertemplate="%{hovertext}<extra></extra>",
         )
     )
-    fig.update_xaxes(**risk_axis("predicted risk"))
-    fig.update_yaxes(**risk_axis("observed risk (95% Wilson interval)"))
+    fig.update_xaxes({**risk_axis("predicted risk"), "range": list(canvas.x_range)})
+    fig.update_yaxes(
+        {**risk_axis("observed risk (95% Wilson interval)"), "range": list(canvas.y_range)}
+    )
     fig.update_layout(
         height=height,
         width=width,
         title={"text": title_with_subtitle(heading, calibration_words(v)), "x": 0.02},
-        margin={"l": 70, "r": 20, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX},
+        margin=margin,
         legend=bottom_legend(),
         plot_bgcolor="white",
     )
