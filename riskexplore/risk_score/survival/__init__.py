@@ -1,0 +1,27 @@
+"""Survival scores (issue 36), the parts independent of the search engine.
+
+* :mod:`~riskexplore.risk_score.survival.risk_sets` -- rows sorted by time with their tie
+  groups, the risk-set sums;
+* :mod:`~riskexplore.risk_score.survival.cox` -- :class:`CoxLoss`, the mean Breslow negative
+  partial log-likelihood of integer points, in the shape of the engine's datafit;
+* :mod:`~riskexplore.risk_score.survival.bounds` -- :func:`cox_loss_bounds`, valid bounds on
+  the loss over a box of points;
+* :mod:`~riskexplore.risk_score.survival.baseline` -- :func:`breslow_baseline`, the baseline
+  cumulative hazard, and the risk by a horizon.
+
+Names are imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from riskexplore.core.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the public names (imported on first use)
+    from riskexplore.risk_score.survival.baseline import BreslowBaseline as BreslowBaseline
+    from riskexplore.risk_score.survival.baseline import breslow_baseline as breslow_baseline
+    from riskexplore.risk_score.survival.bounds import cox_loss_bounds as cox_loss_bounds
+    from riskexplore.risk_score.survival.cox import CoxLoss as CoxLoss
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)
