@@ -274,6 +274,22 @@ class CoxLoss:
         S = np.asarray(S, dtype=float)
         return _batch_values(S, r.weights, r.event_weights, r.first, r.total_weight)
 
+    def value_and_grad_scores(self, s: np.ndarray) -> tuple[float, np.ndarray]:
+        """The loss at scores ``s`` (time order) and its gradient in the scores.
+
+        Parameters
+        ----------
+        s : ndarray
+            Scores, as :meth:`scores` gives them.
+
+        Returns
+        -------
+        tuple
+            ``(loss, gradient)``, the gradient in time order (it sums to 0: shifting
+            every score leaves the loss unchanged).
+        """
+        return cox_value_and_grad(self.rows, s)
+
     def value(self, lam: np.ndarray, integral: bool = False) -> float:
         """The loss of the model ``lam``.
 
@@ -306,7 +322,7 @@ class CoxLoss:
         tuple
             ``(loss, gradient)``, the gradient of shape (d+1,).
         """
-        value, g = cox_value_and_grad(self.rows, self.scores(lam))
+        value, g = self.value_and_grad_scores(self.scores(lam))
         grad = np.empty(self.n_features + 1)
         grad[0] = 0.0
         grad[1:] = g @ self.X

@@ -66,8 +66,10 @@ def test_shift_invariance_batch_and_engine_conventions():
     loss = CoxLoss.from_data(X, time, event)
     s = loss.scores(_lam(points))
     assert loss.scores(np.r_[9.0, points]) == pytest.approx(s)  # lam[0] ignored
-    value = loss.from_scores(s)
+    value, g_s = loss.value_and_grad_scores(s)
     assert loss.from_scores(s + 123.5) == pytest.approx(value, abs=1e-12)
+    assert g_s.sum() == pytest.approx(0.0, abs=1e-12)  # the gradient of a shift is 0
+    np.testing.assert_allclose(g_s @ loss.X, loss.value_and_grad(_lam(points))[1][1:])
     assert not loss.has_intercept and loss.n_rows == len(time)
     assert np.all(loss.column(0) == 0.0)
     np.testing.assert_array_equal(loss.column(2), X[loss.rows.order, 1])
