@@ -238,6 +238,8 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     Returns
     -------
     str
+        ``"lcpa"`` for a problem with operating-point rules (``problem.rules``: only LCPA
+        certifies them), whatever the settings; else
         ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at
         the nodes small enough to screen) when ``settings`` asks for it or, without
         settings, when the kernel merges the rows on every support (few values per
@@ -249,6 +251,8 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
         each support without LPs) and the screen reads at most
         ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``.
     """
+    if problem.rules:  # the screen and lattice bound supports without the rules
+        return "lcpa"
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
     if isinstance(settings, LCPASettings):

@@ -145,6 +145,7 @@ def solve_scaled_lcpa(
     InfeasibleError
         When the constraints other than predicted-risk rows admit no model.
     """
+    problem.require_no_rules("solve_scaled_lcpa (the learned scale and the support screen)")
     sclass = ScaledClass(problem, multiplier_range)
     return _ScaledLCPA(
         sclass,
