@@ -164,6 +164,8 @@ BAD_ARGS = {
         "--multiplier-min", "5", "--multiplier-max", "2"],
     "negative multiplier": ["fit", "breastcancer", "--scale", "learned",
         "--multiplier-min", "-1"],
+    "rate without score": ["fit", "breastcancer", "--min-sensitivity", "0.9"],
+    "score without rate": ["fit", "breastcancer", "--at-score", "2"],
 }  # fmt: skip
 
 #: Raw tables that used to be refused: a raw CSV is binarized by default (issue 32).
@@ -220,6 +222,8 @@ def test_bad_input_messages_are_specific(bad_runs):
         in bad_runs["multiplier bounds crossed"].stderr
     )
     assert "expected a positive number, got '-1'" in bad_runs["negative multiplier"].stderr
+    assert "need --at-score S" in bad_runs["rate without score"].stderr
+    assert "--at-score needs --min-sensitivity" in bad_runs["score without rate"].stderr
     # pandas would have read the second "a" as "a.1", a feature that is not in the file
     stderr = bad_runs["repeated column name"].stderr  # "error: <the path as typed> repeats..."
     assert stderr.startswith("error: /") and stderr.endswith(
