@@ -185,6 +185,10 @@ class FeasibilityModel:
 def find_feasible(problem) -> np.ndarray | None:
     """A feasible integer model ``lambda`` (length d+1), or ``None`` if there is none.
 
+    Feasible for the bounds, sizes and rows; the operating-point rules (``problem.rules``)
+    are not checked (a model may break them; ``None`` is then still a proof that no model
+    meets everything).
+
     Parameters
     ----------
     problem : RiskScoreProblem

@@ -145,13 +145,15 @@ class OperatingPoint(RiskScoreConstraint):
 
 
 class _Side:
-    """The distinct rows of one class with their summed weights, split by sign."""
+    """The distinct rows of one class with their summed weights, split by sign, and the
+    weight of rows the rule needs on its side of the threshold (``share`` of the class)."""
 
-    def __init__(self, X: np.ndarray, w: np.ndarray) -> None:
+    def __init__(self, X: np.ndarray, w: np.ndarray, share: float) -> None:
         rows, inverse = np.unique(X, axis=0, return_inverse=True)
         self.X = np.ascontiguousarray(rows)
         self.w = np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
         self.total_weight = float(w.sum())
+        self.need = share * self.total_weight * (1.0 - _RATE_TOL)
         self.plus = np.maximum(self.X, 0.0)
         self.minus = np.minimum(self.X, 0.0) if (self.X < 0).any() else None
 
@@ -196,37 +198,15 @@ class ScoreRule:
         """The rows of a class and the weight the rule needs of them (or None)."""
         if share is None:
             return None
-        side = _Side(X, w)
-        if side.total_weight <= 0:
+        side = _Side(X, w, share)
+        if side.total_weight <= 0:  # (the problem's data checks refuse this first)
             raise ConstraintError(
                 f"{self.name}: the data has no {label} rows, so this rate is undefined; "
                 "drop the limit or check the outcome column"
             )
-        side.need = share * side.total_weight * (1.0 - _RATE_TOL)
         return side
 
     # --- models ------------------------------------------------------------------------
-    def rates(self, lam: np.ndarray) -> dict[str, float]:
-        """The sensitivity and specificity of a model at ``at_score`` (those limited).
-
-        Parameters
-        ----------
-        lam : ndarray
-            ``[intercept, points...]``.
-
-        Returns
-        -------
-        dict
-            ``{"sensitivity": ..., "specificity": ...}`` for the limited classes.
-        """
-        pos_t, neg_t = self.totals(lam)
-        out = {}
-        if self.pos is not None:
-            out["sensitivity"] = self._reached(self.pos, pos_t) / self.pos.total_weight
-        if self.neg is not None:
-            out["specificity"] = 1.0 - self._reached(self.neg, neg_t) / self.neg.total_weight
-        return out
-
     def meets(self, lam: np.ndarray) -> bool:
         """Whether the model ``[intercept, points...]`` meets the rule.
 
