@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from riskexplore import OperatingPoint
+from riskexplore.cli.fit import _operating_point, add_arguments
 from riskexplore.datasets import list_datasets, load_dataset
 
 
@@ -266,3 +269,13 @@ def test_ctrl_c_prints_best_model():
     assert lines[0].startswith("1. ") or lines[0].startswith("(no features")
     assert "SCORE" in stdout and "RISK" in stdout
     assert "(stopped)" in lines[-1] or "certified optimal" in lines[-1]
+
+
+def test_fit_operating_point_options_make_the_rule():
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["mammo", "--at-score", "2", "--min-sensitivity", "0.9"])
+    assert _operating_point(args) == [OperatingPoint(2, min_sensitivity=0.9)]
+    args = parser.parse_args(["mammo", "--at-score", "-1", "--max-fpr", "0.2"])
+    assert _operating_point(args) == [OperatingPoint(-1, max_false_positive_rate=0.2)]
+    assert _operating_point(parser.parse_args(["mammo"])) == []
