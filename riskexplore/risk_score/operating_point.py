@@ -38,10 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from riskexplore.core.constraints import real_number, whole_number
 from riskexplore.errors import ConstraintError, InfeasibleError
 from riskexplore.risk_score.constraints import RiskScoreConstraint
+from riskexplore.risk_score.loss import mostly_zero
 
 __all__ = ["OperatingPoint", "ScoreRule"]
 
@@ -144,6 +146,10 @@ class OperatingPoint(RiskScoreConstraint):
         return []
 
 
+def _product_form(A: np.ndarray):
+    return csr_matrix(A) if mostly_zero(A) else A
+
+
 class _Side:
     """The distinct rows of one class with their summed weights, split by sign, and the
     weight of rows the rule needs on its side of the threshold (``share`` of the class)."""
@@ -154,8 +160,9 @@ class _Side:
         self.w = np.bincount(inverse.ravel(), weights=w, minlength=len(rows))
         self.total_weight = float(w.sum())
         self.need = share * self.total_weight * (1.0 - _RATE_TOL)
-        self.plus = np.maximum(self.X, 0.0)
-        self.minus = np.minimum(self.X, 0.0) if (self.X < 0).any() else None
+        # the box's extreme totals are two products per node: in CSR form on one-hot items
+        self.plus = _product_form(np.maximum(self.X, 0.0))
+        self.minus = _product_form(np.minimum(self.X, 0.0)) if (self.X < 0).any() else None
 
     def extreme(self, toward: np.ndarray, away: np.ndarray) -> np.ndarray:
         """Each row's total at the box corner ``toward`` on positive values, ``away`` on
