@@ -291,8 +291,8 @@ def points_feasible(problem: RiskScoreProblem, points) -> bool:
     """Whether integer points are a model of the problem's class (a valid warm start).
 
     With the fixed scale the points must meet every bound and constraint; with the
-    learned scale some multiplier in ``problem.multiplier_range`` must make them meet
-    the predicted-risk constraints too.
+    learned scale they must meet the operating-point rules, and some multiplier in
+    ``problem.multiplier_range`` must make them meet the predicted-risk constraints too.
 
     Parameters
     ----------
@@ -312,7 +312,11 @@ def points_feasible(problem: RiskScoreProblem, points) -> bool:
     if problem.scale == "fixed":
         return problem.is_feasible(lam)
     sclass = ScaledClass(problem, problem.multiplier_range)
-    return not sclass.structural_view().violations(lam) and sclass.t_interval(lam) is not None
+    return (
+        not sclass.structural_view().violations(lam)
+        and problem.meets_rules(lam)
+        and sclass.t_interval(lam) is not None
+    )
 
 
 def fit_risk_score(

@@ -319,12 +319,6 @@ class RiskScoreProblem:
         #: registered by their constraints while the rows compile.
         self.rules: list = []
         self.rows: list[LinearRow] = constraints_to_rows(constraints, names, problem=self)
-        if self.rules and self.scale != "fixed":
-            raise InputError(
-                f"{self.rules[0].name}: operating-point rules are certified with the fixed "
-                "scale only (risk = sigma(score)); choose scale='fixed' (the default) or drop "
-                "the rule"
-            )
         self.row_matrix: RowMatrix = compile_rows(self.rows, names)
         lo, hi = coefficient_set.full_bounds()
         self.loss = LogisticLoss.from_data(X, y, self.sample_weight, lo, hi)

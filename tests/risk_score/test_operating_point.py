@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from _scaled_reference import region_models, scaled_value
 
 from riskexplore import OperatingPoint
 from riskexplore.core.limits import Limits
@@ -21,7 +22,8 @@ from riskexplore.evaluation.compare import compare_models
 from riskexplore.exploration.study.codec import decode_constraint, encode_constraint
 from riskexplore.risk_score.constraints import MaxFeatures
 from riskexplore.risk_score.feasibility import check_feasible
-from riskexplore.risk_score.fit import fit_risk_score, fixed_scale_engine
+from riskexplore.risk_score.fit import fit_risk_score, fixed_scale_engine, points_feasible
+from riskexplore.risk_score.lcpa.cpa import solve_cpa
 from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.near_optimal import solve_near_optimal
 from riskexplore.risk_score.problem import RiskScoreProblem
@@ -41,15 +43,15 @@ def make_data(seed: int, d: int = 4, n: int = 300, real: bool = False):
     return X, y
 
 
-def lattice(d: int, bounds=BOUNDS) -> np.ndarray:
+def lattice(d: int, bounds) -> np.ndarray:
     ranges = [range(bounds["intercept_min"], bounds["intercept_max"] + 1)]
     ranges += [range(bounds["coef_min"], bounds["coef_max"] + 1)] * d
     return np.array(list(itertools.product(*ranges)), dtype=float)
 
 
-def brute_force(X, y, rule: OperatingPoint | None, c0=1e-6, max_size=None):
+def brute_force(X, y, rule: OperatingPoint | None, c0=1e-6, max_size=None, bounds=BOUNDS):
     """Objectives of every lattice model and which of them meet the rule (numpy only)."""
-    L = lattice(X.shape[1])
+    L = lattice(X.shape[1], bounds)
     ys = np.where(y > 0, 1.0, -1.0)
     scores = L[:, :1].T + X @ L[:, 1:].T  # rows x models
     loss = np.logaddexp(0.0, -ys[:, None] * scores).mean(axis=0)
@@ -177,15 +179,46 @@ def test_constraint_checks_words_and_json():
             OperatingPoint(**bad)
 
 
-def test_engines_without_the_rule_step_aside_or_refuse():
+def meets(X, y, rule: OperatingPoint, lam) -> bool:
+    flagged = X @ np.asarray(lam, dtype=float)[1:] >= rule.at_score - 1e-9
+    return flagged[y > 0].mean() >= rule.min_sensitivity - 1e-12
+
+
+def test_learned_scale_and_screen_engine_match_brute_force():
+    X, y = make_data(2, d=3)
+    rule = OperatingPoint(at_score=2, min_sensitivity=0.7)
+    small = dict(coef_min=-2, coef_max=2, intercept_min=-3, intercept_max=3)
+    problem = RiskScoreProblem(
+        X, y, constraints=[rule], scale="learned", multiplier_min=0.5, multiplier_max=3, **small
+    )
+    m_range = problem.multiplier_range
+    values = [(scaled_value(problem, lam, m_range)[0], lam) for lam in region_models(problem)]
+    truth = min(v for v, lam in values if meets(X, y, rule, lam))
+    assert truth > min(v for v, _ in values) + 1e-4  # the rule binds
+    result = solve_scaled_lcpa(problem, m_range)
+    assert result.status == "optimal" and problem.meets_rules(result.solution)
+    assert result.upper_bound == pytest.approx(truth, rel=1e-8)
+    assert result.lower_bound <= truth + 1e-9
+    # the support screen of the fixed scale (m = 1), its lattice search off for the rule
+    fixed = RiskScoreProblem(X, y, constraints=[rule], **small)
+    L, objective, ok = brute_force(X, y, rule, bounds=small)
+    screened = solve_scaled_lcpa(fixed, (1.0, 1.0))
+    assert screened.upper_bound == pytest.approx(best(objective, ok), rel=REL)
+    assert screened.lower_bound <= best(objective, ok) + 1e-12
+    assert fixed.meets_rules(screened.solution)
+
+
+def test_engines_and_warm_starts_with_a_rule():
     X, y = make_data(0, d=3)
     rule = OperatingPoint(at_score=1, min_sensitivity=0.8)
     problem = RiskScoreProblem(X, y, constraints=[rule], **BOUNDS)
     assert fixed_scale_engine(problem) == "lcpa"
     assert fixed_scale_engine(problem, ScaledLCPASettings()) == "lcpa"
     with pytest.raises(InputError, match="cannot certify operating-point rules"):
-        solve_scaled_lcpa(problem, (1.0, 1.0))
-    with pytest.raises(InputError, match="fixed scale only"):
-        RiskScoreProblem(X, y, constraints=[rule], scale="learned", **BOUNDS)
+        solve_cpa(problem)
     with pytest.raises(InputError, match="warm start breaks: At a total score of 1"):
         solve_lcpa(problem, warm_start=np.zeros(4))
+    learned = RiskScoreProblem(X, y, constraints=[rule], scale="learned", **BOUNDS)
+    with pytest.raises(InputError, match="warm start breaks: At a total score of 1"):
+        solve_scaled_lcpa(learned, learned.multiplier_range, warm_start=np.zeros(4))
+    assert not points_feasible(learned, np.zeros(4))

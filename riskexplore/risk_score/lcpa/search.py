@@ -104,13 +104,32 @@ def solve_lcpa(
     result = _LCPA(
         problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start, cut_pool
     ).run()
+    raise_if_rules_unmet(problem, result)
+    return result
+
+
+def raise_if_rules_unmet(problem: RiskScoreProblem, result: SolveResult) -> None:
+    """Raise when a finished search found no model because of the operating-point rules.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem searched.
+    result : SolveResult
+        The search's result.
+
+    Raises
+    ------
+    InfeasibleError
+        When the problem has rules and the search saw every model without one that meets
+        them (the rows alone admit models: the feasibility check passed).
+    """
     if problem.rules and result.solution is None and result.status == "infeasible":
         raise InfeasibleError(
             f"no risk score meets {'; '.join(repr(r.name) for r in problem.rules)} together with "
             "the bounds and other constraints (the search saw every model); lower the "
             "threshold or the rate, or loosen the other constraints"
         )
-    return result
 
 
 class _LCPA(ParallelNodes):
