@@ -238,8 +238,6 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     Returns
     -------
     str
-        ``"lcpa"`` for a problem with operating-point rules (``problem.rules``: only LCPA
-        certifies them), whatever the settings; else
         ``"screen"`` (the learned-scale engine with ``m = 1``: the support screen at
         the nodes small enough to screen) when ``settings`` asks for it or, without
         settings, when the kernel merges the rows on every support (few values per
@@ -249,10 +247,10 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
         ``ScaledLCPASettings().screen_max_supports`` supports, no row involves the points
         (then the lattice search of :mod:`riskexplore.risk_score.support.lattice` solves
         each support without LPs) and the screen reads at most
-        ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``.
+        ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``. With operating-point
+        rules (``problem.rules``), which turn the lattice search off, only merged rows
+        pick the screen.
     """
-    if problem.rules:  # the screen and lattice bound supports without the rules
-        return "lcpa"
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
     if isinstance(settings, LCPASettings):
@@ -267,6 +265,8 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     data = SupportData(problem.loss, split_pairs=False)
     if data.merges_all(problem.max_size):
         return "screen"
+    if problem.rules:  # the choices below count on the lattice search, off with a rule
+        return "lcpa"
     lo, hi = problem.lam_bounds()
     free = int(np.count_nonzero((np.asarray(lo[1:]) < 0) | (np.asarray(hi[1:]) > 0)))
     count = count_supports(0, free, problem.min_size, problem.max_size)

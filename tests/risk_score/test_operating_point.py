@@ -27,7 +27,7 @@ from riskexplore.risk_score.lcpa.cpa import solve_cpa
 from riskexplore.risk_score.lcpa.search import solve_lcpa
 from riskexplore.risk_score.near_optimal import solve_near_optimal
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.scaled.search import solve_scaled_lcpa
 
 BOUNDS = dict(coef_min=-3, coef_max=3, intercept_min=-4, intercept_max=4)
 REL = 1e-9
@@ -212,8 +212,9 @@ def test_engines_and_warm_starts_with_a_rule():
     X, y = make_data(0, d=3)
     rule = OperatingPoint(at_score=1, min_sensitivity=0.8)
     problem = RiskScoreProblem(X, y, constraints=[rule], **BOUNDS)
-    assert fixed_scale_engine(problem) == "lcpa"
-    assert fixed_scale_engine(problem, ScaledLCPASettings()) == "lcpa"
+    assert fixed_scale_engine(problem) == "screen"  # binary features: rows merge
+    real = RiskScoreProblem(*make_data(5, d=3, real=True), constraints=[rule], **BOUNDS)
+    assert fixed_scale_engine(real) == "lcpa"  # the lattice search is off with a rule
     with pytest.raises(InputError, match="cannot certify operating-point rules"):
         solve_cpa(problem)
     with pytest.raises(InputError, match="warm start breaks: At a total score of 1"):
