@@ -1,8 +1,8 @@
 """Operating-point rules of risk scores (issue 34): the certified solve with a rule vs without.
 
-Prints one JSON object per line, ``kind: "operating_point"``, per dataset and rule:
-the rule (``null`` for the solve without one, by the default engine and by LCPA, the engine
-a rule always uses), the status, objective, lower bound, time, nodes, the model's rates at
+Prints one JSON object per line, ``kind: "operating_point"``, per dataset, rule and engine
+(the one ``fit_risk_score`` picks, and LCPA): the rule (``null`` for the solve without
+one), the engine, the status, objective, lower bound, time, nodes, the model's rates at
 the rule's threshold and the certified price (objective with the rule minus the optimum
 without, as an interval).
 
@@ -19,7 +19,7 @@ import numpy as np
 from _common import banners_to_stderr, clean, emit
 
 from riskexplore import OperatingPoint, load_dataset
-from riskexplore.risk_score.fit import build_problem, solve_problem
+from riskexplore.risk_score.fit import build_problem, fixed_scale_engine, solve_problem
 from riskexplore.risk_score.lcpa.settings import LCPASettings
 
 #: Rules that bind at each dataset's optimum without a rule (at most 5 features, points
@@ -32,7 +32,7 @@ RULES = {
         OperatingPoint(2, min_sensitivity=0.6),
         OperatingPoint(0, min_specificity=0.8),
     ],
-    "heart": [OperatingPoint(-2, min_sensitivity=0.7)],
+    "heart": [OperatingPoint(-2, min_sensitivity=0.7)],  # real-valued: LCPA with a rule
 }
 SETTINGS = dict(max_size=5, coef_min=-5, coef_max=5, binarize=False)
 
@@ -49,7 +49,7 @@ def solve(name: str, rule, time_limit: float, settings=None) -> dict:
         "kind": "operating_point",
         "dataset": name,
         "rule": rule.describe() if rule else None,
-        "engine": "lcpa" if rule or settings else "default",
+        "engine": fixed_scale_engine(problem, settings),
         "status": cert.status,
         "objective": clean(cert.upper_bound),
         "lower_bound": clean(cert.lower_bound),
@@ -71,15 +71,16 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=["mammo", "heart"], choices=RULES)
     args = parser.parse_args()
     for name in args.datasets:
-        emit(solve(name, None, args.time_limit))
-        free = solve(name, None, args.time_limit, LCPASettings())
+        free = solve(name, None, args.time_limit)
         emit(free)
+        emit(solve(name, None, args.time_limit, LCPASettings()))
         for rule in RULES[name]:
-            record = solve(name, rule, args.time_limit)
-            low = max(0.0, (record["lower_bound"] or 0.0) - free["objective"])
-            high = (record["objective"] or np.inf) - (free["lower_bound"] or 0.0)
-            record["price"] = [clean(low), clean(high)]
-            emit(record)
+            for settings in (None, LCPASettings()):
+                record = solve(name, rule, args.time_limit, settings)
+                low = max(0.0, (record["lower_bound"] or 0.0) - free["objective"])
+                high = (record["objective"] or np.inf) - (free["lower_bound"] or 0.0)
+                record["price"] = [clean(low), clean(high)]
+                emit(record)
 
 
 if __name__ == "__main__":

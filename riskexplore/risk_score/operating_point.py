@@ -23,8 +23,11 @@ LCPA certifies in three places (see :mod:`riskexplore.risk_score.lcpa.search`):
   region minus that model is searched on (:func:`~riskexplore.risk_score.lcpa.nodes.split_around`).
 
 The LP bound ignores the rule and stays a valid lower bound, so the certificate keeps its
-meaning. The learned scale and the support screen do not handle the rule (a problem
-with a rule is solved by LCPA; the learned scale refuses it).
+meaning. The learned scale's search (:mod:`riskexplore.risk_score.scaled.search`, also the
+support screen of the fixed scale at ``m = 1``) certifies the rule the same way: the total
+score is the points' sum whatever the multiplier, so a node's box and a model are checked
+as above (its lattice search, which solves a support without LPs, is off with a rule).
+Plain CPA refuses rules.
 
 Examples
 --------

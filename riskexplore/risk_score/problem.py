@@ -363,7 +363,7 @@ class RiskScoreProblem:
         if self.rules:
             raise InputError(
                 f"{what} cannot certify operating-point rules ({self.rules[0].name}); "
-                "fit_risk_score solves them with LCPA (solve_lcpa)"
+                "fit_risk_score certifies them (solve_lcpa, solve_scaled_lcpa)"
             )
 
     def intercept_in_rows(self) -> bool:
