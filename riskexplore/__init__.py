@@ -97,6 +97,7 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.risk_score.fit import iter_fit_risk_score as iter_fit_risk_score
     from riskexplore.risk_score.group_calibration import GroupCalibration as GroupCalibration
     from riskexplore.risk_score.model import RiskScore as RiskScore
+    from riskexplore.risk_score.operating_point import OperatingPoint as OperatingPoint
     from riskexplore.risk_score.problem import RiskScoreProblem as RiskScoreProblem
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

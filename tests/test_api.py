@@ -29,7 +29,7 @@ PUBLIC = (
 
 #: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
 #: and the group calibration of risk scores (issue 22), the warning about skipped columns
-#: (issue 32), validation and recalibration (issue 34).
+#: (issue 32), validation, recalibration and operating-point rules (issue 34).
 ADDED = (
     "feature_prices",
     "near_optimal_checklists",
@@ -41,6 +41,7 @@ ADDED = (
     "Validation",
     "recalibrate",
     "validate",
+    "OperatingPoint",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are

@@ -19,6 +19,7 @@ from riskexplore.cli.arguments import (
     nonnegative_float,
     nonnegative_int,
     positive_finite_float,
+    rate,
 )
 from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
 from riskexplore.cli.binarization import (
@@ -36,6 +37,7 @@ from riskexplore.cli.reporting import add_reporting, check_reporting, finish_rep
 from riskexplore.cli.solving import dask_client, run_solve
 from riskexplore.data.binarize import Binarizer
 from riskexplore.risk_score.fit import iter_fit_risk_score
+from riskexplore.risk_score.operating_point import OperatingPoint
 from riskexplore.risk_score.problem import (
     C0,
     COEF_MAX,
@@ -99,6 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="B",
         help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
     )
+    _add_operating_point(parser)
     add_binarization(parser, linear=True)
     add_time_limit(parser, "model")
     add_parallel(parser, "the search", "fit the support screen")
@@ -129,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         if low > high:
             raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
     scale_kwargs = _scale_arguments(args)
+    rules = _operating_point(args)
     X, y, name = load_table(args.data, args.target)
     binarization = _binarization(args, X, name)
     audit_data = check_audit(args, X, y)
@@ -150,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
             stop=stop,
             n_jobs=args.n_jobs,
             client=client,
+            constraints=rules,
             **scale_kwargs,
             **binarization,
         )
@@ -208,6 +213,43 @@ def _binarization(args: argparse.Namespace, X, name: str) -> dict[str, Any]:
         binarizer = Binarizer(**BINARIZE_OPTIONS, thresholds=cuts, categorical=categorical)
         return {"binarize": binarizer, **options}
     return {"binarize": "auto", "thresholds": cuts, **options}
+
+
+def _add_operating_point(parser: argparse.ArgumentParser) -> None:
+    """The options of an operating-point rule (``--at-score`` with its rates)."""
+    rule = parser.add_argument_group(
+        "operating point (a certified rule: at total score >= S, e.g. sensitivity >= 0.9)"
+    )
+    rule.add_argument("--at-score", type=int, metavar="S", help="the total score of the rule")
+    rule.add_argument(
+        "--min-sensitivity", type=rate, metavar="P", help="least share of positives at >= S"
+    )
+    rule.add_argument(
+        "--min-specificity", type=rate, metavar="P", help="least share of negatives below S"
+    )
+    rule.add_argument(
+        "--max-fpr", type=rate, metavar="P", help="largest share of negatives at >= S"
+    )
+
+
+def _operating_point(args: argparse.Namespace) -> list[OperatingPoint]:
+    """The operating-point rule of the options (none without ``--at-score``), checked."""
+    limits = {
+        "min_sensitivity": args.min_sensitivity,
+        "min_specificity": args.min_specificity,
+        "max_false_positive_rate": args.max_fpr,
+    }
+    given = {name: value for name, value in limits.items() if value is not None}
+    if args.at_score is None:
+        if given:
+            raise CLIError(
+                "--min-sensitivity, --min-specificity and --max-fpr need --at-score S "
+                "(the total score the rule is about)"
+            )
+        return []
+    if not given:
+        raise CLIError("--at-score needs --min-sensitivity, --min-specificity or --max-fpr")
+    return [OperatingPoint(args.at_score, **given)]
 
 
 def _scale_arguments(args: argparse.Namespace) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from riskexplore.risk_score.group_calibration import GroupCalibration
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.model import RiskScore, format_intercept, format_multiplier
 from riskexplore.risk_score.near_optimal import near_optimal_models
+from riskexplore.risk_score.operating_point import OperatingPoint
 from riskexplore.risk_score.problem import (
     COEF_MAX,
     COEF_MIN,
@@ -72,6 +73,7 @@ CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.NotTogether,
     rules.PredictedRisk,
     GroupCalibration,
+    OperatingPoint,
     rules.Sign,
     rules.Include,
     rules.Exclude,

@@ -185,6 +185,10 @@ class FeasibilityModel:
 def find_feasible(problem) -> np.ndarray | None:
     """A feasible integer model ``lambda`` (length d+1), or ``None`` if there is none.
 
+    Feasible for the bounds, sizes and rows; the operating-point rules (``problem.rules``)
+    are not checked (a model may break them; ``None`` is then still a proof that no model
+    meets everything).
+
     Parameters
     ----------
     problem : RiskScoreProblem
@@ -206,7 +210,7 @@ def _intercept_only(problem) -> np.ndarray | None:
     lo, hi = problem.lam_bounds()
     lam = np.zeros(problem.n_features + 1)
     lam[0] = min(max(0.0, math.ceil(lo[0])), math.floor(hi[0]))
-    return None if problem.violations(lam) else lam
+    return None if problem.violations(lam, rules=False) else lam
 
 
 def check_feasible(problem) -> np.ndarray | None:
@@ -215,7 +219,10 @@ def check_feasible(problem) -> np.ndarray | None:
 
     Checks the coefficient bounds (``problem.lam_bounds()``), the model size bounds
     (``problem.min_size``, ``problem.max_size``), ``alpha_j = 1[lambda_j != 0]`` and all
-    rows of ``problem.row_matrix``. The error message names an irreducible set of
+    rows of ``problem.row_matrix``; each operating-point rule (``problem.rules``) is
+    checked alone against the coefficient bounds (a rule no model of the bounds can meet
+    raises; rules are otherwise left to the search, so the model returned may break
+    them). The error message names an irreducible set of
     conflicting constraints (also in ``error.culprits``) and says whether the
     coefficient bounds take part (``error.bounds_involved``).
 
@@ -235,6 +242,8 @@ def check_feasible(problem) -> np.ndarray | None:
     InfeasibleError
         When no model satisfies the problem.
     """
+    for rule in problem.rules:
+        rule.check_box(*problem.lam_bounds())
     start = _intercept_only(problem)
     if start is not None:  # most problems: no MIP needed
         return start

@@ -247,7 +247,9 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
         ``ScaledLCPASettings().screen_max_supports`` supports, no row involves the points
         (then the lattice search of :mod:`riskexplore.risk_score.support.lattice` solves
         each support without LPs) and the screen reads at most
-        ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``.
+        ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``. With operating-point
+        rules (``problem.rules``), which turn the lattice search off, only merged rows
+        pick the screen.
     """
     if isinstance(settings, ScaledLCPASettings):
         return "screen"
@@ -263,6 +265,8 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     data = SupportData(problem.loss, split_pairs=False)
     if data.merges_all(problem.max_size):
         return "screen"
+    if problem.rules:  # the choices below count on the lattice search, off with a rule
+        return "lcpa"
     lo, hi = problem.lam_bounds()
     free = int(np.count_nonzero((np.asarray(lo[1:]) < 0) | (np.asarray(hi[1:]) > 0)))
     count = count_supports(0, free, problem.min_size, problem.max_size)
@@ -287,8 +291,8 @@ def points_feasible(problem: RiskScoreProblem, points) -> bool:
     """Whether integer points are a model of the problem's class (a valid warm start).
 
     With the fixed scale the points must meet every bound and constraint; with the
-    learned scale some multiplier in ``problem.multiplier_range`` must make them meet
-    the predicted-risk constraints too.
+    learned scale they must meet the operating-point rules, and some multiplier in
+    ``problem.multiplier_range`` must make them meet the predicted-risk constraints too.
 
     Parameters
     ----------
@@ -308,7 +312,11 @@ def points_feasible(problem: RiskScoreProblem, points) -> bool:
     if problem.scale == "fixed":
         return problem.is_feasible(lam)
     sclass = ScaledClass(problem, problem.multiplier_range)
-    return not sclass.structural_view().violations(lam) and sclass.t_interval(lam) is not None
+    return (
+        not sclass.structural_view().violations(lam)
+        and problem.meets_rules(lam)
+        and sclass.t_interval(lam) is not None
+    )
 
 
 def fit_risk_score(

@@ -22,6 +22,23 @@ _SPARSE_MIN_SIZE = 500_000
 _SPARSE_DENSITY = 0.2
 
 
+def mostly_zero(A: np.ndarray) -> bool:
+    """Whether a matrix is large and mostly zeros (its products are then faster in CSR
+    form; small matrices stay dense).
+
+    Parameters
+    ----------
+    A : ndarray
+        The matrix.
+
+    Returns
+    -------
+    bool
+        At least ``_SPARSE_MIN_SIZE`` entries, at most ``_SPARSE_DENSITY`` of them non-zero.
+    """
+    return A.size >= _SPARSE_MIN_SIZE and np.count_nonzero(A) <= _SPARSE_DENSITY * A.size
+
+
 class LogisticLoss:
     """``l(lam) = sum_i w_i log(1 + exp(-<lam, z_i>))`` with ``sum_i w_i = 1``.
 
@@ -49,9 +66,7 @@ class LogisticLoss:
         self._sigma_table = None
         self._smin = 0
         self._csr = None  # Z in CSR form when large and mostly zeros (products only)
-        if self.Z.size >= _SPARSE_MIN_SIZE and (
-            np.count_nonzero(self.Z) <= _SPARSE_DENSITY * self.Z.size
-        ):
+        if mostly_zero(self.Z):
             self._csr = csr_matrix(self.Z)
         if lam_lower is not None and np.all(self.Z == np.round(self.Z)):
             smin, smax = score_range(self.Z, lam_lower, lam_upper)

@@ -209,6 +209,8 @@ class RiskScore(JsonDocument):
         }
         if problem.scale != "fixed":
             stats["multiplier_min"], stats["multiplier_max"] = problem.multiplier_range
+        if problem.rules:  # operating-point rules (they compile to no row)
+            stats["operating_points"] = [rule.name for rule in problem.rules]
         solver_stats = _plain(dict(result.stats or {}))
         if solver_stats:
             stats["solver"] = solver_stats

@@ -45,7 +45,7 @@ from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.risk_score.edits import model_at
 from riskexplore.risk_score.fit import build_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.nodes import Node, propagate
+from riskexplore.risk_score.lcpa.nodes import Node, split_around
 from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
@@ -192,23 +192,7 @@ class _Enumerate(_LCPA):
         """Record ``lam`` and split the rest of the node's region into boxes."""
         if self._consider(lam, polish_it=False) > self.ub:
             return []  # (the threshold dropped below it) nothing here is wanted
-        d = self.d
-        children = []
-        lo, hi = node.lower.copy(), node.upper.copy()
-        for k in range(d + 1):
-            v = float(lam[k])
-            for side in ("down", "up"):
-                clo, chi = lo.copy(), hi.copy()
-                if side == "down":
-                    chi[k] = min(chi[k], v - 1)
-                else:
-                    clo[k] = max(clo[k], v + 1)
-                if propagate(clo, chi, d, k):
-                    children.append(Node(clo, chi, node.bound, node.depth + 1))
-            lo[k] = hi[k] = v  # the next boxes keep lam_k
-            if not propagate(lo, hi, d, k):
-                break
-        return children
+        return split_around(node, lam, self.d)
 
 
 def solve_near_optimal(

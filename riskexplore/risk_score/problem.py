@@ -315,6 +315,9 @@ class RiskScoreProblem:
                 f"0 <= min_size <= max_size"
             )
         self.groups = group_frame(groups, X.shape[0])
+        #: Combinatorial rules (:class:`~riskexplore.risk_score.operating_point.ScoreRule`),
+        #: registered by their constraints while the rows compile.
+        self.rules: list = []
         self.rows: list[LinearRow] = constraints_to_rows(constraints, names, problem=self)
         self.row_matrix: RowMatrix = compile_rows(self.rows, names)
         lo, hi = coefficient_set.full_bounds()
@@ -349,6 +352,20 @@ class RiskScoreProblem:
                 "fitted by fit_risk_score"
             )
 
+    def require_no_rules(self, what: str) -> None:
+        """Raise :class:`InputError` when the problem has operating-point rules.
+
+        Parameters
+        ----------
+        what : str
+            The solver that cannot certify them (named in the message).
+        """
+        if self.rules:
+            raise InputError(
+                f"{what} cannot certify operating-point rules ({self.rules[0].name}); "
+                "fit_risk_score certifies them (solve_lcpa, solve_scaled_lcpa)"
+            )
+
     def intercept_in_rows(self) -> bool:
         """Whether a constraint row involves the intercept."""
         return any(INTERCEPT in row.points for row in self.rows)
@@ -367,8 +384,24 @@ class RiskScoreProblem:
         """The normalised logistic loss of the integer model ``lam`` (no penalty)."""
         return self.loss.value(np.asarray(lam, dtype=float), integral=True)
 
-    def violations(self, lam: np.ndarray, tol: float = 1e-7) -> list[str]:
-        """Names of every bound and constraint that the integer model ``lam`` breaks."""
+    def violations(self, lam: np.ndarray, tol: float = 1e-7, rules: bool = True) -> list[str]:
+        """Names of every bound and constraint that the integer model ``lam`` breaks.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[intercept, points...]``.
+        tol : float
+            Slack on the bounds and rows.
+        rules : bool
+            Check the combinatorial rules (:attr:`rules`) too; False checks only what the
+            solvers' linear programs hold (bounds, size, rows).
+
+        Returns
+        -------
+        list of str
+            The names, empty for a feasible model.
+        """
         lam = np.asarray(lam, dtype=float)
         lo, hi = self.lam_bounds()
         out = []
@@ -379,7 +412,40 @@ class RiskScoreProblem:
         if not self.min_size <= size <= self.max_size:
             out.append(f"model size {size} outside [{self.min_size}, {self.max_size}]")
         out.extend(self.row_matrix.violations(self.point(lam), tol))
+        if rules:
+            out.extend(rule.name for rule in self.rules if not rule.meets(lam))
         return out
+
+    def meets_rules(self, lam: np.ndarray) -> bool:
+        """Whether the integer model ``lam`` meets every combinatorial rule.
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[intercept, points...]``.
+
+        Returns
+        -------
+        bool
+            True without rules.
+        """
+        return all(rule.meets(lam) for rule in self.rules)
+
+    def rules_possible(self, lower: np.ndarray, upper: np.ndarray) -> bool:
+        """Whether a box of models may hold one that meets every rule (False: none can).
+
+        Parameters
+        ----------
+        lower, upper : ndarray
+            Bounds of ``[intercept, points...]`` (a search node's columns; further
+            columns are ignored).
+
+        Returns
+        -------
+        bool
+            True without rules.
+        """
+        return all(rule.possible(lower, upper) for rule in self.rules)
 
     def is_feasible(self, lam: np.ndarray) -> bool:
         """Whether the integer model ``lam`` meets every bound and constraint.

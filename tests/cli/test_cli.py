@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from riskexplore import OperatingPoint
+from riskexplore.cli.fit import _operating_point, add_arguments
 from riskexplore.datasets import list_datasets, load_dataset
 
 
@@ -164,6 +167,8 @@ BAD_ARGS = {
         "--multiplier-min", "5", "--multiplier-max", "2"],
     "negative multiplier": ["fit", "breastcancer", "--scale", "learned",
         "--multiplier-min", "-1"],
+    "rate without score": ["fit", "breastcancer", "--min-sensitivity", "0.9"],
+    "score without rate": ["fit", "breastcancer", "--at-score", "2"],
 }  # fmt: skip
 
 #: Raw tables that used to be refused: a raw CSV is binarized by default (issue 32).
@@ -220,6 +225,8 @@ def test_bad_input_messages_are_specific(bad_runs):
         in bad_runs["multiplier bounds crossed"].stderr
     )
     assert "expected a positive number, got '-1'" in bad_runs["negative multiplier"].stderr
+    assert "need --at-score S" in bad_runs["rate without score"].stderr
+    assert "--at-score needs --min-sensitivity" in bad_runs["score without rate"].stderr
     # pandas would have read the second "a" as "a.1", a feature that is not in the file
     stderr = bad_runs["repeated column name"].stderr  # "error: <the path as typed> repeats..."
     assert stderr.startswith("error: /") and stderr.endswith(
@@ -262,3 +269,13 @@ def test_ctrl_c_prints_best_model():
     assert lines[0].startswith("1. ") or lines[0].startswith("(no features")
     assert "SCORE" in stdout and "RISK" in stdout
     assert "(stopped)" in lines[-1] or "certified optimal" in lines[-1]
+
+
+def test_fit_operating_point_options_make_the_rule():
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["mammo", "--at-score", "2", "--min-sensitivity", "0.9"])
+    assert _operating_point(args) == [OperatingPoint(2, min_sensitivity=0.9)]
+    args = parser.parse_args(["mammo", "--at-score", "-1", "--max-fpr", "0.2"])
+    assert _operating_point(args) == [OperatingPoint(-1, max_false_positive_rate=0.2)]
+    assert _operating_point(parser.parse_args(["mammo"])) == []

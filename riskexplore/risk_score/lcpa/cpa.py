@@ -67,6 +67,7 @@ def solve_cpa(
         wall-clock seconds of each MIP solve.
     """
     problem.require_fixed_scale("solve_cpa")
+    problem.require_no_rules("solve_cpa")
     return _CPA(problem, limits or Limits(), listeners, max_iterations).run()
 
 

@@ -7,7 +7,8 @@
   move one coordinate to its best feasible integer value until no single move improves
   the objective, so the result is 1-opt.
 
-Both respect the coefficient box, the model-size bounds and every constraint row.
+Both respect the coefficient box, the model-size bounds, every constraint row and the
+operating-point rules (:mod:`riskexplore.risk_score.operating_point`).
 
 References
 ----------
@@ -26,7 +27,11 @@ _ENUMERATE_UP_TO = 32  # coordinates with more values use convex (ternary) searc
 
 
 class MoveChecker:
-    """Feasibility of single-coordinate moves, kept incremental for speed."""
+    """Feasibility of single-coordinate moves, kept incremental for speed.
+
+    Its state of a model (:meth:`activity`) is the rows' left-hand sides and each
+    operating-point rule's totals of the rows (``problem.rules``), updated by :meth:`moved`.
+    """
 
     def __init__(self, problem: RiskScoreProblem) -> None:
         self.problem = problem
@@ -35,9 +40,11 @@ class MoveChecker:
         rm = problem.row_matrix
         self.A, self.rlo, self.rhi = rm.A, rm.lower, rm.upper
         self.has_rows = rm.n_rows > 0
+        self.rules = tuple(problem.rules)
 
-    def activity(self, lam: np.ndarray) -> np.ndarray:
-        """The rows' left-hand sides at the integer model ``lam``.
+    def activity(self, lam: np.ndarray) -> tuple:
+        """The state of the integer model ``lam``: the rows' left-hand sides and the rules'
+        totals.
 
         Parameters
         ----------
@@ -46,10 +53,39 @@ class MoveChecker:
 
         Returns
         -------
-        ndarray
-            One value per row.
+        tuple
+            ``(row values, rule totals)``.
         """
-        return self.A @ self.problem.point(lam) if self.has_rows else np.zeros(0)
+        rows = self.A @ self.problem.point(lam) if self.has_rows else np.zeros(0)
+        return rows, tuple(rule.totals(lam) for rule in self.rules)
+
+    def moved(self, activity: tuple, lam: np.ndarray, j: int, value: float) -> tuple:
+        """The state after coordinate ``j`` of ``lam`` moves to ``value`` (``lam`` unchanged).
+
+        Parameters
+        ----------
+        activity : tuple
+            The state of ``lam`` (:meth:`activity`).
+        lam : ndarray
+            The model before the move.
+        j : int
+            The coordinate.
+        value : float
+            Its new value.
+
+        Returns
+        -------
+        tuple
+            The state of the moved model.
+        """
+        rows, totals = activity
+        delta = value - lam[j]
+        if self.has_rows:
+            rows = rows + self.A[:, j] * delta
+            if j > 0:
+                rows += self.A[:, self.d + j] * (float(value != 0) - float(lam[j] != 0))
+        totals = tuple(r.moved(t, j, delta) for r, t in zip(self.rules, totals, strict=True))
+        return rows, totals
 
     def feasible_values(self, lam, j, values, activity, size) -> np.ndarray:
         """Mask of ``values`` that coordinate ``j`` may take, all else fixed."""
@@ -58,14 +94,18 @@ class MoveChecker:
             was = lam[j] != 0
             new_size = size - was + (values != 0)
             ok &= (new_size >= self.problem.min_size) & (new_size <= self.problem.max_size)
+        rows, totals = activity
         if self.has_rows:
             change = self.A[:, [j]] * (values - lam[j])[None, :]
             if j > 0:
                 change += self.A[:, [self.d + j]] * ((values != 0) - float(lam[j] != 0))[None, :]
-            act = activity[:, None] + change
+            act = rows[:, None] + change
             ok &= np.all(
                 (act >= self.rlo[:, None] - _TOL) & (act <= self.rhi[:, None] + _TOL), axis=0
             )
+        for rule, state in zip(self.rules, totals, strict=True):
+            if ok.any():
+                ok[ok] &= rule.allowed_moves(state, j, values[ok] - lam[j])
         return ok
 
 
@@ -116,12 +156,8 @@ def polish(
         obj, j, value = best
         if j is None:
             break
-        delta = value - lam[j]
-        s = s + loss.Z[:, j] * delta
-        if checker.has_rows:
-            activity = activity + checker.A[:, j] * delta
-            if j > 0:
-                activity += checker.A[:, checker.d + j] * (float(value != 0) - float(lam[j] != 0))
+        s = s + loss.Z[:, j] * (value - lam[j])
+        activity = checker.moved(activity, lam, j, value)
         lam[j] = value
         objective = loss.from_scores(s, True) + float(c0 @ (lam[1:] != 0))
     return lam.astype(np.int64), objective

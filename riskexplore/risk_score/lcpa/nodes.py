@@ -6,7 +6,7 @@ region. A child narrows one column; :func:`propagate` then ties ``lambda_j``'s b
 ``alpha_j``'s, so every child's region is a subset of its parent's (one of the facts the
 certificate rests on, see :mod:`riskexplore.risk_score.lcpa.search`). :func:`split_fractional`
 splits on a fractional LP point, :func:`split_nonzero` on an indicator that is 1 where
-its points are 0.
+its points are 0, and :func:`split_around` takes one integer model out of a region.
 """
 
 from __future__ import annotations
@@ -18,7 +18,15 @@ import numpy as np
 from riskexplore.risk_score.lcpa.lp import BasisSnapshot
 from riskexplore.risk_score.lcpa.pseudo_costs import PseudoCosts
 
-__all__ = ["INT_TOL", "Node", "child", "propagate", "split_fractional", "split_nonzero"]
+__all__ = [
+    "INT_TOL",
+    "Node",
+    "child",
+    "propagate",
+    "split_around",
+    "split_fractional",
+    "split_nonzero",
+]
 
 #: How far from a whole number an LP value is fractional.
 INT_TOL = 1e-6
@@ -103,6 +111,46 @@ def split_nonzero(node: Node, j: int, d: int) -> list[Node]:
     pos = child(node, j, d, lower=1.0)
     neg = child(node, j, d, upper=-1.0)
     return [c for c in (pos, neg) if c is not None]
+
+
+def split_around(node: Node, lam: np.ndarray, d: int) -> list[Node]:
+    """The node's region minus the integer model ``lam``, as disjoint boxes.
+
+    Box ``(k, side)`` has coordinate ``k`` below (or above) ``lam_k`` and the earlier
+    coordinates fixed at ``lam``; together they cover every model of the region but
+    ``lam``. The near-optimal enumeration goes on past a recorded model this way, and
+    LCPA past an integer LP optimum that breaks an operating-point rule.
+
+    Parameters
+    ----------
+    node : Node
+        The node (its bound is the children's).
+    lam : ndarray
+        The model ``[intercept, points...]``, inside the node's region.
+    d : int
+        The number of features.
+
+    Returns
+    -------
+    list of Node
+        The non-empty boxes.
+    """
+    children = []
+    lo, hi = node.lower.copy(), node.upper.copy()
+    for k in range(d + 1):
+        v = float(lam[k])
+        for side in ("down", "up"):
+            clo, chi = lo.copy(), hi.copy()
+            if side == "down":
+                chi[k] = min(chi[k], v - 1)
+            else:
+                clo[k] = max(clo[k], v + 1)
+            if propagate(clo, chi, d, k):
+                children.append(Node(clo, chi, node.bound, node.depth + 1))
+        lo[k] = hi[k] = v  # the next boxes keep lam_k
+        if not propagate(lo, hi, d, k):
+            break
+    return children
 
 
 def child(

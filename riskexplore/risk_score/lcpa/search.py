@@ -34,13 +34,20 @@ from threadpoolctl import threadpool_limits
 from riskexplore.core.events import SolveEvent, relative_gap
 from riskexplore.core.limits import Clock, Limits
 from riskexplore.core.result import SolveResult
+from riskexplore.errors import InfeasibleError
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, initial_bounds, intercept_bounds
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.lcpa.heuristics import MoveChecker, polish
 from riskexplore.risk_score.lcpa.incumbents import Incumbents
 from riskexplore.risk_score.lcpa.lp import SurrogateLP
-from riskexplore.risk_score.lcpa.nodes import INT_TOL, Node, split_fractional, split_nonzero
+from riskexplore.risk_score.lcpa.nodes import (
+    INT_TOL,
+    Node,
+    split_around,
+    split_fractional,
+    split_nonzero,
+)
 from riskexplore.risk_score.lcpa.parallel import ParallelNodes
 from riskexplore.risk_score.lcpa.pseudo_costs import PseudoCosts
 from riskexplore.risk_score.lcpa.report import SearchReport
@@ -89,11 +96,40 @@ def solve_lcpa(
     ------
     InputError
         For a problem with the learned scale.
+    InfeasibleError
+        When the search ends without a model that meets the problem's operating-point
+        rules (``problem.rules``) and the other constraints together.
     """
     problem.require_fixed_scale("solve_lcpa")
-    return _LCPA(
+    result = _LCPA(
         problem, limits or Limits(), settings or LCPASettings(), listeners, warm_start, cut_pool
     ).run()
+    raise_if_rules_unmet(problem, result)
+    return result
+
+
+def raise_if_rules_unmet(problem: RiskScoreProblem, result: SolveResult) -> None:
+    """Raise when a finished search found no model because of the operating-point rules.
+
+    Parameters
+    ----------
+    problem : RiskScoreProblem
+        The problem searched.
+    result : SolveResult
+        The search's result.
+
+    Raises
+    ------
+    InfeasibleError
+        When the problem has rules and the search saw every model without one that meets
+        them (the rows alone admit models: the feasibility check passed).
+    """
+    if problem.rules and result.solution is None and result.status == "infeasible":
+        raise InfeasibleError(
+            f"no risk score meets {'; '.join(repr(r.name) for r in problem.rules)} together with "
+            "the bounds and other constraints (the search saw every model); lower the "
+            "threshold or the rate, or loosen the other constraints"
+        )
 
 
 class _LCPA(ParallelNodes):
@@ -298,11 +334,13 @@ class _LCPA(ParallelNodes):
 
     def _restrict(self, node: Node) -> bool:
         """Fix the fixed-out features in a node; False if it needs one (then drop it:
-        its every model has an objective at least the incumbent's)."""
-        if self.fixing is None:
-            return True
-        self.fixing.update(self.ub)
-        return self.fixing.restrict(node.lower, node.upper)
+        its every model has an objective at least the incumbent's) or if no model of its
+        box can meet an operating-point rule (then it holds no model of the problem)."""
+        if self.fixing is not None:
+            self.fixing.update(self.ub)
+            if not self.fixing.restrict(node.lower, node.upper):
+                return False
+        return self.problem.rules_possible(node.lower, node.upper)
 
     # --- branch and bound --------------------------------------------------------------
     def _search(self) -> bool:
@@ -413,7 +451,7 @@ class _LCPA(ParallelNodes):
             forced_empty = np.flatnonzero((alpha == 1) & (lam[1:] == 0))
             if forced_empty.size:  # alpha_j = 1 must mean lambda_j != 0
                 return split_nonzero(node, int(forced_empty[0]) + 1, d)
-            if self.problem.violations(lam):  # LP tolerance let a row slip: give up here
+            if self.problem.violations(lam, rules=False):  # LP tolerance let a row slip
                 self._give_up(node.bound)
                 return []
             key = tuple(lam.tolist())
@@ -427,7 +465,7 @@ class _LCPA(ParallelNodes):
             loss, grad = self._loss_grad(lam.astype(float), integral=True)
             self._add_cut(loss, grad, lam)
             objective = loss + float(self.problem.c0 @ (lam[1:] != 0))
-            if objective < self.ub:
+            if objective < self.ub and self.problem.meets_rules(lam):
                 self._consider(lam, polish_it=True)
             if sol.loss_estimate >= loss - 1e-10 * (1.0 + loss):
                 # the LP is exact at its integer optimum: nothing better in this region
@@ -444,7 +482,11 @@ class _LCPA(ParallelNodes):
 
     def _solved(self, node: Node, lam: np.ndarray) -> list[Node]:
         """A node whose LP is exact at its integer optimum ``lam``: nothing in its region
-        beats ``lam``, so it has no children (subclasses that enumerate continue here)."""
+        beats ``lam``, so it has no children (subclasses that enumerate continue here).
+        When ``lam`` breaks an operating-point rule, the rest of the region is searched
+        on (its boxes keep the node's bound)."""
+        if not self.problem.meets_rules(lam):
+            return split_around(node, lam, self.d)
         if node.bound < self.ub:
             self.floor = min(self.floor, node.bound)
         return []

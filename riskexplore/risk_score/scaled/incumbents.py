@@ -92,6 +92,7 @@ class ScaledIncumbents(Incumbents):
                 )
             t = 1.0 / float(multiplier)
             bad = sclass.violations(lam, float(multiplier))
+        bad = bad + [r.name for r in s.problem.rules if not r.meets(lam) and r.name not in bad]
         if bad:
             raise InputError("warm start breaks: " + "; ".join(bad[:3]))
         return lam, t

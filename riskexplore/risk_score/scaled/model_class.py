@@ -476,6 +476,7 @@ class _Rowless:
         self.lam_bounds = p.lam_bounds
         self.point = p.point
 
+    rules: tuple = ()  # operating-point rules are fixed-scale only
     violations = RiskScoreProblem.violations
 
 
@@ -554,6 +555,7 @@ class FixedScaleView:
         """
         return np.concatenate([lam, (np.asarray(lam)[1:] != 0).astype(float)])
 
+    rules: tuple = ()  # operating-point rules are fixed-scale only
     violations = RiskScoreProblem.violations
 
     def embed(self, lam: np.ndarray) -> np.ndarray:

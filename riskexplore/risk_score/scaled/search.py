@@ -40,8 +40,14 @@ from riskexplore.core.limits import Limits
 from riskexplore.core.result import SolveResult
 from riskexplore.risk_score.feasibility import check_feasible
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.nodes import INT_TOL, Node, propagate, split_nonzero
-from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings
+from riskexplore.risk_score.lcpa.nodes import (
+    INT_TOL,
+    Node,
+    propagate,
+    split_around,
+    split_nonzero,
+)
+from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, raise_if_rules_unmet
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.scaled.heuristics import improve
 from riskexplore.risk_score.scaled.incumbents import ScaledIncumbents
@@ -143,10 +149,11 @@ def solve_scaled_lcpa(
     InputError
         On a bad multiplier range or warm start.
     InfeasibleError
-        When the constraints other than predicted-risk rows admit no model.
+        When the constraints other than predicted-risk rows admit no model, or the search
+        ends without a model that meets the operating-point rules (``problem.rules``).
     """
     sclass = ScaledClass(problem, multiplier_range)
-    return _ScaledLCPA(
+    result = _ScaledLCPA(
         sclass,
         limits or Limits(),
         settings or ScaledLCPASettings(),
@@ -154,6 +161,8 @@ def solve_scaled_lcpa(
         warm_start,
         cut_pool,
     ).run()
+    raise_if_rules_unmet(problem, result)
+    return result
 
 
 class _ScaledLCPA(_LCPA):
@@ -179,6 +188,7 @@ class _ScaledLCPA(_LCPA):
             self.settings.lattice_search
             and sclass.t_lo == sclass.t_hi == 1.0
             and lattice_fits(sclass.problem)
+            and not sclass.problem.rules  # its supports' optima ignore the rules
         )
 
     # --- hooks of _LCPA ------------------------------------------------------------------
@@ -226,6 +236,8 @@ class _ScaledLCPA(_LCPA):
         """Raise when the rows other than predicted-risk ones admit no model (then no
         multiplier helps); a start that also meets the risk rows is kept."""
         start = check_feasible(self.sclass.structural_view())
+        for rule in self.problem.rules:  # a rule alone that the point bounds cannot meet
+            rule.check_box(*self.problem.lam_bounds())
         if start is not None and self.sclass.t_interval(start) is None:
             start = None
         self._feasible_start = start
@@ -240,9 +252,14 @@ class _ScaledLCPA(_LCPA):
         return self._offer(lam, t, polish_it=polish_it)
 
     def _offer(self, lam, t, *, polish_it: bool) -> float:
-        """Offer a feasible model ``(lam, 1/t)``; add its cut; improve it if promising."""
+        """Offer a feasible model ``(lam, 1/t)``; add its cut; improve it if promising.
+
+        A model that breaks an operating-point rule gives its cut only (the heuristics'
+        moves do not know the rules: an improved model that breaks one is dropped)."""
         lam = np.asarray(lam, dtype=np.int64)
         objective = self._cut_at(lam, t)
+        if not self.problem.meets_rules(lam):
+            return math.inf
         if polish_it and self.settings.polishing and objective < 1.1 * self.ub:
             # polish on the model's own features (merged rows: fast on large data); other
             # supports come from the beam search, the screen and LP points
@@ -252,7 +269,7 @@ class _ScaledLCPA(_LCPA):
                 self.sclass, lam, t, support=support, should_stop=self._should_stop
             )
             self.heuristic_time += self.clock.elapsed() - t0
-            if new_objective < objective - 1e-12:
+            if new_objective < objective - 1e-12 and self.problem.meets_rules(new):
                 lam, t, objective = new, new_t, self._cut_at(new, new_t)
         if objective < self.ub:
             self.ub, self.best, self.best_t = objective, lam.copy(), t
@@ -424,7 +441,8 @@ class _ScaledLCPA(_LCPA):
         if forced_empty.size:
             return split_nonzero(node, int(forced_empty[0]) + 1, d)
         t, objective = self.sclass.best_t(lam)
-        if self.sclass.structural_view().violations(lam) or not math.isfinite(objective):
+        slipped = self.sclass.structural_view().violations(lam, rules=False)
+        if slipped or not math.isfinite(objective):
             self._give_up(node.bound)  # an LP tolerance let a row slip
             return []
         w = lam.astype(float) * t
@@ -433,7 +451,10 @@ class _ScaledLCPA(_LCPA):
         if loss + self.sclass.penalty(lam) < self.ub:
             self._offer(lam, t, polish_it=True)
         if sol.loss_estimate >= loss - 1e-10 * (1.0 + loss):
-            # exact on the ray t * lam: nothing in this region beats (lam, 1/t)
+            # exact on the ray t * lam: nothing in this region beats (lam, 1/t); when lam
+            # breaks an operating-point rule, the region minus lam is searched on
+            if not self.problem.meets_rules(lam):
+                return split_around(node, lam, d)
             if node.bound < self.ub:
                 self.floor = min(self.floor, node.bound)
             return []

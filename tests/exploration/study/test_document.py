@@ -36,8 +36,9 @@ from riskexplore.exploration.study.document import (
     encode_constraint,
     table_digest,
 )
-from riskexplore.risk_score import group_calibration
+from riskexplore.risk_score import group_calibration, operating_point
 from riskexplore.risk_score.group_calibration import GroupCalibration
+from riskexplore.risk_score.operating_point import OperatingPoint
 
 RISK_RULES = [
     C.Exclude("IrregularShape"),
@@ -201,6 +202,8 @@ def _examples():
             C.PointsBetween("a", lo=-2, hi=None),
             GroupCalibration({"age": (60, None), "sex": 1}, max_gap=0.2, limit="under"),
             GroupCalibration({"site": "B"}, label="site B"),
+            OperatingPoint(at_score=3, min_sensitivity=0.9),
+            OperatingPoint(-1, min_specificity=0.5, max_false_positive_rate=0.25),
             C.LinearConstraint(points={"a": 1.5}, included={"b": -1}, lower=-inf, upper=2.0),
             C.LinearConstraint(points={"a": 1}, lower=0, upper=inf, name="a at least 0"),
         ],
@@ -238,7 +241,7 @@ def test_every_constraint_class_round_trips(family):
 
 @pytest.mark.parametrize(
     ("family", "modules"),
-    [("risk_score", (C, group_calibration)), ("checklist", (K,))],
+    [("risk_score", (C, group_calibration, operating_point)), ("checklist", (K,))],
 )
 def test_the_whitelist_names_every_readable_constraint_of_the_family(family, modules):
     public = {
