@@ -500,3 +500,65 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
         context.close()
         stop_process(proc)
         log.close()
+
+
+def _validation_csv() -> bytes:
+    """Other patients for the mammo score: every other row of mammo (481 rows)."""
+    from riskexplore import load_dataset
+
+    frame = load_dataset("mammo").frame
+    return frame.iloc[::2].to_csv(index=False).encode()
+
+
+def test_validate_on_another_file_and_download_the_report(browser, tmp_path):
+    """On the risk dashboard, after a search: "Validate on another file" takes a CSV file,
+    the results appear in plain words with both figures drawn, and "Download report"
+    saves an HTML report that shows the calibration slope of the validation."""
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", timeout=120, log_file=log)
+    context, page, errors, outside = watched_page(browser, 1280, 1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(url, timeout=LOAD_TIMEOUT_MS)
+        solve = button(page, "Find the best score")
+        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        solve.click()
+        samples = _watch_solve(page, "unconstrained", 60)
+        assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
+        block = page.locator(".rx-validation").first
+        expect(block).to_be_visible(timeout=30_000)
+        with page.expect_file_chooser(timeout=30_000) as chooser:
+            block.locator("button", has_text="Validate on another file").first.click()
+        chooser.value.set_files(
+            files=[{"name": "other.csv", "mimeType": "text/csv", "buffer": _validation_csv()}]
+        )
+        summary = block.locator(".rx-validation-summary")
+        expect(summary).to_contain_text("481 patients of other.csv", timeout=60_000)
+        for words in ("Telling patients apart (AUC)", "Calibration slope", "ideal 1"):
+            expect(summary).to_contain_text(words)
+        assert not re.search(r"\de[-+]\d", summary.inner_text())  # no scientific notation
+        for figure, trace in ((0, "patients"), (1, "the model")):
+            plot = block.locator(".rx-validation-figures .js-plotly-plot").nth(figure)
+            expect(plot).to_be_visible(timeout=60_000)
+            shown = plot.evaluate(_DRAWN)
+            names = {name: n for name, _type, n in shown["traces"]}
+            assert names.get(trace, 0) >= 2 and shown["width"] > 300, shown
+            assert shown["legend_clear"], shown
+        button(block, "Prepare the report").click()
+        link = block.locator("a.rx-report-download")
+        expect(link).to_be_visible(timeout=60_000)
+        screenshot(block, ARTIFACTS / "dashboard_risk_validation.png")
+        with page.expect_download(timeout=60_000) as download:
+            link.click()
+        assert download.value.suggested_filename == "report.html"
+        report = Path(download.value.path()).read_text(encoding="utf-8")
+        assert 'id="calibration"' in report and "calibration slope" in report.lower()
+        assert "481" in report  # the validation's patients
+        assert "Traceback" not in page.locator("body").inner_text()
+        assert not errors, errors
+        assert not outside, f"requests outside localhost: {outside}"
+    finally:
+        _full_page_screenshot(page, ARTIFACTS / "dashboard_risk_validation_page.png")
+        context.close()
+        stop_process(proc)
+        log.close()

@@ -20,7 +20,9 @@
    fixed scale, computed in the background once both runs have finished); **By group**
    (:class:`~riskexplore.widgets.audit.view.AuditView`): the audit of a run by one column
    or two, its findings in plain words, each with the rule that limits it (one click
-   adds it to the constraints; the constrained run then shows its price).
+   adds it to the constraints; the constrained run then shows its price); **Validation**
+   (:class:`~riskexplore.widgets.explorer.validation.ValidationView`): **Validate on
+   another file** and **Download report**.
 
 All inputs are validated in plain Python (:class:`ExplorerState`); an invalid choice
 (no outcome, a non-binary outcome, a bad CSV, a constraint on a missing feature, an
@@ -66,6 +68,7 @@ from riskexplore.widgets.explorer.results import ResultViews
 from riskexplore.widgets.explorer.runs import RunControls
 from riskexplore.widgets.explorer.settings import SettingsControls
 from riskexplore.widgets.explorer.study import StudyFiles
+from riskexplore.widgets.explorer.validation import ValidationView
 
 __all__ = ["Explorer"]
 
@@ -114,6 +117,9 @@ class Explorer:
     audit : AuditView
         The model group by group, with the rules that limit its findings (the "By
         group" tab).
+    validation : ValidationView
+        A run's model validated on another file (an upload), and its report to download
+        (the "Validation" tab; :mod:`riskexplore.widgets.explorer.validation`).
     study_files : StudyFiles
         Saving and opening study files (:mod:`riskexplore.widgets.explorer.study`).
     message : ipywidgets.HTML
@@ -244,7 +250,9 @@ class Explorer:
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         # does it work for every group of patients? (a tab, drawn with the results)
         self.audit = AuditView.attach(self)
-        self.result_views.followers.append(self.audit)
+        # validate a run's model on another file, and download its report (a tab)
+        self.validation = ValidationView.attach(self)
+        self.result_views.followers += [self.audit, self.validation]
         self.study_files = StudyFiles(
             state=lambda: self.state,
             adopt=self._adopt_state,
