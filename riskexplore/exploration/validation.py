@@ -277,7 +277,20 @@ def _plain(value: Any) -> Any:
 
 
 def run_settings(record: RunRecord, family_settings: dict[str, Any]) -> dict[str, Any]:
-    """A run's data and settings for the report: the common ones and its family's."""
+    """A run's data and settings for the report: the common ones and its family's.
+
+    Parameters
+    ----------
+    record : RunRecord
+        The run.
+    family_settings : dict
+        The settings of the run's family (their names are read).
+
+    Returns
+    -------
+    dict
+        Setting name -> value (sequences as comma-separated words).
+    """
     out: dict[str, Any] = {"data": record.dataset, "outcome": record.outcome}
     for key in (*COMMON_SETTINGS, *family_settings):
         if key in record.settings:
