@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
@@ -40,6 +40,9 @@ from riskexplore.report.page import report_html
 from riskexplore.widgets._tab import ExplorerTab
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.downloads import download_link
+
+if TYPE_CHECKING:
+    from riskexplore.widgets.plot_view import PlotView
 
 __all__ = ["ValidationView", "summary_html"]
 
@@ -131,8 +134,10 @@ class ValidationView(ExplorerTab):
         What went wrong, in plain words (or what was done).
     summary : ipywidgets.HTML
         The headline figures (:func:`summary_html`).
-    calibration, decision : PlotView
-        The calibration plot and the decision curve.
+    calibration, decision : PlotView or None
+        The calibration plot and the decision curve (made at the first validation).
+    figures : ipywidgets.HBox
+        Where they are shown.
     report_button : ipywidgets.Button
         "Prepare the report".
     report_link : ipywidgets.HTML
@@ -159,8 +164,6 @@ class ValidationView(ExplorerTab):
     def _build(self) -> None:
         import ipywidgets as w
 
-        from riskexplore.widgets.plot_view import PlotView
-
         self.run = w.ToggleButtons(
             options=[(f"the model {words}", run) for run, words in RUN_WORDS.items()],
             value="unconstrained",
@@ -173,8 +176,10 @@ class ValidationView(ExplorerTab):
             layout=w.Layout(width="260px"),
         )
         self.message, self.summary = w.HTML(), w.HTML()
-        self.calibration = PlotView(placeholder="The calibration plot appears here.")
-        self.decision = PlotView(placeholder="The decision curve appears here.")
+        # the two figures are made at the first validation: a page that never validates
+        # (most of them) does not pay for two more plots while it opens
+        self.calibration: PlotView | None = None
+        self.decision: PlotView | None = None
         self.report_button = w.Button(
             description="Prepare the report", icon="file", layout=w.Layout(width="220px")
         )
@@ -275,15 +280,35 @@ class ValidationView(ExplorerTab):
         name = self.validation_state.file_name or "the file"
         self.message.value = ""
         self.summary.value = summary_html(v, name, self.validation_state.filled)
-        self.calibration.update(calibration_figure(v, height=460))
-        self.decision.update(decision_curve_figure(v, height=460))
+        calibration, decision = self._figure_views()
+        calibration.update(calibration_figure(v, height=460))
+        decision.update(decision_curve_figure(v, height=460))
+
+    def _figure_views(self):
+        """The calibration and decision-curve views, made on first use."""
+        if self.calibration is None:
+            import ipywidgets as w
+
+            from riskexplore.widgets.plot_view import PlotView
+
+            self.calibration, self.decision = PlotView(), PlotView()
+            # (a PlotView's ``layout`` is its figure's: each sits in a box taking its share)
+            self.figures.children = [
+                w.VBox(
+                    [figure],
+                    layout=w.Layout(flex="1 1 420px", min_width="0", margin="0 12px 0 0"),
+                )
+                for figure in (self.calibration, self.decision)
+            ]
+        return self.calibration, self.decision
 
     def _clear_results(self) -> None:
         import plotly.graph_objects as go
 
         self.summary.value = ""
         for view in (self.calibration, self.decision):
-            view.update(go.Figure())
+            if view is not None:
+                view.update(go.Figure())
 
     def _on_upload(self, change) -> None:
         files = change["new"]
@@ -310,22 +335,15 @@ def _layout(view: ValidationView):
         box.add_class(css_class)
         return box
 
-    # (a PlotView's ``layout`` is its figure's: each sits in a box that takes its share)
-    figures = [
-        w.VBox([figure], layout=w.Layout(flex="1 1 420px", min_width="0", margin="0 12px 0 0"))
-        for figure in (view.calibration, view.decision)
-    ]
+    view.figures = block(
+        "rx-validation-figures", [], flex_flow="row wrap", align_items="flex-start"
+    )
     return w.VBox(
         [
             block("rx-validation-controls", [view.run, view.upload]),
             view.message,
             block("rx-validation-summary", [view.summary]),
-            block(
-                "rx-validation-figures",
-                figures,
-                flex_flow="row wrap",
-                align_items="flex-start",
-            ),
+            view.figures,
             block(
                 "rx-report-controls",
                 [view.report_button, view.report_link],

@@ -53,6 +53,7 @@ def test_no_model_yet_then_validated_after_the_search(heart):
     _upload(view, "other.csv", other)
     assert "no score without rules on these data yet" in _text(view.message.value)
     assert view.summary.value == "" and view.upload.value == ()
+    assert view.calibration is None and view.figures.children == ()  # made when first used
     assert not view.prepare_report() and "no score without rules" in _text(view.message.value)
     # the search ends: the file kept is validated at once
     assert ex.solve(wait=True).status in ("optimal", "time_limit")
@@ -79,7 +80,7 @@ def test_bad_files_are_named_and_new_data_clear_the_view(heart):
     view = ex.validation
     _upload(view, "bad.csv", other.drop(columns=["target"]))
     assert "bad.csv has no column 'target'" in _text(view.message.value)
-    assert view.summary.value == "" and not view.calibration.data
+    assert view.summary.value == "" and (view.calibration is None or not view.calibration.data)
     _upload(view, "other.csv", other)
     assert view.summary.value and view.prepare_report()
     view.run.value = "constrained"  # no search with rules yet
