@@ -27,6 +27,7 @@ from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import as_binary_outcome
 from riskexplore.evaluation.validation.result import Validation
 from riskexplore.evaluation.validation.run import validate
+from riskexplore.exploration.audit import AuditState
 from riskexplore.exploration.explorer import COMMON_SETTINGS, ExplorerState, RunRecord
 from riskexplore.exploration.uploads import read_upload
 
@@ -34,6 +35,9 @@ __all__ = ["RUN_WORDS", "ValidationState", "outcome_codes", "run_settings", "use
 
 #: The Explorer's runs in words ("the score without rules").
 RUN_WORDS = {"unconstrained": "without rules", "constrained": "with your rules"}
+
+#: The rows a subgroup audit ran on, in words (its ``data`` setting).
+_AUDIT_ROWS = {"train": "training patients", "test": "patients kept aside"}
 
 
 def outcome_codes(development: pd.Series) -> dict[Any, int]:
@@ -216,10 +220,13 @@ class ValidationState:
         fresh = record is self.record and record.data_version == state.data_version
         return self.validation if fresh else None
 
-    def report_arguments(self, state: ExplorerState, run: str) -> dict[str, Any]:
+    def report_arguments(
+        self, state: ExplorerState, run: str, audit: AuditState | None = None
+    ) -> dict[str, Any]:
         """The arguments of the report (``riskexplore.report.report_html(**arguments)``)
         of ``run``'s model: the development rows, the validation on the file when it is
-        current, the run's settings and its rules in words.
+        current, the subgroup audit when it audits that run, the run's settings and its
+        rules in words.
 
         Parameters
         ----------
@@ -227,12 +234,15 @@ class ValidationState:
             The Explorer's state.
         run : {"unconstrained", "constrained"}
             The run.
+        audit : AuditState, optional
+            The subgroup audit shown beside (the Explorer's "By group").
 
         Returns
         -------
         dict
-            ``model``, ``development`` (``(X, y)``), ``validation`` (or None),
-            ``settings`` (name -> value), ``rules`` (sentences), ``title``.
+            ``model``, ``development`` (``(X, y)``), ``validation`` (or None), ``audit``
+            (``{rows in words: AuditResult}`` or None), ``settings`` (name -> value),
+            ``rules`` (sentences), ``title``.
 
         Raises
         ------
@@ -245,10 +255,18 @@ class ValidationState:
             "model": record.model,
             "development": (state.X, state.y),
             "validation": self.current(state, run),
+            "audit": _audit_of(audit, run),
             "settings": run_settings(record, family.settings),
             "rules": [state.describe_rule(c) for c in record.constraints],
             "title": f"{family.label} {RUN_WORDS.get(run, run)}: development and validation",
         }
+
+
+def _audit_of(audit: AuditState | None, run: str) -> dict[str, Any] | None:
+    """The audit of ``run``'s model, named by the rows it ran on; None without one."""
+    if audit is None or audit.result is None or audit.settings["run"] != run:
+        return None
+    return {_AUDIT_ROWS.get(audit.settings["data"], audit.settings["data"]): audit.result}
 
 
 def _outcome(values: pd.Series, development: pd.Series, name: str) -> np.ndarray:

@@ -11,8 +11,13 @@ A thin view over :class:`~riskexplore.exploration.validation.ValidationState`:
   :class:`~riskexplore.widgets.plot_view.PlotView`;
 * **Prepare the report**, then **Download report**: the HTML report of
   :func:`riskexplore.report.report_html` (the card, its certificate, the settings and
-  rules, the development data and the validation side by side) as a link that saves it
+  rules, the development data and the validation side by side, and the subgroup audit of
+  the "By group" view when it audits that model) as a link that saves it
   (:func:`~riskexplore.widgets.downloads.download_link`; no server round trip).
+
+A page opens with one empty box: the controls are made on first use (:meth:`build
+<ValidationView.build>`), the two plots at the first validation, and plotly's JavaScript
+is read only when a report is written (page load budget: ``benchmarks/dashboard_load.py``).
 
 The blocks carry CSS classes for pages and browser tests: ``rx-validation-controls``,
 ``rx-validation-summary``, ``rx-validation-figures``, ``rx-report-controls`` (its link
@@ -26,6 +31,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from riskexplore.exploration.audit import AuditState
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
 from riskexplore.exploration.uploads import MAX_UPLOAD_BYTES
@@ -117,15 +123,28 @@ def summary_html(validation: Mapping[str, Any], file_name: str, filled=()) -> st
 class ValidationView(ExplorerTab):
     """Validate a model of the Explorer on another file, and download its report.
 
+    The page opens with :attr:`widget` alone (an empty box): its controls are made by
+    :meth:`build`, on first use (the first search that ends, the tab's first selection,
+    or any action), so that a page that never validates pays nothing for them.
+
     Parameters
     ----------
     state : callable
         ``() -> ExplorerState``: the Explorer's state now (opening a study replaces it).
+    audit : callable, optional
+        ``() -> AuditState``: the Explorer's subgroup audit ("By group"); the report shows
+        it when it audits the model reported.
 
     Attributes
     ----------
     validation_state : ValidationState
         The file and the latest validation (plain Python).
+    run_options : list of (str, str)
+        The labels of the two models (set them before :meth:`build`).
+    run_button_width : str
+        The width of each model's button (likewise).
+    built : bool
+        Whether :meth:`build` made the controls below.
     run : ipywidgets.ToggleButtons
         The model validated: ``"unconstrained"`` or ``"constrained"``.
     upload : ipywidgets.FileUpload
@@ -148,26 +167,52 @@ class ValidationView(ExplorerTab):
 
     tab_title = "Validation"
 
-    def __init__(self, state: Callable[[], ExplorerState]) -> None:
-        self._state = state
+    def __init__(
+        self,
+        state: Callable[[], ExplorerState],
+        audit: Callable[[], AuditState | None] | None = None,
+    ) -> None:
+        import ipywidgets as w
+
+        self._state, self._audit = state, audit
         self.validation_state = ValidationState()
-        self._build()
+        self.run_options = [(f"the model {words}", run) for run, words in RUN_WORDS.items()]
+        self.run_button_width = "200px"
+        self.built = False
+        self.calibration: PlotView | None = None
+        self.decision: PlotView | None = None
+        self.widget = w.VBox([], layout=w.Layout(width="100%"))
 
     @classmethod
     def explorer_arguments(cls, explorer) -> dict[str, Any]:
-        """The Explorer's state (read at each use)."""
-        return {"state": lambda: explorer.state}
+        """The Explorer's state and its subgroup audit (read at each use)."""
+        return {"state": lambda: explorer.state, "audit": lambda: explorer.audit.state}
 
     def _repr_mimebundle_(self, **kwargs):
+        self.build()
         return self.widget._repr_mimebundle_(**kwargs)
 
-    def _build(self) -> None:
+    def selected(self) -> None:
+        """The tab is shown: its controls are made."""
+        self.build()
+
+    def build(self) -> ValidationView:
+        """Make the view's controls and put them in :attr:`widget` (once).
+
+        Returns
+        -------
+        ValidationView
+            The view.
+        """
+        if self.built:
+            return self
         import ipywidgets as w
 
+        self.built = True
         self.run = w.ToggleButtons(
-            options=[(f"the model {words}", run) for run, words in RUN_WORDS.items()],
+            options=list(self.run_options),
             value="unconstrained",
-            style={"button_width": "200px"},
+            style={"button_width": self.run_button_width},
         )
         self.upload = w.FileUpload(
             accept=".csv,text/csv",
@@ -176,10 +221,6 @@ class ValidationView(ExplorerTab):
             layout=w.Layout(width="260px"),
         )
         self.message, self.summary = w.HTML(), w.HTML()
-        # the two figures are made at the first validation: a page that never validates
-        # (most of them) does not pay for two more plots while it opens
-        self.calibration: PlotView | None = None
-        self.decision: PlotView | None = None
         self.report_button = w.Button(
             description="Prepare the report", icon="file", layout=w.Layout(width="220px")
         )
@@ -187,7 +228,8 @@ class ValidationView(ExplorerTab):
         self.run.observe(lambda _c: self.refresh(), names="value")
         self.upload.observe(self._on_upload, names="value")
         self.report_button.on_click(lambda _b: self.prepare_report())
-        self.widget = _layout(self)
+        self.widget.children = _blocks(self)
+        return self
 
     # --- actions --------------------------------------------------------------------
     def load_file(self, content: bytes, name: str = "validation.csv") -> bool:
@@ -205,6 +247,7 @@ class ValidationView(ExplorerTab):
         bool
             Whether the model was validated (else :attr:`message` says why).
         """
+        self.build()
         try:
             self.validation_state.load_file(content, name)
         except Exception as exc:
@@ -214,13 +257,18 @@ class ValidationView(ExplorerTab):
 
     def refresh(self) -> bool:
         """Validate the model chosen on the file kept (after a search, or a new choice);
-        the report prepared before is dropped.
+        the report prepared before is dropped. The first search that ends makes the
+        view's controls (:meth:`build`).
 
         Returns
         -------
         bool
             Whether a validation is shown.
         """
+        if not self.built:
+            if not self._state().current_results():
+                return False
+            self.build()
         self.report_link.value = ""
         checks, st, run = self.validation_state, self._state(), self.run.value
         if checks.frame is None:
@@ -238,20 +286,25 @@ class ValidationView(ExplorerTab):
         """Clear the results and the report (new data: the file is kept, validated again
         when a model of the new data is found)."""
         self.validation_state.clear()
-        self._clear_results()
-        self.message.value = self.report_link.value = ""
+        if self.built:
+            self._clear_results()
+            self.message.value = self.report_link.value = ""
 
     def prepare_report(self) -> bool:
-        """Make the report of the model chosen, offered by :attr:`report_link`.
+        """Make the report of the model chosen, offered by :attr:`report_link`: with its
+        validation on the file, and with the subgroup audit when the "By group" view
+        audits this model.
 
         Returns
         -------
         bool
             Whether the report was made (else :attr:`message` says why).
         """
+        self.build()
         st, run = self._state(), self.run.value
+        audit = self._audit() if self._audit is not None else None
         try:
-            arguments = self.validation_state.report_arguments(st, run)
+            arguments = self.validation_state.report_arguments(st, run, audit)
             page = report_html(**arguments)
         except Exception as exc:
             log.debug("report failed", exc_info=True)
@@ -326,7 +379,7 @@ class ValidationView(ExplorerTab):
             log.debug("could not reset the upload widget", exc_info=True)
 
 
-def _layout(view: ValidationView):
+def _blocks(view: ValidationView) -> list:
     """The view's blocks: the controls, the results, the figures, the report."""
     import ipywidgets as w
 
@@ -338,18 +391,15 @@ def _layout(view: ValidationView):
     view.figures = block(
         "rx-validation-figures", [], flex_flow="row wrap", align_items="flex-start"
     )
-    return w.VBox(
-        [
-            block("rx-validation-controls", [view.run, view.upload]),
-            view.message,
-            block("rx-validation-summary", [view.summary]),
-            view.figures,
-            block(
-                "rx-report-controls",
-                [view.report_button, view.report_link],
-                flex_flow="row wrap",
-                align_items="center",
-            ),
-        ],
-        layout=w.Layout(width="100%"),
-    )
+    return [
+        block("rx-validation-controls", [view.run, view.upload]),
+        view.message,
+        block("rx-validation-summary", [view.summary]),
+        view.figures,
+        block(
+            "rx-report-controls",
+            [view.report_button, view.report_link],
+            flex_flow="row wrap",
+            align_items="center",
+        ),
+    ]

@@ -171,6 +171,7 @@ class Explorer:
         self._widget: Any = None
         self._results_tabs: Any = None
         self._extra_tabs: list[tuple[str, Any]] = []
+        self._tab_selected: dict[str, Any] = {}  # a tab's model id -> called when chosen
         self._build(auto_refresh)
         self._wire()
         self._attach_tabs(auto_refresh)
@@ -271,9 +272,10 @@ class Explorer:
         compare, and the tabs added by :meth:`add_results_tab`); built on first use."""
         if self._results_tabs is None:
             self._results_tabs = results_tabs(self, self._extra_tabs)
+            self._results_tabs.observe(self._on_tab, names="selected_index")
         return self._results_tabs
 
-    def add_results_tab(self, title: str, widget) -> None:
+    def add_results_tab(self, title: str, widget, on_select=None) -> None:
         """Add a tab to :attr:`results_tabs` (now, or when the tabs are built).
 
         Parameters
@@ -282,12 +284,24 @@ class Explorer:
             The tab's title.
         widget : ipywidgets.Widget
             Its content.
+        on_select : callable, optional
+            Called (no arguments) each time the tab is chosen.
         """
         self._extra_tabs.append((title, widget))
+        if on_select is not None:
+            self._tab_selected[widget.model_id] = on_select
         tabs = self._results_tabs
         if tabs is not None:
             tabs.children = (*tabs.children, widget)
             tabs.set_title(len(tabs.children) - 1, title)
+
+    def _on_tab(self, change) -> None:
+        index = change["new"]
+        children = self._results_tabs.children
+        if index is not None and 0 <= index < len(children):
+            callback = self._tab_selected.get(children[index].model_id)
+            if callback is not None:
+                callback()
 
     @property
     def widget(self):

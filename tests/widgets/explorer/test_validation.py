@@ -44,16 +44,27 @@ def heart():
     return ex, other
 
 
+def test_the_tab_is_an_empty_box_until_chosen(heart):
+    ex, _other = heart
+    view = ex.validation
+    assert not view.built and view.widget.children == ()  # what a page opens with
+    assert not view.refresh() and not view.built  # no model yet: nothing to show
+    tabs = ex.results_tabs
+    last = len(tabs.children) - 1
+    assert tabs.get_title(last) == "Validation" and tabs.children[last] is view.widget
+    assert not view.built
+    tabs.selected_index = last  # choosing the tab makes its controls
+    assert view.built and len(view.widget.children) == 5
+    assert view.calibration is None and view.figures.children == ()  # made when first used
+
+
 def test_no_model_yet_then_validated_after_the_search(heart):
     ex, other = heart
     view = ex.validation
-    tabs = ex.results_tabs
-    assert tabs.get_title(len(tabs.children) - 1) == "Validation"
-    assert tabs.children[-1] is view.widget
     _upload(view, "other.csv", other)
     assert "no score without rules on these data yet" in _text(view.message.value)
     assert view.summary.value == "" and view.upload.value == ()
-    assert view.calibration is None and view.figures.children == ()  # made when first used
+    assert view.calibration is None and view.figures.children == ()
     assert not view.prepare_report() and "no score without rules" in _text(view.message.value)
     # the search ends: the file kept is validated at once
     assert ex.solve(wait=True).status in ("optimal", "time_limit")
@@ -75,6 +86,22 @@ def test_no_model_yet_then_validated_after_the_search(heart):
     assert page.count('id="calibration"') == 1
 
 
+def test_the_report_has_the_audit_of_its_model(heart):
+    ex, other = heart
+    view = ex.validation
+    ex.audit.choose("sex")  # "By group": the model without rules, training patients
+    assert ex.audit.state.result is not None
+    view.run.value = "unconstrained"
+    assert view.prepare_report()
+    page = base64.b64decode(re.search(r"base64,([^\"]+)", view.report_link.value).group(1)).decode()
+    audit = page[page.index('id="audit"') :]
+    assert "By sex (training patients)" in audit and "Not covered" not in audit
+    ex.audit.choose("sex", run="constrained")  # another model: not in this report
+    assert view.prepare_report()
+    page = base64.b64decode(re.search(r"base64,([^\"]+)", view.report_link.value).group(1)).decode()
+    assert "By sex" not in page and "no subgroup audit was run" in page
+
+
 def test_bad_files_are_named_and_new_data_clear_the_view(heart):
     ex, other = heart
     view = ex.validation
@@ -90,3 +117,13 @@ def test_bad_files_are_named_and_new_data_clear_the_view(heart):
     ex.set_outcome("sex")  # new data: the results go, the file stays
     assert view.summary.value == "" and view.report_link.value == ""
     assert view.validation_state.frame is not None
+
+
+def test_the_first_search_that_ends_makes_the_controls():
+    ex = Explorer("heart", max_size=2, time_limit=5, auto_refresh=False)
+    view = ex.validation
+    view.run_options = [("Best score (no rules)", "unconstrained"), ("With rules", "constrained")]
+    assert not view.built
+    assert ex.solve(wait=True).status in ("optimal", "time_limit")
+    assert view.built and view.run.options[0][0] == "Best score (no rules)"
+    assert view.message.value == "" and view.summary.value == ""  # no file yet
