@@ -2,17 +2,20 @@
 machine's cores are shared).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/dashboard_kernel_cpu.py \
-        [--tree PATH] [--which risk checklist] [--runs 5] [--save FILE]
+        [--tree PATH [PATH ...]] [--which risk checklist] [--runs 5] [--save FILE]
 
-For each run a fresh kernel (``PYTHONPATH=--tree``, the code and the dashboard notebooks
-measured; default: this checkout) executes the dashboard notebook as Voila does
+For each run a fresh kernel (``PYTHONPATH=`` a ``--tree``: the code and the dashboard
+notebooks measured; default: this checkout) executes the dashboard notebook as Voila does
 (nbclient), then serializes every widget's state as the page's widget manager asks for it
 (``Widget.get_manager_state``). Prints one JSON line per run: ``cpu_s`` (the kernel's
 user + system CPU seconds for the notebook), ``state_cpu_s`` (for the widget state),
 ``modules`` (modules imported by the notebook), ``widgets`` (widget models created:
 comm opens), ``state_kb``, and whether ``riskexplore.report`` / ``plotly.offline`` were
 imported; then a summary line per dashboard (median and spread). The first run of each
-dashboard warms the disk cache and numba's cache and is left out of the summary.
+dashboard warms the disk cache and numba's cache and is left out of the summary. With
+several trees (``git archive REF | tar -x -C DIR`` makes one of another commit) the runs
+take turns, tree by tree, so that a change in the machine's load falls on each alike; each
+tree's summary gives its median's ratio to the first tree's (``cpu_ratio``).
 """
 
 from __future__ import annotations
@@ -86,40 +89,49 @@ def measure(tree: Path, which: str) -> dict:
     return result
 
 
+def _summary(tree: Path, which: str, runs: list[dict]) -> dict:
+    cpu = [r["cpu_s"] for r in runs]
+    return {
+        "kind": "summary",
+        "tree": str(tree),
+        "which": which,
+        "runs": len(runs),
+        "cpu_s_median": round(statistics.median(cpu), 3),
+        "cpu_s_min": round(min(cpu), 3),
+        "cpu_s_max": round(max(cpu), 3),
+        "state_cpu_s_median": round(statistics.median(r["state_cpu_s"] for r in runs), 3),
+        "widgets": runs[-1]["widgets"],
+        "modules": runs[-1]["modules"],
+        "state_kb": round(runs[-1]["state_kb"], 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--tree", type=Path, default=HERE.parent, help="the checkout measured")
+    p.add_argument("--tree", type=Path, nargs="+", default=[HERE.parent], help="checkouts")
     p.add_argument("--which", nargs="+", default=list(NOTEBOOKS), choices=list(NOTEBOOKS))
     p.add_argument("--runs", type=int, default=5, help="measured runs (after one warm-up)")
     p.add_argument("--save", type=Path, default=None, help="append the summaries to FILE")
     args = p.parse_args(argv)
-    tree = args.tree.resolve()
+    trees = [t.resolve() for t in args.tree]
     for which in args.which:
-        runs = []
+        runs: dict[Path, list[dict]] = {t: [] for t in trees}
         for i in range(args.runs + 1):
-            r = {"kind": "run", "tree": str(tree), "which": which, "warm_up": i == 0}
-            r.update(measure(tree, which))
-            emit({k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()})
-            if i:
-                runs.append(r)
-        cpu = [r["cpu_s"] for r in runs]
-        summary = {
-            "kind": "summary",
-            "tree": str(tree),
-            "which": which,
-            "runs": len(runs),
-            "cpu_s_median": round(statistics.median(cpu), 3),
-            "cpu_s_min": round(min(cpu), 3),
-            "cpu_s_max": round(max(cpu), 3),
-            "state_cpu_s_median": round(statistics.median(r["state_cpu_s"] for r in runs), 3),
-            "widgets": runs[-1]["widgets"],
-            "modules": runs[-1]["modules"],
-            "state_kb": round(runs[-1]["state_kb"], 1),
-        }
-        emit(summary)
-        if args.save:
-            with args.save.open("a") as f:
-                f.write(json.dumps(summary) + "\n")
+            for tree in trees:
+                r = {"kind": "run", "tree": str(tree), "which": which, "warm_up": i == 0}
+                r.update(measure(tree, which))
+                emit({k: round(v, 3) if isinstance(v, float) else v for k, v in r.items()})
+                if i:
+                    runs[tree].append(r)
+        first = None
+        for tree in trees:
+            summary = _summary(tree, which, runs[tree])
+            first = first or summary["cpu_s_median"]
+            summary["cpu_ratio"] = round(summary["cpu_s_median"] / first, 3)
+            emit(summary)
+            if args.save:
+                with args.save.open("a") as f:
+                    f.write(json.dumps(summary) + "\n")
     return 0
 
 

@@ -502,38 +502,54 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
         log.close()
 
 
-def _validation_csv() -> bytes:
-    """Other patients for the mammo score: every other row of mammo (481 rows)."""
+#: The bundled data of each dashboard (every other row is the "other file" validated on)
+#: and a column of it to audit in the By group step.
+VALIDATION_DATA = {"risk": ("mammo", "Age_geq_60"), "checklist": ("heart", "sex")}
+
+
+def _validation_csv(which: str) -> tuple[bytes, int]:
+    """Other patients for a dashboard's model (every other row of its data) and how many."""
     from riskexplore import load_dataset
 
-    frame = load_dataset("mammo").frame
-    return frame.iloc[::2].to_csv(index=False).encode()
+    frame = load_dataset(VALIDATION_DATA[which][0]).frame.iloc[::2]
+    return frame.to_csv(index=False).encode(), len(frame)
 
 
-def test_validate_on_another_file_and_download_the_report(browser, tmp_path):
-    """On the risk dashboard, after a search: "Validate on another file" takes a CSV file,
-    the results appear in plain words with both figures drawn, and "Download report"
-    saves an HTML report that shows the calibration slope of the validation."""
-    log = open(tmp_path / "voila.log", "w")
-    proc, url = start_voila("risk", timeout=120, log_file=log)
+@pytest.mark.parametrize("served", list(CASES), indirect=True)
+def test_validate_on_another_file_and_download_the_report(served, browser):
+    """On each dashboard, after a search: the Validation step (an empty box until then)
+    shows its controls; "Validate on another file" takes a CSV file, the results appear
+    in plain words with both figures drawn, and "Download report" saves an HTML report
+    that shows the calibration slope of the validation and the By group audit."""
+    which, url = served
+    word = CASES[which]["word"]
     context, page, errors, outside = watched_page(browser, 1280, 1000)
     ARTIFACTS.mkdir(exist_ok=True)
     try:
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
-        solve = button(page, "Find the best score")
+        solve = button(page, f"Find the best {word}")
         solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        block = page.locator(".rx-validation").first
+        assert block.locator(".jupyter-widgets").count() == 0  # nothing made at load
         solve.click()
         samples = _watch_solve(page, "unconstrained", 60)
         assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
-        block = page.locator(".rx-validation").first
-        expect(block).to_be_visible(timeout=30_000)
+        controls = block.locator(".rx-validation-controls")
+        expect(controls).to_be_visible(timeout=30_000)
+        screenshot(block, ARTIFACTS / f"dashboard_{which}_validation_before.png")
+        # the By group step audits the same model: the report will include it
+        column = VALIDATION_DATA[which][1]
+        by_group = page.locator(".rx-by-group")
+        by_group.get_by_label("group patients by").select_option(column)
+        expect(by_group.locator(".rx-audit-table table")).to_be_visible(timeout=60_000)
+        content, rows = _validation_csv(which)
         with page.expect_file_chooser(timeout=30_000) as chooser:
-            block.locator("button", has_text="Validate on another file").first.click()
+            button(controls, "Validate on another file").click()
         chooser.value.set_files(
-            files=[{"name": "other.csv", "mimeType": "text/csv", "buffer": _validation_csv()}]
+            files=[{"name": "other.csv", "mimeType": "text/csv", "buffer": content}]
         )
         summary = block.locator(".rx-validation-summary")
-        expect(summary).to_contain_text("481 patients of other.csv", timeout=60_000)
+        expect(summary).to_contain_text(f"{rows} patients of other.csv", timeout=60_000)
         for words in ("Telling patients apart (AUC)", "Calibration slope", "ideal 1"):
             expect(summary).to_contain_text(words)
         assert not re.search(r"\de[-+]\d", summary.inner_text())  # no scientific notation
@@ -547,18 +563,17 @@ def test_validate_on_another_file_and_download_the_report(browser, tmp_path):
         button(block, "Prepare the report").click()
         link = block.locator("a.rx-report-download")
         expect(link).to_be_visible(timeout=60_000)
-        screenshot(block, ARTIFACTS / "dashboard_risk_validation.png")
+        screenshot(block, ARTIFACTS / f"dashboard_{which}_validation.png")
         with page.expect_download(timeout=60_000) as download:
             link.click()
         assert download.value.suggested_filename == "report.html"
         report = Path(download.value.path()).read_text(encoding="utf-8")
         assert 'id="calibration"' in report and "calibration slope" in report.lower()
-        assert "481" in report  # the validation's patients
+        assert f"{rows:,}" in report  # the validation's patients
+        assert f"By {column} (training patients)" in report  # the By group step's audit
         assert "Traceback" not in page.locator("body").inner_text()
         assert not errors, errors
         assert not outside, f"requests outside localhost: {outside}"
     finally:
-        _full_page_screenshot(page, ARTIFACTS / "dashboard_risk_validation_page.png")
+        _full_page_screenshot(page, ARTIFACTS / f"dashboard_{which}_validation_page.png")
         context.close()
-        stop_process(proc)
-        log.close()
