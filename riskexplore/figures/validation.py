@@ -194,6 +194,7 @@ def calibration_figure(
             marker={"size": a["size"], "color": MODEL_COLORS[0], "opacity": 0.75},
             hovertext=a["text"],
             hovertemplate="%{hovertext}<extra></extra>",
+            cliponaxis=False,  # a large marker at 0% or 100% is drawn whole, with its label
         )
     )
     fig.update_xaxes(**risk_axis("predicted risk"))
@@ -202,7 +203,7 @@ def calibration_figure(
         height=height,
         width=width,
         title={"text": title_with_subtitle(heading, calibration_words(v)), "x": 0.02},
-        margin={"l": 70, "r": 20, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX},
+        margin={"l": 70, "r": 36, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX},
         legend=bottom_legend(),
         plot_bgcolor="white",
     )
