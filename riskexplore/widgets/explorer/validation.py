@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -179,6 +180,7 @@ class ValidationView(ExplorerTab):
         self.run_options = [(f"the model {words}", run) for run, words in RUN_WORDS.items()]
         self.run_button_width = "200px"
         self.built = False
+        self._building = threading.Lock()  # a search's end and the tab's choice may race
         self.calibration: PlotView | None = None
         self.decision: PlotView | None = None
         self.widget = w.VBox([], layout=w.Layout(width="100%"))
@@ -204,11 +206,15 @@ class ValidationView(ExplorerTab):
         ValidationView
             The view.
         """
-        if self.built:
-            return self
+        with self._building:
+            if not self.built:
+                self._make_controls()
+                self.built = True
+        return self
+
+    def _make_controls(self) -> None:
         import ipywidgets as w
 
-        self.built = True
         self.run = w.ToggleButtons(
             options=list(self.run_options),
             value="unconstrained",
@@ -229,7 +235,6 @@ class ValidationView(ExplorerTab):
         self.upload.observe(self._on_upload, names="value")
         self.report_button.on_click(lambda _b: self.prepare_report())
         self.widget.children = _blocks(self)
-        return self
 
     # --- actions --------------------------------------------------------------------
     def load_file(self, content: bytes, name: str = "validation.csv") -> bool:
