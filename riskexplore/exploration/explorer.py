@@ -18,7 +18,6 @@ import pandas as pd
 
 from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, families, get_family
-from riskexplore.data.tables import read_csv_table
 from riskexplore.datasets import dataset_info, load_dataset
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.binned import group_data, is_group_column
@@ -28,6 +27,7 @@ from riskexplore.exploration.binarization import Binarization, changes_nothing
 from riskexplore.exploration.runner import solve_function
 from riskexplore.exploration.study.data import StudyWarning, resolve_data
 from riskexplore.exploration.study.document import Study
+from riskexplore.exploration.uploads import MAX_UPLOAD_BYTES, read_upload
 from riskexplore.exploration.variable_rules import describe_rule, variable_rule
 
 __all__ = [
@@ -37,9 +37,6 @@ __all__ = [
     "RunRecord",
     "default_settings",
 ]
-
-#: Largest CSV accepted by :meth:`ExplorerState.load_csv` (20 MB).
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 #: Settings of every family: the time limit, the held-out split and the protected-group
 #: columns; each family adds its own (:attr:`~riskexplore.core.registry.ModelFamily.settings`).
@@ -180,16 +177,7 @@ class ExplorerState:
     def load_csv(self, content: bytes, name: str = "upload.csv") -> None:
         """Read an uploaded CSV (at most :data:`MAX_UPLOAD_BYTES`); choose the outcome
         with :meth:`set_outcome` next. Nothing changes if the file cannot be used."""
-        if isinstance(content, memoryview):
-            content = content.tobytes()
-        if not isinstance(content, (bytes, bytearray)):
-            raise InputError(f"expected the file's bytes, got {type(content).__name__}")
-        if len(content) > MAX_UPLOAD_BYTES:
-            raise InputError(
-                f"{name} is {len(content) / 2**20:.1f} MB; files up to "
-                f"{MAX_UPLOAD_BYTES // 2**20} MB are accepted"
-            )
-        frame = read_csv_table(content, name)  # refuses a repeated column name
+        frame = read_upload(content, name)
         if frame.shape[1] < 2:
             raise InputError(
                 f"{name} has {frame.shape[1]} column; need an outcome column and at least one "
@@ -197,7 +185,6 @@ class ExplorerState:
             )
         if len(frame) < 4:
             raise InputError(f"{name} has {len(frame)} rows; need more data to fit a model")
-        frame.columns = [str(c) for c in frame.columns]
         self._set_frame(frame, name, "upload")
 
     def _set_frame(self, frame: pd.DataFrame, name: str, source: str) -> None:

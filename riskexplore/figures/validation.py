@@ -233,6 +233,7 @@ def calibration_figure(
             marker={"size": a["size"], "color": MODEL_COLORS[0], "opacity": 0.75},
             hovertext=a["text"],
             hovertemplate="%{hovertext}<extra></extra>",
+            cliponaxis=False,  # a large marker at 0% or 100% is drawn whole, with its label
         )
     )
     fig.update_xaxes({**risk_axis("predicted risk"), "range": list(canvas.x_range)})

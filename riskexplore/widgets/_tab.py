@@ -3,7 +3,8 @@
 :class:`ExplorerTab` gives a view its ``attach(explorer)``: the view is made with the
 Explorer's arguments (:meth:`ExplorerTab.explorer_arguments`), its widget becomes the last
 tab of the Explorer's results, titled :attr:`ExplorerTab.tab_title`, and it starts to
-follow the Explorer (:meth:`ExplorerTab.follow`).
+follow the Explorer (:meth:`ExplorerTab.follow`); :meth:`ExplorerTab.selected` is called
+when its tab is chosen (a view that makes its controls on first use makes them then).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ class ExplorerTab:
     """A view that an Explorer shows as a tab of its results (a mixin).
 
     Subclasses set :attr:`tab_title`, have a ``widget`` and may override
-    :meth:`explorer_arguments` and :meth:`follow`.
+    :meth:`explorer_arguments`, :meth:`follow` and :meth:`selected`.
     """
 
     #: The title of the view's tab.
@@ -41,7 +42,7 @@ class ExplorerTab:
         """
         view = cls(**cls.explorer_arguments(explorer), **kwargs)
         # (the Explorer builds its results' tabs on first use: added now or then)
-        explorer.add_results_tab(cls.tab_title, view.widget)
+        explorer.add_results_tab(cls.tab_title, view.widget, on_select=view.selected)
         view.follow(explorer)
         return view
 
@@ -52,3 +53,6 @@ class ExplorerTab:
 
     def follow(self, explorer) -> None:
         """Start following ``explorer`` once attached (nothing by default)."""
+
+    def selected(self) -> None:
+        """The view's tab was chosen (nothing by default)."""

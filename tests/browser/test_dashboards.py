@@ -48,6 +48,7 @@ from _browser import (
 )
 from playwright.sync_api import expect
 
+from riskexplore.cli.dashboard.files import DASHBOARDS
 from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,7 +127,10 @@ _DRAWN = """el => {
 }"""
 
 
-def _plot(page, block: str):
+def _plot(page, block):
+    """The (first) plot of a block, by its CSS class; a plot's locator stays as it is."""
+    if not isinstance(block, str):
+        return block
     return page.locator(f".{block} .js-plotly-plot").first
 
 
@@ -500,3 +504,93 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
         context.close()
         stop_process(proc)
         log.close()
+
+
+#: The bundled data of each dashboard (every other row is the "other file" validated on)
+#: and a column of it to audit in the By group step.
+VALIDATION_DATA = {"risk": ("mammo", "Age_geq_60"), "checklist": ("heart", "sex")}
+
+
+def _validation_csv(which: str) -> tuple[bytes, int]:
+    """Other patients for a dashboard's model (every other row of its data) and how many."""
+    from riskexplore import load_dataset
+
+    frame = load_dataset(VALIDATION_DATA[which][0]).frame.iloc[::2]
+    return frame.to_csv(index=False).encode(), len(frame)
+
+
+@pytest.fixture(scope="module")
+def both_served(tmp_path_factory):
+    """One server of both dashboards for the module (a page is at ``voila/render/NAME``)."""
+    path = tmp_path_factory.mktemp("voila") / "voila-all.log"
+    with open(path, "w") as log:
+        proc, url = start_voila("all", timeout=120, log_file=log)
+        try:
+            yield url
+        finally:
+            stop_process(proc)
+
+
+@pytest.mark.parametrize("which", list(CASES))
+def test_validate_on_another_file_and_download_the_report(which, both_served, browser):
+    """On each dashboard, after a search: the Validation step (an empty box until then)
+    shows its controls; "Validate on another file" takes a CSV file, the results appear
+    in plain words with both figures drawn, and "Download report" saves an HTML report
+    that shows the calibration slope of the validation and the By group audit."""
+    word = CASES[which]["word"]
+    context, page, errors, outside = watched_page(browser, 1280, 1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(f"{both_served}voila/render/{DASHBOARDS[which]}", timeout=LOAD_TIMEOUT_MS)
+        solve = button(page, f"Find the best {word}")
+        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        block = page.locator(".rx-validation").first
+        assert block.locator(".jupyter-widgets").count() == 0  # nothing made at load
+        field = page.get_by_label("Time limit (seconds)")
+        field.fill("5")  # the search's result is enough (certified or not): a short test
+        field.press("Tab")
+        page.wait_for_timeout(300)
+        solve.click()
+        samples = _watch_solve(page, "unconstrained", 5)
+        assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
+        controls = block.locator(".rx-validation-controls")
+        expect(controls).to_be_visible(timeout=30_000)
+        screenshot(block, ARTIFACTS / f"dashboard_{which}_validation_before.png")
+        # the By group step audits the same model: the report will include it
+        column = VALIDATION_DATA[which][1]
+        by_group = page.locator(".rx-by-group")
+        by_group.get_by_label("group patients by").select_option(column)
+        expect(by_group.locator(".rx-audit-table table")).to_be_visible(timeout=60_000)
+        content, rows = _validation_csv(which)
+        with page.expect_file_chooser(timeout=30_000) as chooser:
+            controls.locator("button", has_text="Validate on another file").first.click()
+        chooser.value.set_files(
+            files=[{"name": "other.csv", "mimeType": "text/csv", "buffer": content}]
+        )
+        summary = block.locator(".rx-validation-summary")
+        expect(summary).to_contain_text(f"{rows} patients of other.csv", timeout=60_000)
+        for words in ("Telling patients apart (AUC)", "Calibration slope", "ideal 1"):
+            expect(summary).to_contain_text(words)
+        assert not re.search(r"\de[-+]\d", summary.inner_text())  # no scientific notation
+        for figure, trace in ((0, "patients"), (1, "the model")):
+            plot = block.locator(".rx-validation-figures .js-plotly-plot").nth(figure)
+            expect(plot).to_be_visible(timeout=60_000)
+            shown = _wait_drawn(page, plot, lambda s, t=trace: _has(s, t))  # drawn async
+            assert _has(shown, trace) and shown["legend_clear"], shown
+        button(block, "Prepare the report").click()
+        link = block.locator("a.rx-report-download")
+        expect(link).to_be_visible(timeout=60_000)
+        screenshot(block, ARTIFACTS / f"dashboard_{which}_validation.png")
+        with page.expect_download(timeout=60_000) as download:
+            link.click()
+        assert download.value.suggested_filename == "report.html"
+        report = Path(download.value.path()).read_text(encoding="utf-8")
+        assert 'id="calibration"' in report and "calibration slope" in report.lower()
+        assert f"{rows:,}" in report  # the validation's patients
+        assert f"By {column} (training patients)" in report  # the By group step's audit
+        assert "Traceback" not in page.locator("body").inner_text()
+        assert not errors, errors
+        assert not outside, f"requests outside localhost: {outside}"
+    finally:
+        _full_page_screenshot(page, ARTIFACTS / f"dashboard_{which}_validation_page.png")
+        context.close()

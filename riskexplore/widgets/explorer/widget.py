@@ -20,7 +20,9 @@
    fixed scale, computed in the background once both runs have finished); **By group**
    (:class:`~riskexplore.widgets.audit.view.AuditView`): the audit of a run by one column
    or two, its findings in plain words, each with the rule that limits it (one click
-   adds it to the constraints; the constrained run then shows its price).
+   adds it to the constraints; the constrained run then shows its price); **Validation**
+   (:class:`~riskexplore.widgets.explorer.validation.ValidationView`): **Validate on
+   another file** and **Download report**.
 
 All inputs are validated in plain Python (:class:`ExplorerState`); an invalid choice
 (no outcome, a non-binary outcome, a bad CSV, a constraint on a missing feature, an
@@ -66,6 +68,7 @@ from riskexplore.widgets.explorer.results import ResultViews
 from riskexplore.widgets.explorer.runs import RunControls
 from riskexplore.widgets.explorer.settings import SettingsControls
 from riskexplore.widgets.explorer.study import StudyFiles
+from riskexplore.widgets.explorer.validation import ValidationView
 
 __all__ = ["Explorer"]
 
@@ -114,6 +117,9 @@ class Explorer:
     audit : AuditView
         The model group by group, with the rules that limit its findings (the "By
         group" tab).
+    validation : ValidationView
+        A run's model validated on another file (an upload), and its report to download
+        (the "Validation" tab; :mod:`riskexplore.widgets.explorer.validation`).
     study_files : StudyFiles
         Saving and opening study files (:mod:`riskexplore.widgets.explorer.study`).
     message : ipywidgets.HTML
@@ -165,6 +171,7 @@ class Explorer:
         self._widget: Any = None
         self._results_tabs: Any = None
         self._extra_tabs: list[tuple[str, Any]] = []
+        self._tab_selected: dict[str, Any] = {}  # a tab's model id -> called when chosen
         self._build(auto_refresh)
         self._wire()
         self._attach_tabs(auto_refresh)
@@ -244,7 +251,9 @@ class Explorer:
         self.alternatives = AlternativesView.attach(self, auto_refresh=auto_refresh)
         # does it work for every group of patients? (a tab, drawn with the results)
         self.audit = AuditView.attach(self)
-        self.result_views.followers.append(self.audit)
+        # validate a run's model on another file, and download its report (a tab)
+        self.validation = ValidationView.attach(self)
+        self.result_views.followers += [self.audit, self.validation]
         self.study_files = StudyFiles(
             state=lambda: self.state,
             adopt=self._adopt_state,
@@ -263,9 +272,10 @@ class Explorer:
         compare, and the tabs added by :meth:`add_results_tab`); built on first use."""
         if self._results_tabs is None:
             self._results_tabs = results_tabs(self, self._extra_tabs)
+            self._results_tabs.observe(self._on_tab, names="selected_index")
         return self._results_tabs
 
-    def add_results_tab(self, title: str, widget) -> None:
+    def add_results_tab(self, title: str, widget, on_select=None) -> None:
         """Add a tab to :attr:`results_tabs` (now, or when the tabs are built).
 
         Parameters
@@ -274,12 +284,24 @@ class Explorer:
             The tab's title.
         widget : ipywidgets.Widget
             Its content.
+        on_select : callable, optional
+            Called (no arguments) each time the tab is chosen.
         """
         self._extra_tabs.append((title, widget))
+        if on_select is not None:
+            self._tab_selected[widget.model_id] = on_select
         tabs = self._results_tabs
         if tabs is not None:
             tabs.children = (*tabs.children, widget)
             tabs.set_title(len(tabs.children) - 1, title)
+
+    def _on_tab(self, change) -> None:
+        index = change["new"]
+        children = self._results_tabs.children
+        if index is not None and 0 <= index < len(children):
+            callback = self._tab_selected.get(children[index].model_id)
+            if callback is not None:
+                callback()
 
     @property
     def widget(self):

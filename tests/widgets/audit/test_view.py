@@ -165,7 +165,8 @@ def test_the_explorer_tab_a_rule_and_its_price():
 
     ex = Explorer("mammo", time_limit=20, max_size=3)
     titles = [ex.results_tabs.get_title(i) for i in range(len(ex.results_tabs.children))]
-    assert titles[-1] == "By group" and ex.results_tabs.children[-1] is ex.audit.widget
+    assert titles[-2:] == ["By group", "Validation"]  # (the Validation tab comes after it)
+    assert ex.results_tabs.children[-2] is ex.audit.widget
     assert "Age_geq_60" in [v for _l, v in ex.audit.column.options]
     ex.solve(wait=True)
     assert ex.audit.choose("Age_geq_60")
