@@ -572,7 +572,10 @@ def test_validate_on_another_file_and_download_the_report(which, both_served, br
         for words in ("Telling patients apart (AUC)", "Calibration slope", "ideal 1"):
             expect(summary).to_contain_text(words)
         assert not re.search(r"\de[-+]\d", summary.inner_text())  # no scientific notation
-        for figure, trace in ((0, "patients"), (1, "the model")):
+        for figure, trace in (
+            (0, "patients with each score (the number beside the point)"),
+            (1, "the model"),
+        ):
             plot = block.locator(".rx-validation-figures .js-plotly-plot").nth(figure)
             expect(plot).to_be_visible(timeout=60_000)
             shown = _wait_drawn(page, plot, lambda s, t=trace: _has(s, t))  # drawn async
