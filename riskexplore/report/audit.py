@@ -77,7 +77,9 @@ def audit_section(audit: Any) -> str:
     """
     docs = audits(audit)
     if not docs:
-        body = paragraph("Not covered: no subgroup audit was run (give audit=...).")
+        body = paragraph(
+            "Not covered: no subgroup audit was run (audit the score by group to add one)."
+        )
     else:
         body = "\n".join(_one_audit(name, doc) for name, doc in docs.items())
     return section("audit", "Subgroup audit", body)

@@ -95,9 +95,9 @@ _FOR_AUTHORS = (
 )
 
 _MISSING = {
-    "period": "not covered: name the date column (date_column=...) to report the period",
-    "settings": "in part: the certificate is shown; give settings=... for the settings",
-    "audit": "not covered: give audit=... (a subgroup audit) to answer it",
+    "period": "not covered: no date column was named, so the period is not reported",
+    "settings": "in part: the certificate is shown, the search settings were not given",
+    "audit": "not covered: no subgroup audit was run (audit the score by group to answer it)",
     "both": "not covered: give both development and validation data",
 }
 

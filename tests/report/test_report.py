@@ -53,8 +53,8 @@ def test_the_report_is_self_contained_and_has_every_section(score, tmp_path):
     assert "Clinical usefulness: net benefit" in text
     assert "at most 3.8% worse than the best score" in text  # gap 0.02 / 0.52
     assert "smoker gets at most 1 point" in text
-    assert "not covered: name the date column" in text  # TRIPOD 5b without dates
-    assert "not covered: give audit=" in text
+    assert "not covered: no date column was named" in text  # TRIPOD 5b without dates
+    assert "not covered: no subgroup audit was run" in text
     assert not re.search(r"\de[-+]\d", text)  # never scientific notation
     assert "@media print" in page and "break-inside: avoid" in page
 
@@ -70,7 +70,7 @@ def test_a_checklist_report_with_an_audit_and_rows(tmp_path):
     text = _text(page)
     assert "The checklist" in text and "This checklist is proven optimal" in text
     assert "By sex" in text and "sex = 1" in text
-    assert "Subgroup audit" in text and "not covered: give audit=" not in text
+    assert "Subgroup audit" in text and "not covered: no subgroup audit was run" not in text
 
 
 def test_the_data_summary_counts_missing_values_and_the_period():
