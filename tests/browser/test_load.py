@@ -5,9 +5,11 @@ Four pages open together on a server started as the launcher starts it on two co
 pool of 2 ready kernels: ``default_pool()`` there; numba kernels warmed, the core gate over
 every core). That is the concurrency the claim is about, at its smallest: more pages than
 ready kernels (two pages take a pooled kernel while two wait for kernels started for them
-alongside) and more searches than cores (two searches wait in the core gate's line).
-Every page must show its search button, answer its click (its status line leaves
-"ready"), certify mammo, and show no error; the certified card's SCORE/RISK table must not
+alongside: a kernel for every page, counted) and more searches than cores, sharing them
+through the core gate (whether one waits for a core depends on timing: reported as
+``waited_for_core``, tested in ``tests/exploration/test_gated_search.py``). Every page
+must show its search button, answer its click (its status line leaves "ready"), certify
+mammo, and show no error; the certified card's SCORE/RISK table must not
 be clipped (it sticks out of its box by 0 pixels), and the first page's card is saved to
 ``artifacts/load_score_card.png``.
 
