@@ -37,8 +37,8 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import threading  # noqa: E402
 
-from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium  # noqa: E402
-from _load import _cpu_by_process, _wait_pool  # noqa: E402
+from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, wait_pool_ready  # noqa: E402
+from _load import _cpu_by_process  # noqa: E402
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process, warm_up  # noqa: E402
 
@@ -197,7 +197,7 @@ def main(argv=None) -> int:
             args.which, preheat=pool, timeout=120, log_file=devnull, extra=args.voila_arg
         )
         try:
-            filled = _wait_pool(proc.pid, pool, 300)
+            filled = wait_pool_ready(proc.pid, pool, 300)
             results = [{"page": i} for i in range(args.pages)]
             timeline = []
             done = threading.Event()

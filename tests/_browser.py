@@ -175,6 +175,43 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
+def cpu_idle(pid: int, window: float = 1.0) -> bool:
+    """Whether process ``pid`` used under 5% of a core over ``window`` seconds (an ended
+    process is idle)."""
+
+    def ticks():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return int(fields[11]) + int(fields[12])
+
+    a = ticks()
+    time.sleep(window)
+    b = ticks()
+    if a is None or b is None:
+        return True
+    return (b - a) / os.sysconf("SC_CLK_TCK") < 0.05 * window
+
+
+def wait_pool_ready(server_pid: int, pool: int, timeout: float) -> float | None:
+    """Seconds until the server's ``pool`` ready kernels have started and run the notebook
+    (each idle over two checks in a row: a kernel is busy from its start until the page is
+    built), or None after ``timeout`` seconds. Polled, so a test waits only as long as the
+    pool takes on this machine, instead of a fixed sleep sized for a busy one."""
+    start = time.monotonic()
+    idle_checks = 0
+    while time.monotonic() - start < timeout:
+        pids = kernel_pids(server_pid)
+        ready = len(pids) >= pool and all(cpu_idle(p) for p in pids)
+        idle_checks = idle_checks + 1 if ready else 0
+        if idle_checks >= 2:
+            return round(time.monotonic() - start, 1)
+        if not ready:
+            time.sleep(1)
+    return None
+
+
 def wait_for(check, timeout: float, every: float = 1.0):
     """Poll ``check()`` until it returns a true value or ``timeout`` seconds pass; returns
     ``(value, seconds waited)`` (the caller asserts on the value)."""

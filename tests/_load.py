@@ -29,14 +29,21 @@ import threading
 import time
 from pathlib import Path
 
-from _browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, kernel_pids, rss_mb
+from _browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ensure_chromium,
+    kernel_pids,
+    rss_mb,
+    wait_pool_ready,
+)
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process, warm_up
 
-#: The issue's targets on a 2-core machine (10 pages opened together).
-BUTTON_TARGET_S = 30.0
-CERTIFIED_TARGET_S = 150.0
-CLICK_TARGET_S = 5.0
+#: The issue's timing targets on a 2-core machine, ten pages opened together (seconds, for
+#: the slowest page): its search button shown, its click answered, mammo certified. Speed
+#: is measured, not tested: ``benchmarks/dashboard_load.py`` reports them (:func:`targets`).
+TARGETS = {"button_max_s": 30.0, "click_max_s": 5.0, "certified_max_s": 150.0}
 
 #: The card's SCORE/RISK table: how far it sticks out of the box that shows it (pixels).
 _OVERFLOW = """() => {
@@ -185,7 +192,7 @@ def run_load(
         "risk", preheat=pool, cores=cores, timeout=120, log_file=log_file or devnull
     )
     try:
-        filled = _wait_pool(proc.pid, pool, 300)
+        filled = wait_pool_ready(proc.pid, pool, 300)
         idle = rss_mb(kernel_pids(proc.pid)) + rss_mb([proc.pid])
         results = [{"page": i} for i in range(pages)]
         peak = {"kernels": 0, "mb": 0.0}
@@ -257,6 +264,19 @@ def run_load(
             devnull.close()
 
 
+def targets(summary: dict) -> dict[str, dict]:
+    """Each timing target of :data:`TARGETS` against the run's ``summary``: ``{name:
+    {"target": seconds, "measured": seconds or None, "met": bool}}`` (a page that never got
+    there misses it)."""
+    out = {}
+    for key, limit in TARGETS.items():
+        measured = summary.get(key)
+        complete = summary.get("certified") == summary.get("pages") and not summary.get("errors")
+        met = measured is not None and measured <= limit and complete
+        out[key] = {"target": limit, "measured": measured, "met": met}
+    return out
+
+
 def _cpu_by_process() -> dict[int, tuple[str, float, int]]:
     """CPU seconds (user + system) of every process so far, with its command line."""
     out = {}
@@ -288,32 +308,3 @@ def _cpu_shares(seen: dict, before: dict, server_pid: int) -> dict[str, float]:
             key = "other"
         shares[key] += max(used, 0.0)
     return {k: round(v, 1) for k, v in shares.items()}
-
-
-def _wait_pool(server_pid: int, pool: int, timeout: float) -> float | None:
-    """Seconds until the pool's kernels have started and run the notebook (idle again)."""
-    start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        pids = kernel_pids(server_pid)
-        if len(pids) >= pool and all(_cpu_idle(p) for p in pids):
-            return round(time.monotonic() - start, 1)
-        time.sleep(1)
-    return None
-
-
-def _cpu_idle(pid: int, window: float = 1.0) -> bool:
-    """Whether process ``pid`` used under 5% of a core over ``window`` seconds."""
-
-    def ticks():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return int(fields[11]) + int(fields[12])
-
-    a = ticks()
-    time.sleep(window)
-    b = ticks()
-    if a is None or b is None:
-        return True
-    return (b - a) / os.sysconf("SC_CLK_TCK") < 0.05 * window

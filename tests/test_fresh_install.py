@@ -35,7 +35,9 @@ pages.
 
 Cost: each environment is one ``pip install`` from the local package index (the
 interface extra about 1-2 minutes, the lab extra about as much again on two busy cores);
-the three dashboard launches share the first one.
+the three dashboard launches share the first one. The three environments are made side by
+side from the module's start (fixture ``environments``), so the wheel's and JupyterLab's
+are ready, or nearly, when their tests come.
 
 Select it alone with ``pytest -m fresh_install``; ``.ci/run`` runs it with the suite.
 """
@@ -56,6 +58,7 @@ import tarfile
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -155,11 +158,8 @@ def _newcomer_env(home: Path) -> dict[str, str]:
     return env
 
 
-def _set_up(setups, tmp_path_factory, name: str) -> tuple[Path, dict[str, str]]:
-    """A new copy of the checkout in which each setup command ran: (folder, env)."""
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("needs a git checkout (the files a clone has)")
-    base = tmp_path_factory.mktemp(name)
+def _set_up(setups, base: Path) -> tuple[Path, dict[str, str]]:
+    """A new copy of the checkout in ``base`` in which each setup command ran: (folder, env)."""
     folder = base / "riskexplore"
     _copy_checkout(folder)
     env = _newcomer_env(base)
@@ -180,12 +180,48 @@ def _set_up(setups, tmp_path_factory, name: str) -> tuple[Path, dict[str, str]]:
     return folder, env
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+def _make_fresh(base: Path) -> tuple[Path, dict[str, str]]:
     """A copy of the checkout set up by the READMEs' setup commands: (folder, env)."""
     # one command today: both READMEs install the same extra
     setups = [setup_and_launch(first_command(r))[0] for r in (README, DASHBOARDS_README)]
-    return _set_up(setups, tmp_path_factory, "fresh")
+    return _set_up(setups, base)
+
+
+@pytest.fixture(scope="module")
+def environments(request, tmp_path_factory) -> Iterator[dict[str, Future]]:
+    """The module's new environments, made side by side from the start of the module, each
+    in a thread of its own: ``{fixture name: future of its value}``, for the fixtures the
+    selected tests use. Each is mostly one ``pip install`` (unpacking and compiling files
+    on one core), so on two cores the three take about the time of the longest rather than
+    their sum, and the later ones are ready when their tests come. The environments are
+    independent: each has its own copy, folder and pip process."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout (the files a clone has)")
+    makers = {"fresh": _make_fresh, "from_wheel": _make_wheel, "fresh_lab": _make_lab}
+    used = {
+        name
+        for item in request.session.items
+        if item.path == request.path
+        for name in item.fixturenames
+        if name in makers
+    }
+    workers = ThreadPoolExecutor(max_workers=max(len(used), 1))
+    # folders made here, in order: tmp_path_factory is not shared between threads
+    futures = {
+        name: workers.submit(make, tmp_path_factory.mktemp(name))
+        for name, make in makers.items()
+        if name in used
+    }
+    try:
+        yield futures
+    finally:
+        workers.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture(scope="module")
+def fresh(environments) -> tuple[Path, dict[str, str]]:
+    """A copy of the checkout set up by the READMEs' setup commands: (folder, env)."""
+    return environments["fresh"].result()
 
 
 def test_the_new_environment_has_only_what_the_readme_installs(fresh):
@@ -298,14 +334,10 @@ def test_readme_command_serves_a_live_dashboard(fresh, browser, label, command, 
 
 
 # --- installed from a wheel, without the checkout ------------------------------------------
-@pytest.fixture(scope="module")
-def from_wheel(tmp_path_factory) -> tuple[Path, Path, dict[str, str], list[str]]:
+def _make_wheel(base: Path) -> tuple[Path, Path, dict[str, str], list[str]]:
     """The wheel and the sdist built (``python -m build``: the wheel from the sdist) from a
     copy of the checkout, and a new environment with ``<wheel>[interface]`` installed, in a
     folder that holds no checkout: (environment, folder, env, names in the sdist)."""
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("needs a git checkout (the files a clone has)")
-    base = tmp_path_factory.mktemp("wheel")
     source, dist, home = base / "source", base / "dist", base / "home"
     _copy_checkout(source)
     env = _newcomer_env(base)
@@ -330,6 +362,12 @@ def from_wheel(tmp_path_factory) -> tuple[Path, Path, dict[str, str], list[str]]
     print(f"pip install {wheel.name}[interface]: {time.monotonic() - started:.0f} s")
     home.mkdir()
     return base / "venv", home, env, names
+
+
+@pytest.fixture(scope="module")
+def from_wheel(environments) -> tuple[Path, Path, dict[str, str], list[str]]:
+    """The environment installed from the wheel (:func:`_make_wheel`)."""
+    return environments["from_wheel"].result()
 
 
 #: Each app's line of ``dashboard all``.
@@ -381,10 +419,15 @@ LAB_URL = re.compile(r"(?P<url>http://127\.0\.0\.1:\d+/lab\S*)\?token=\S+")
 LAB_TOKEN = secrets.token_hex(16)
 
 
-@pytest.fixture(scope="module")
-def fresh_lab(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+def _make_lab(base: Path) -> tuple[Path, dict[str, str]]:
     """Another copy, set up by the "In Jupyter" command's setup part alone."""
-    folder, env = _set_up([JUPYTER_SETUP], tmp_path_factory, "fresh_lab")
+    return _set_up([JUPYTER_SETUP], base)
+
+
+@pytest.fixture(scope="module")
+def fresh_lab(environments) -> tuple[Path, dict[str, str]]:
+    """The copy set up for JupyterLab (:func:`_make_lab`), with the test's Jupyter settings."""
+    folder, env = environments["fresh_lab"].result()
     # the port and the token are the test's (no clash with another JupyterLab on 8888)
     server: dict[str, object] = {"port": free_port(), "port_retries": 0}
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a newcomer is not root; tests are

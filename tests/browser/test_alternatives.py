@@ -110,6 +110,10 @@ def test_alternatives_in_browser(served, browser):
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         find = button(page, f"Find other good {word}s")
         find.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        # the page that opens the study later, opened now (not waiting for it to load):
+        # its kernel starts and builds the page while this one searches, instead of after
+        restored = context.new_page()
+        restored.goto(url, wait_until="commit", timeout=LOAD_TIMEOUT_MS)
         block = page.locator(".rx-alternatives")
         expect(block.locator(".rx-alt-results")).to_be_hidden()  # folded until a set
 
@@ -191,8 +195,6 @@ def test_alternatives_in_browser(served, browser):
         saved = Path(download.value.path()).read_bytes()
         kept = json.loads(saved)["alternatives"]
         assert kept["selected"] == 1 and len(kept["models"]) == n, kept["selected"]
-        restored = context.new_page()
-        restored.goto(url, timeout=LOAD_TIMEOUT_MS)
         button(restored, f"Find other good {word}s").wait_for(
             state="visible", timeout=LOAD_TIMEOUT_MS
         )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from _browser import FreezingProxy, button, kernel_pids, wait_for, watched_page
+from _browser import FreezingProxy, button, kernel_pids, wait_for, wait_pool_ready, watched_page
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process
@@ -98,9 +98,9 @@ def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
     proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log)
     context = None
     try:
-        ready, waited = wait_for(lambda: len(kernel_pids(proc.pid)) == 2, 180)
-        assert ready, f"the pool did not fill: {kernel_pids(proc.pid)}"
-        time.sleep(30)  # the pool's kernels build the page meanwhile
+        # the pool's kernels have started and built the page (polled, not a fixed sleep)
+        waited = wait_pool_ready(proc.pid, 2, 240)
+        assert waited is not None, f"the pool did not fill: {kernel_pids(proc.pid)}"
         pool = set(kernel_pids(proc.pid))
         context, page, errors, outside = watched_page(browser, 1280, 900)
         opened = time.monotonic()
