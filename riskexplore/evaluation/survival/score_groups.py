@@ -4,8 +4,9 @@ An integer score has many values, and the rarest (the highest and lowest totals)
 handful of patients each: their curves would be steps of a few rows with intervals from 0
 to 1. Going up from the lowest score, adjacent scores are merged into one group until it
 holds at least ``min_rows`` rows; a last group smaller than that joins the one below it.
-Every group is a range of scores, named in plain words (``score 3``, ``score 0-1``,
-``score −2 to 1``), and no two groups share a score.
+Every group is a range of scores, named in plain words (``score 3``, ``score 0 to 1``,
+``score −2 to 1``: "to", never a dash, which would read as a minus), and no two groups
+share a score.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ DEFAULT_MIN_GROUP_ROWS = 30
 
 
 def group_label(low: float, high: float) -> str:
-    """A score range in plain words: ``score 3``, ``score 0-1``, ``score −2 to 1``.
+    """A score range in plain words: ``score 3``, ``score 0 to 1``, ``score −2 to 1``.
 
     Parameters
     ----------
@@ -44,8 +45,7 @@ def group_label(low: float, high: float) -> str:
 
     if low == high:
         return f"score {show(low)}"
-    joiner = "-" if low >= 0 else " to "
-    return f"score {show(low)}{joiner}{show(high)}"
+    return f"score {show(low)} to {show(high)}"
 
 
 def score_groups(score, min_rows: int = DEFAULT_MIN_GROUP_ROWS) -> tuple[np.ndarray, list]:

@@ -182,7 +182,7 @@ def test_score_groups_merge_adjacent_scores_by_brute_force():
         # greedy: a group but the last, without its highest score, has fewer than m rows
         for low, high in ranges[:-1]:
             assert ((s >= low) & (s < high)).sum() < m
-    assert group_label(0, 1) == "score 0-1" and group_label(3, 3) == "score 3"
+    assert group_label(0, 1) == "score 0 to 1" and group_label(3, 3) == "score 3"
     assert group_label(-2, 1) == "score −2 to 1"
     with pytest.raises(InputError, match="min_rows"):
         score_groups([1.0, 2.0], 0)
