@@ -11,7 +11,8 @@
 * :mod:`~riskexplore.evaluation.survival.score_groups` -- :func:`score_groups`, adjacent
   scores merged into groups for Kaplan-Meier curves;
 * :mod:`~riskexplore.evaluation.survival.validation` -- :func:`validate_survival`, all of
-  it on other rows, as a :class:`SurvivalValidation`.
+  it on other rows, as a
+  :class:`~riskexplore.evaluation.survival.result.SurvivalValidation`.
 
 The outcome is checked by :func:`riskexplore.data.survival.check_survival_outcome`. Names
 are imported on first use.

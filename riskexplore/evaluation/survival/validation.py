@@ -51,23 +51,26 @@ __all__ = ["DEFAULT_N_BOOT", "validate_survival"]
 DEFAULT_N_BOOT = 200
 
 
+def _numbers(values, n: int, what: str, source: str) -> np.ndarray:
+    """``values`` as ``n`` finite floats, or an InputError naming ``what`` and its source."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        array = None
+    if array is None or array.shape != (n,) or not np.isfinite(array).all():
+        raise InputError(
+            f"{what} must be {n} finite numbers, one per row ({source}), got "
+            f"{np.shape(values) if array is not None else 'values that are not numbers'}"
+        )
+    return array
+
+
 def _checked(scores, risk, time, event, horizon):
     """The outcome, scores and risks as arrays, and the horizon, checked."""
     time, event = check_survival_outcome(time, event)
-    n = len(time)
-    s = np.asarray(scores, dtype=float) if np.ndim(scores) == 1 else None
-    if s is None or s.shape != (n,) or not np.isfinite(s).all():
-        raise InputError(
-            f"scores must be {n} finite numbers, one per row (model.total_points(X)), got "
-            f"shape {np.shape(scores)}"
-        )
-    p = np.asarray(risk, dtype=float)
-    if p.shape != (n,):
-        raise InputError(
-            f"risk must be {n} numbers, one per row (model.predict_risk(X, horizon)), got "
-            f"shape {p.shape}"
-        )
-    if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
+    s = _numbers(scores, len(time), "scores", "model.total_points(X)")
+    p = _numbers(risk, len(time), "risk", "model.predict_risk(X, horizon)")
+    if (p < 0).any() or (p > 1).any():
         raise InputError("predicted risks must be numbers between 0 and 1")
     if isinstance(horizon, bool) or not isinstance(horizon, (int, float, np.number)):
         raise InputError(f"horizon must be a time (a number), got {horizon!r}")
@@ -107,9 +110,8 @@ def _with_bootstrap(time, event, s, train, horizon, n_boot, confidence, seed):
         if event[idx].any():
             samples.append(_discrimination(time[idx], event[idx], s[idx], train, horizon))
     boot = np.array(samples, dtype=float).reshape(-1, 3)
-    methods = ("bootstrap percentile",) * 3
     return [
-        Estimate(value, *percentile_interval(boot[:, k], confidence), method=methods[k])
+        Estimate(value, *percentile_interval(boot[:, k], confidence), "bootstrap percentile")
         for k, value in enumerate(point)
     ]
 
