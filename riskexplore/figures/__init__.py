@@ -13,6 +13,8 @@
   feature;
 * :func:`forest_figure`, :func:`group_reliability_figure` -- a subgroup audit: one
   metric per group with its interval, and a reliability diagram per group;
+* :func:`km_figure`, :func:`survival_calibration_figure` -- a survival validation:
+  Kaplan-Meier curves by score group, calibration at the horizon;
 * :func:`save_figure` -- HTML (always) or PNG/SVG/PDF (with ``kaleido``).
 
 The widgets of :mod:`riskexplore.widgets` show the same figures live. plotly is imported
@@ -44,5 +46,9 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.figures.paths import pareto_figure as pareto_figure
     from riskexplore.figures.progress import bounds_figure as bounds_figure
     from riskexplore.figures.reliability import reliability_figure as reliability_figure
+    from riskexplore.figures.survival import km_figure as km_figure
+    from riskexplore.figures.survival import (
+        survival_calibration_figure as survival_calibration_figure,
+    )
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

@@ -27,6 +27,7 @@ from riskexplore.figures.layout import (
 __all__ = [
     "NET_BENEFIT_FLOOR",
     "calibration_figure",
+    "calibration_points_figure",
     "calibration_words",
     "decision_curve_figure",
     "interval_words",
@@ -211,11 +212,57 @@ def calibration_figure(
         the score where the label touches no other label, marker or error bar; error bars
         the Wilson interval of the observed rate).
     """
+    v = validation_dict(validation)
+    return calibration_points_figure(
+        v["reliability"],
+        heading=title or f"Calibration on {fmt(v['n'], 'int')} patients",
+        subtitle=calibration_words(v),
+        name=name,
+        height=height,
+        width=width,
+    )
+
+
+def calibration_points_figure(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    heading: str,
+    subtitle: Sequence[str] = (),
+    name: str = "patients with each score (the number beside the point)",
+    axis_titles: tuple[str, str] = ("predicted risk", "observed risk (95% Wilson interval)"),
+    height: int = 480,
+    width: int | None = None,
+):
+    """Predicted against observed risk per row of a calibration table, with the observed
+    risk's interval and the diagonal of perfect calibration (shared by the binary and the
+    survival validation).
+
+    Parameters
+    ----------
+    rows : sequence of mapping
+        ``score`` (a number or a group's name), ``n``, ``predicted``, ``observed``,
+        ``lower``, ``upper``; rows without a predicted or observed risk are left out.
+    heading : str
+        The title.
+    subtitle : sequence of str
+        The lines under the title.
+    name : str
+        The legend's name of the points.
+    axis_titles : tuple of str
+        The x (predicted) and y (observed) axis titles.
+    height, width : int
+        The figure's size in pixels (width None: as wide as its place; its labels are
+        placed for :data:`ASSUMED_WIDTH_PX`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces: the diagonal, then one marker per row (area by patients, labelled with
+        the score where the label touches no other label, marker or error bar).
+    """
     import plotly.graph_objects as go
 
-    v = validation_dict(validation)
-    a = _reliability_points(v["reliability"])
-    heading = title or f"Calibration on {fmt(v['n'], 'int')} patients"
+    a = _reliability_points(rows)
     margin = {"l": 70, "r": 20, "t": TWO_LINE_TOP_PX + 22, "b": XAXIS_PX}
     canvas = _calibration_canvas(a["size"], width, height, margin)
     text, where = _score_labels(a, canvas)
@@ -236,14 +283,12 @@ def calibration_figure(
             cliponaxis=False,  # a large marker at 0% or 100% is drawn whole, with its label
         )
     )
-    fig.update_xaxes({**risk_axis("predicted risk"), "range": list(canvas.x_range)})
-    fig.update_yaxes(
-        {**risk_axis("observed risk (95% Wilson interval)"), "range": list(canvas.y_range)}
-    )
+    fig.update_xaxes({**risk_axis(axis_titles[0]), "range": list(canvas.x_range)})
+    fig.update_yaxes({**risk_axis(axis_titles[1]), "range": list(canvas.y_range)})
     fig.update_layout(
         height=height,
         width=width,
-        title={"text": title_with_subtitle(heading, calibration_words(v)), "x": 0.02},
+        title={"text": title_with_subtitle(heading, subtitle), "x": 0.02},
         margin=margin,
         legend=bottom_legend(),
         plot_bgcolor="white",

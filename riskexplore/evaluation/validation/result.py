@@ -17,7 +17,7 @@ import pandas as pd
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
 
-__all__ = ["HEADLINE", "Validation"]
+__all__ = ["HEADLINE", "Validation", "estimate_lines"]
 
 #: The headline figures, in the order of :meth:`Validation.table`, with their names.
 HEADLINE = {
@@ -32,6 +32,34 @@ HEADLINE = {
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     """A table's rows as JSON-ready dicts (``nan`` as None)."""
     return [{k: json_number(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def estimate_lines(pairs, confidence: float) -> list[tuple[str, str]]:
+    """Figures in words: ``0.712 (95% interval 0.650 to 0.770)``, or ``not available``.
+
+    Parameters
+    ----------
+    pairs : iterable of (str, Estimate)
+        Each figure's name and value.
+    confidence : float
+        The level of the intervals.
+
+    Returns
+    -------
+    list of tuple
+        ``(name, text)`` per figure.
+    """
+    level = f"{plain_number(100 * confidence)}%"
+    out = []
+    for label, value in pairs:
+        if not math.isfinite(value.estimate):
+            out.append((label, "not available"))
+            continue
+        text = f"{value.estimate:.3f}"
+        if math.isfinite(value.lower) and math.isfinite(value.upper):
+            text += f" ({level} interval {value.lower:.3f} to {value.upper:.3f})"
+        out.append((label, text))
+    return out
 
 
 @dataclass(frozen=True)
@@ -127,18 +155,8 @@ class Validation:
 
     def _lines(self) -> list[tuple[str, str]]:
         """Each headline figure in words: (name, value with its interval)."""
-        level = f"{plain_number(100 * self.confidence)}%"
-        out = []
-        for name, label in HEADLINE.items():
-            value = getattr(self, name)
-            if not math.isfinite(value.estimate):
-                out.append((label, "not available"))
-                continue
-            text = f"{value.estimate:.3f}"
-            if math.isfinite(value.lower) and math.isfinite(value.upper):
-                text += f" ({level} interval {value.lower:.3f} to {value.upper:.3f})"
-            out.append((label, text))
-        return out
+        pairs = [(label, getattr(self, name)) for name, label in HEADLINE.items()]
+        return estimate_lines(pairs, self.confidence)
 
     def to_text(self) -> str:
         """A few plain lines: the rows, then each headline figure, then the notes.

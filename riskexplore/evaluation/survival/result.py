@@ -1,0 +1,177 @@
+"""The result of a survival validation: every figure with its interval, tables, curves, notes.
+
+:class:`SurvivalValidation` is what
+:func:`~riskexplore.evaluation.survival.validation.validate_survival` returns, in the style
+of the binary :class:`~riskexplore.evaluation.validation.result.Validation`:
+:meth:`~SurvivalValidation.to_dict` is the JSON document the figures, a report or the
+command line read (missing values as None), :meth:`~SurvivalValidation.table` the headline
+figures as a table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from riskexplore.core.plain_numbers import plain_number
+from riskexplore.evaluation.validation.estimate import Estimate, json_number
+from riskexplore.evaluation.validation.result import estimate_lines
+
+__all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation"]
+
+#: The headline figures, in the order of :meth:`SurvivalValidation.table`, with their names.
+SURVIVAL_HEADLINE = {
+    "harrell_c": "Harrell's C (discrimination)",
+    "uno_c": "Uno's C up to the horizon (discrimination)",
+    "time_auc": "time-dependent AUC at the horizon",
+    "observed_risk": "observed risk by the horizon (1 − Kaplan-Meier)",
+    "observed_expected": "observed / expected risk by the horizon (ideal 1)",
+    "calibration_slope": "calibration slope (ideal 1)",
+}
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows as JSON-ready dicts (``nan`` as None, text kept)."""
+    return [
+        {k: v if isinstance(v, str) else json_number(v) for k, v in row.items()}
+        for row in frame.to_dict("records")
+    ]
+
+
+@dataclass(frozen=True)
+class SurvivalValidation:
+    """A survival score's figures on other rows, at one horizon.
+
+    Attributes
+    ----------
+    n, events : int
+        Rows, and rows with the event (at any time).
+    horizon : float
+        The time the risks are predicted for.
+    events_by_horizon : int
+        Rows with the event at or before the horizon.
+    confidence : float
+        The level of every interval.
+    censoring_from : str
+        Where the censoring distribution of Uno's C and the time-dependent AUC was
+        estimated: ``"training rows"`` or ``"validation rows"``.
+    harrell_c, uno_c, time_auc : Estimate
+        Discrimination, with bootstrap percentile intervals.
+    observed_risk : Estimate
+        ``1 - KM(h)`` on all rows with its log(-log) interval.
+    predicted_risk : float
+        The mean predicted risk by the horizon.
+    observed_expected : Estimate
+        ``observed_risk / predicted_risk`` (its interval: the observed risk's over the mean
+        predicted risk).
+    calibration_slope : Estimate
+        The Cox coefficient of the score on these rows, Wald interval.
+    calibration : DataFrame
+        Per total score: predicted against observed risk by the horizon
+        (:func:`~riskexplore.evaluation.survival.calibration.survival_calibration`).
+    group_calibration : DataFrame
+        The same per score group (``group`` the group's name, ``low``, ``high`` its scores).
+    km_curves : list of dict
+        The Kaplan-Meier curve of each score group
+        (:func:`~riskexplore.evaluation.survival.score_groups.km_by_group`).
+    min_group_rows : int
+        The fewest rows of a score group.
+    n_boot : int
+        The bootstrap resamples of the discrimination intervals.
+    notes : list of str
+        What could not be computed, and why, and how the figures were made.
+    """
+
+    n: int
+    events: int
+    horizon: float
+    events_by_horizon: int
+    confidence: float
+    censoring_from: str
+    harrell_c: Estimate
+    uno_c: Estimate
+    time_auc: Estimate
+    observed_risk: Estimate
+    predicted_risk: float
+    observed_expected: Estimate
+    calibration_slope: Estimate
+    calibration: pd.DataFrame
+    group_calibration: pd.DataFrame
+    km_curves: list[dict[str, Any]]
+    min_group_rows: int
+    n_boot: int
+    notes: list[str] = field(default_factory=list)
+    kind: str = "survival score"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready document of the validation (missing values as None).
+
+        Returns
+        -------
+        dict
+            ``kind, n, events, horizon, events_by_horizon, confidence, censoring_from,
+            predicted_risk, min_group_rows, n_boot``, the headline figures (each
+            ``{"estimate", "lower", "upper", "method"}``), the lists ``calibration``,
+            ``group_calibration``, ``km_curves`` and ``notes``.
+        """
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "n": int(self.n),
+            "events": int(self.events),
+            "horizon": json_number(self.horizon),
+            "events_by_horizon": int(self.events_by_horizon),
+            "confidence": float(self.confidence),
+            "censoring_from": self.censoring_from,
+            "predicted_risk": json_number(self.predicted_risk),
+            "min_group_rows": int(self.min_group_rows),
+            "n_boot": int(self.n_boot),
+        }
+        out.update({name: getattr(self, name).to_dict() for name in SURVIVAL_HEADLINE})
+        out["calibration"] = _records(self.calibration)
+        out["group_calibration"] = _records(self.group_calibration)
+        out["km_curves"] = [dict(curve) for curve in self.km_curves]
+        out["notes"] = list(self.notes)
+        return out
+
+    def table(self) -> pd.DataFrame:
+        """The headline figures: one row each, with ``metric, estimate, lower, upper``.
+
+        Returns
+        -------
+        DataFrame
+            The table (``nan`` where a figure or its interval does not exist).
+        """
+        rows = [
+            {
+                "metric": name,
+                **{k: getattr(getattr(self, name), k) for k in ("estimate", "lower", "upper")},
+            }
+            for name in SURVIVAL_HEADLINE
+        ]
+        return pd.DataFrame(rows, columns=["metric", "estimate", "lower", "upper"])
+
+    def to_text(self) -> str:
+        """A few plain lines: the rows and horizon, each headline figure, the notes.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        share = 100 * self.events / self.n if self.n else math.nan
+        lines = [
+            f"Validation of a {self.kind} on {self.n} patients, {self.events} with the event "
+            f"({share:.1f}%), {self.events_by_horizon} by the horizon "
+            f"{plain_number(self.horizon)}; mean predicted risk by then "
+            f"{100 * self.predicted_risk:.1f}%"
+        ]
+        pairs = [(label, getattr(self, name)) for name, label in SURVIVAL_HEADLINE.items()]
+        lines += [f"{label}: {text}" for label, text in estimate_lines(pairs, self.confidence)]
+        lines += [f"note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
