@@ -19,7 +19,11 @@ from riskexplore.figures.layout import (
     plain_number,
     title_with_subtitle,
 )
-from riskexplore.figures.validation import calibration_points_figure, interval_words
+from riskexplore.figures.validation import (
+    calibration_points_figure,
+    interval_words,
+    result_dict,
+)
 
 __all__ = [
     "km_figure",
@@ -52,20 +56,8 @@ def survival_validation_dict(validation: Any) -> dict[str, Any]:
     InputError
         For anything else, or a dict without the keys the figures read.
     """
-    if hasattr(validation, "to_dict") and not isinstance(validation, Mapping):
-        validation = validation.to_dict()
-    if not isinstance(validation, Mapping):
-        raise InputError(
-            "expected a survival validation (validate_survival(...)) or its to_dict(), got "
-            f"{type(validation).__name__}"
-        )
     keys = ("n", "horizon", "km_curves", "calibration", "group_calibration")
-    missing = [k for k in keys if k not in validation]
-    if missing:
-        raise InputError(
-            f"the survival validation dict lacks {', '.join(missing)}: pass v.to_dict()"
-        )
-    return dict(validation)
+    return result_dict(validation, keys, "survival validation", "validate_survival")
 
 
 def _colors(k: int) -> list[str]:

@@ -63,17 +63,43 @@ def validation_dict(validation: Any) -> dict[str, Any]:
     InputError
         For anything else, or a dict without the keys the figures read.
     """
-    if hasattr(validation, "to_dict") and not isinstance(validation, Mapping):
-        validation = validation.to_dict()
-    if not isinstance(validation, Mapping):
+    return result_dict(
+        validation, ("n", "reliability", "net_benefit"), "validation", "riskexplore.validate"
+    )
+
+
+def result_dict(result: Any, keys: Sequence[str], what: str, made_by: str) -> dict[str, Any]:
+    """The dict of a result: its ``to_dict()`` or the dict itself, with ``keys`` checked.
+
+    Parameters
+    ----------
+    result : object or mapping
+        The result, or its ``to_dict()``.
+    keys : sequence of str
+        The keys the figures read.
+    what, made_by : str
+        The result's name and the function that makes it, for the error message.
+
+    Returns
+    -------
+    dict
+        A copy of the dict.
+
+    Raises
+    ------
+    InputError
+        For anything else, or a dict without one of ``keys``.
+    """
+    if hasattr(result, "to_dict") and not isinstance(result, Mapping):
+        result = result.to_dict()
+    if not isinstance(result, Mapping):
         raise InputError(
-            f"expected a validation (riskexplore.validate(...)) or its to_dict(), got "
-            f"{type(validation).__name__}"
+            f"expected a {what} ({made_by}(...)) or its to_dict(), got {type(result).__name__}"
         )
-    missing = [k for k in ("n", "reliability", "net_benefit") if k not in validation]
+    missing = [k for k in keys if k not in result]
     if missing:
-        raise InputError(f"the validation dict lacks {', '.join(missing)}: pass v.to_dict()")
-    return dict(validation)
+        raise InputError(f"the {what} dict lacks {', '.join(missing)}: pass v.to_dict()")
+    return dict(result)
 
 
 def interval_words(metric: Mapping[str, Any] | None, kind: str = "num") -> str:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
-from riskexplore.evaluation.validation.result import estimate_lines
+from riskexplore.evaluation.validation.result import estimate_lines, headline_table, records
 
 __all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation"]
 
@@ -31,14 +31,6 @@ SURVIVAL_HEADLINE = {
     "observed_expected": "observed / expected risk by the horizon (ideal 1)",
     "calibration_slope": "calibration slope (ideal 1)",
 }
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table's rows as JSON-ready dicts (``nan`` as None, text kept)."""
-    return [
-        {k: v if isinstance(v, str) else json_number(v) for k, v in row.items()}
-        for row in frame.to_dict("records")
-    ]
 
 
 @dataclass(frozen=True)
@@ -130,8 +122,8 @@ class SurvivalValidation:
             "n_boot": int(self.n_boot),
         }
         out.update({name: getattr(self, name).to_dict() for name in SURVIVAL_HEADLINE})
-        out["calibration"] = _records(self.calibration)
-        out["group_calibration"] = _records(self.group_calibration)
+        out["calibration"] = records(self.calibration)
+        out["group_calibration"] = records(self.group_calibration)
         out["km_curves"] = [dict(curve) for curve in self.km_curves]
         out["notes"] = list(self.notes)
         return out
@@ -144,14 +136,7 @@ class SurvivalValidation:
         DataFrame
             The table (``nan`` where a figure or its interval does not exist).
         """
-        rows = [
-            {
-                "metric": name,
-                **{k: getattr(getattr(self, name), k) for k in ("estimate", "lower", "upper")},
-            }
-            for name in SURVIVAL_HEADLINE
-        ]
-        return pd.DataFrame(rows, columns=["metric", "estimate", "lower", "upper"])
+        return headline_table(self, SURVIVAL_HEADLINE)
 
     def to_text(self) -> str:
         """A few plain lines: the rows and horizon, each headline figure, the notes.

@@ -17,7 +17,7 @@ import pandas as pd
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
 
-__all__ = ["HEADLINE", "Validation", "estimate_lines"]
+__all__ = ["HEADLINE", "Validation", "estimate_lines", "headline_table", "records"]
 
 #: The headline figures, in the order of :meth:`Validation.table`, with their names.
 HEADLINE = {
@@ -29,9 +29,35 @@ HEADLINE = {
 }
 
 
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table's rows as JSON-ready dicts (``nan`` as None)."""
-    return [{k: json_number(v) for k, v in row.items()} for row in frame.to_dict("records")]
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows as JSON-ready dicts (``nan`` as None, text kept)."""
+    return [
+        {k: v if isinstance(v, str) else json_number(v) for k, v in row.items()}
+        for row in frame.to_dict("records")
+    ]
+
+
+def headline_table(result: Any, names) -> pd.DataFrame:
+    """A result's headline figures: one row each, with ``metric, estimate, lower, upper``.
+
+    Parameters
+    ----------
+    result : object
+        A validation result with an :class:`Estimate` attribute per name.
+    names : iterable of str
+        The figures, in order.
+
+    Returns
+    -------
+    DataFrame
+        The table (``nan`` where a figure or its interval does not exist).
+    """
+    columns = ("estimate", "lower", "upper")
+    rows = [
+        {"metric": name, **{k: getattr(getattr(result, name), k) for k in columns}}
+        for name in names
+    ]
+    return pd.DataFrame(rows, columns=["metric", *columns])
 
 
 def estimate_lines(pairs, confidence: float) -> list[tuple[str, str]]:
@@ -130,9 +156,9 @@ class Validation:
             "confidence": float(self.confidence),
         }
         out.update({name: getattr(self, name).to_dict() for name in HEADLINE})
-        out["reliability"] = _records(self.reliability)
-        out["score_table"] = _records(self.score_table)
-        out["net_benefit"] = _records(self.net_benefit)
+        out["reliability"] = records(self.reliability)
+        out["score_table"] = records(self.score_table)
+        out["net_benefit"] = records(self.net_benefit)
         out["notes"] = list(self.notes)
         return out
 
@@ -144,14 +170,7 @@ class Validation:
         DataFrame
             The table (``nan`` where a figure or its interval does not exist).
         """
-        rows = [
-            {
-                "metric": name,
-                **{k: getattr(getattr(self, name), k) for k in ("estimate", "lower", "upper")},
-            }
-            for name in HEADLINE
-        ]
-        return pd.DataFrame(rows, columns=["metric", "estimate", "lower", "upper"])
+        return headline_table(self, HEADLINE)
 
     def _lines(self) -> list[tuple[str, str]]:
         """Each headline figure in words: (name, value with its interval)."""
