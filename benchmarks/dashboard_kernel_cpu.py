@@ -7,15 +7,18 @@ machine's cores are shared).
 For each run a fresh kernel (``PYTHONPATH=`` a ``--tree``: the code and the dashboard
 notebooks measured; default: this checkout) executes the dashboard notebook as Voila does
 (nbclient), then serializes every widget's state as the page's widget manager asks for it
-(``Widget.get_manager_state``). Prints one JSON line per run: ``cpu_s`` (the kernel's
-user + system CPU seconds for the notebook), ``state_cpu_s`` (for the widget state),
+(``Widget.get_manager_state``). Prints one JSON line per run: ``start_cpu_s`` (the
+kernel process's user + system CPU seconds from its start to its first cell: the
+interpreter and ipykernel), ``cpu_s`` (for the notebook), ``state_cpu_s`` (for the widget
+state), ``total_cpu_s`` (the three: the kernel's whole start, to the page's widgets sent),
 ``modules`` (modules imported by the notebook), ``widgets`` (widget models created:
 comm opens), ``state_kb``, and whether ``riskexplore.report`` / ``plotly.offline`` were
 imported; then a summary line per dashboard (median and spread). The first run of each
 dashboard warms the disk cache and numba's cache and is left out of the summary. With
 several trees (``git archive REF | tar -x -C DIR`` makes one of another commit) the runs
 take turns, tree by tree, so that a change in the machine's load falls on each alike; each
-tree's summary gives its median's ratio to the first tree's (``cpu_ratio``).
+tree's summary gives its medians' ratios to the first tree's (``cpu_ratio``,
+``total_cpu_ratio``).
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ _cpu = _u.ru_utime + _u.ru_stime
 _state = _j.dumps(_W.get_manager_state(drop_defaults=True), default=str)
 _u = _r.getrusage(_r.RUSAGE_SELF)
 print("RX-MEASURE " + _j.dumps({
+    "start_cpu_s": _rx_before[0],
     "cpu_s": _cpu - _rx_before[0],
     "state_cpu_s": _u.ru_utime + _u.ru_stime - _cpu,
+    "total_cpu_s": _u.ru_utime + _u.ru_stime,
     "modules": len(_s.modules) - _rx_before[1],
     "state_kb": len(_state) / 1024,
     "report_imported": "riskexplore.report.page" in _s.modules,
@@ -89,6 +94,10 @@ def measure(tree: Path, which: str) -> dict:
     return result
 
 
+def _median(runs: list[dict], key: str) -> float:
+    return round(statistics.median(r[key] for r in runs), 3)
+
+
 def _summary(tree: Path, which: str, runs: list[dict]) -> dict:
     cpu = [r["cpu_s"] for r in runs]
     return {
@@ -99,7 +108,9 @@ def _summary(tree: Path, which: str, runs: list[dict]) -> dict:
         "cpu_s_median": round(statistics.median(cpu), 3),
         "cpu_s_min": round(min(cpu), 3),
         "cpu_s_max": round(max(cpu), 3),
-        "state_cpu_s_median": round(statistics.median(r["state_cpu_s"] for r in runs), 3),
+        "state_cpu_s_median": _median(runs, "state_cpu_s"),
+        "start_cpu_s_median": _median(runs, "start_cpu_s"),
+        "total_cpu_s_median": _median(runs, "total_cpu_s"),
         "widgets": runs[-1]["widgets"],
         "modules": runs[-1]["modules"],
         "state_kb": round(runs[-1]["state_kb"], 1),
@@ -126,8 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         first = None
         for tree in trees:
             summary = _summary(tree, which, runs[tree])
-            first = first or summary["cpu_s_median"]
-            summary["cpu_ratio"] = round(summary["cpu_s_median"] / first, 3)
+            first = first or (summary["cpu_s_median"], summary["total_cpu_s_median"])
+            summary["cpu_ratio"] = round(summary["cpu_s_median"] / first[0], 3)
+            summary["total_cpu_ratio"] = round(summary["total_cpu_s_median"] / first[1], 3)
             emit(summary)
             if args.save:
                 with args.save.open("a") as f:

@@ -162,3 +162,24 @@ def test_the_page_knows_whether_there_is_anything_to_draw():
     assert PlotView(go.Figure(go.Table(cells={"values": [[1]]})))._has_data
     assert PlotView(go.Figure(go.Pie(values=[1, 2])))._has_data
     assert not PlotView()._has_data and PlotView().placeholder == ""
+
+
+def test_copies_skip_revalidating_the_template_but_keep_the_figure():
+    # the view copies figures without validating their template again (kernel start-up);
+    # the figure sent, the subplot grid, other templates and later validation are unchanged
+    from plotly.subplots import make_subplots
+
+    grid = make_subplots(rows=1, cols=2)
+    grid.update_layout(title="grid", xaxis2_title="right")
+    view = PlotView(grid)
+    assert view.sent_figure().to_plotly_json() == go.Figure(grid).to_plotly_json()
+    view.add_trace(go.Scatter(x=[1], y=[2]), row=1, col=2)
+    assert view.sent_figure().data[0].xaxis == "x2"
+    with pytest.raises(ValueError):
+        view.figure.layout.xaxis.not_a_property = 1
+    dark = go.Figure(layout={"template": "plotly_dark", "title": "dark"})
+    view.update(dark)
+    assert view.sent_figure().layout.template == dark.layout.template
+    plain = go.Figure(go.Bar(x=[1], y=[2]), layout={"title": "plain"})
+    view.update(plain)
+    assert view.sent_figure().to_plotly_json() == plain.to_plotly_json()

@@ -24,7 +24,8 @@ connected, and no search runs or waits for a core (at most
 :attr:`~PageKernelManager.refill_max_wait` seconds); refills then start one at a time,
 :attr:`~PageKernelManager.refill_spacing` seconds apart. So when many visitors arrive
 together, the cores build their pages and run their searches first, and the pool fills up
-after. A
+after. The server's first fill, before any page was requested, starts at once (all of the
+pool together: nothing else needs the cores yet). A
 refill that a page has already taken (Voila hands a page the next kernel of the pool even
 while it is still starting) starts at once.
 
@@ -135,6 +136,11 @@ class PageKernelManager(AsyncMappingKernelManager):
         return not any(task in pool for pool in getattr(self, "_pools", {}).values())
 
     async def _wait_for_quiet(self) -> None:
+        if self._last_page_activity == -float("inf"):
+            # the server's first fill, before any page: nothing to make way for (this used
+            # to count as page activity, so the first fill waited for quiet too and then
+            # started one kernel every refill_spacing seconds: 115 s for a pool of 10)
+            return
         # a refill follows a page taking a pooled kernel: that is page activity too
         self._last_page_activity = time.monotonic()
         task = asyncio.current_task()

@@ -134,6 +134,7 @@ def test_a_refill_a_page_has_taken_starts_at_once(monkeypatch):
     km = _manager()
     km.refill_quiet, km.refill_max_wait = 30.0, 60.0
     km._pools = {"nb": []}
+    km._last_page_activity = time.monotonic()  # a page came (the first fill does not wait)
 
     async def start(self, *args, **kwargs):
         return "k"
@@ -167,3 +168,32 @@ def test_no_refill_while_searches_run_or_wait(tmp_path):
     with km._gate.slot():  # a page's search runs
         assert not km.quiet()
     assert km.quiet()
+
+
+def test_the_first_fill_starts_at_once_and_later_refills_wait(monkeypatch):
+    km = _manager()
+    km.refill_quiet, km.refill_max_wait, km.refill_spacing = 30.0, 60.0, 30.0
+    km._pools = {"nb": []}
+
+    async def start(self, *args, **kwargs):
+        return "k"
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+
+    async def fill(n):
+        tasks = [
+            asyncio.ensure_future(km.start_kernel(env={"VOILA_PREHEAT": "True"})) for _ in range(n)
+        ]
+        km._pools["nb"].extend(tasks)
+        await asyncio.sleep(0.5)
+        return [t.done() for t in tasks]
+
+    loop = asyncio.new_event_loop()
+    try:
+        assert loop.run_until_complete(fill(3)) == [True] * 3  # before any page: at once
+        loop.run_until_complete(km.start_kernel(env={"VOILA_PREHEAT": "False"}))  # a page
+        assert loop.run_until_complete(fill(1)) == [False]  # now a refill waits for quiet
+        for task in km._pools["nb"]:
+            task.cancel()
+    finally:
+        loop.close()
