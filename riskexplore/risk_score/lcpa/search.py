@@ -241,7 +241,9 @@ class _LCPA(ParallelNodes):
         return lo[: self.d + 1], hi[: self.d + 1]
 
     def _root_fixing_wanted(self, lo: np.ndarray, hi: np.ndarray) -> bool:
-        return self.d > 0 and not self._should_stop()
+        # the support kernel screens only the losses it was compiled for (the logistic one)
+        has_kernel = self.problem.loss.support_kernel is not None
+        return has_kernel and self.d > 0 and not self._should_stop()
 
     def _check_feasible(self) -> None:
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
