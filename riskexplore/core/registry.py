@@ -61,6 +61,7 @@ __all__ = [
 BUILTIN_FAMILIES: dict[str, str] = {
     "risk_score": "riskexplore.risk_score.family",
     "checklist": "riskexplore.checklist.family",
+    "survival_score": "riskexplore.risk_score.survival.family",
 }
 
 #: The family chosen when none is named (the default of ``family=`` arguments).
@@ -518,6 +519,11 @@ class ModelFamily:
         table as it is.
     validation : ValidationSpec or None
         How its models are validated on other rows and recalibrated; None: not offered.
+    outcome : {"binary", "survival"}
+        The kind of outcome ``y`` its fit takes: ``"binary"`` (0/1 labels) or
+        ``"survival"`` (scikit-survival's structured array ``[("event", bool), ("time",
+        float)]``, so that every ``(X, y)`` signature and row indexing stays). Layers
+        that only handle one kind (the Explorer, the audit, AUC and calibration) ask it.
     """
 
     name: str
@@ -551,6 +557,7 @@ class ModelFamily:
     plugins: PlugIns = PlugIns()
     raw_table: RawTableSpec | None = None
     validation: ValidationSpec | None = None
+    outcome: str = "binary"
 
 
 _lock = threading.Lock()

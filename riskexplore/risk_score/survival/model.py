@@ -69,8 +69,9 @@ class SurvivalScore(JsonDocument):
         Every item the model was fitted on, in order.
     points : mapping name -> int, or sequence of int
         Points of each item (missing ones 0).
-    baseline : BreslowBaseline
-        Breslow's baseline cumulative hazard of the training rows' total points.
+    baseline : BreslowBaseline or None
+        Breslow's baseline cumulative hazard of the training rows' total points; None for
+        a solver's incumbent shown live (points only: it predicts no risk).
     horizons : float or sequence of float, optional
         The horizons of :meth:`predict_risk` (the first is the default) and of
         :meth:`risk_table`.
@@ -90,7 +91,7 @@ class SurvivalScore(JsonDocument):
         self,
         feature_names: Sequence[str],
         points: Mapping[str, int] | Sequence[int],
-        baseline: BreslowBaseline,
+        baseline: BreslowBaseline | None,
         horizons=None,
         certificate: Certificate | None = None,
         stats: Mapping[str, Any] | None = None,
@@ -174,7 +175,15 @@ class SurvivalScore(JsonDocument):
         ndarray
             In [0, 1]; one column per horizon when several are given.
         """
-        return self.baseline.risk(np.asarray(score, dtype=float), self._horizon(horizon))
+        return self._baseline().risk(np.asarray(score, dtype=float), self._horizon(horizon))
+
+    def _baseline(self) -> BreslowBaseline:
+        if self.baseline is None:
+            raise InputError(
+                "this survival score has points but no baseline hazard (a solve's live "
+                "incumbent), so no risk: use the model the fit returns"
+            )
+        return self.baseline
 
     def predict_risk(self, X, horizon=None) -> np.ndarray:
         """The risk of the event by ``horizon`` of each row of ``X``, in [0, 1].
@@ -211,7 +220,7 @@ class SurvivalScore(JsonDocument):
             raise InputError("give the horizons of the table, e.g. horizons=[365, 1825]")
         lo, hi = self.observed_score_range or (0, 0)
         scores = np.arange(lo, hi + 1, dtype=np.int64)
-        risk = 100.0 * self.baseline.risk(scores.astype(float), np.asarray(hs))
+        risk = 100.0 * self._baseline().risk(scores.astype(float), np.asarray(hs))
         table = {"score": scores}
         for k, h in enumerate(hs):
             table[f"risk_percent_at_{h:g}"] = risk[:, k]
@@ -229,7 +238,9 @@ class SurvivalScore(JsonDocument):
             "version": FORMAT_VERSION,
             "feature_names": list(self.feature_names),
             "points": dict(self._points),
-            "baseline": {
+            "baseline": None
+            if self.baseline is None
+            else {
                 "times": [float(v) for v in self.baseline.times],
                 "log_cumulative_hazard": [float(v) for v in self.baseline.log_cumulative_hazard],
             },
@@ -268,10 +279,12 @@ class SurvivalScore(JsonDocument):
         if int(data.get("version", 1)) > FORMAT_VERSION:
             raise InputError("this survival score document is newer than riskexplore; upgrade")
         base = data["baseline"]
-        baseline = BreslowBaseline(
-            np.asarray(base["times"], dtype=float),
-            np.asarray(base["log_cumulative_hazard"], dtype=float),
-        )
+        baseline = None
+        if base is not None:
+            baseline = BreslowBaseline(
+                np.asarray(base["times"], dtype=float),
+                np.asarray(base["log_cumulative_hazard"], dtype=float),
+            )
         cert = data.get("certificate")
         return cls(
             data["feature_names"],

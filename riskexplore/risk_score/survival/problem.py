@@ -152,6 +152,22 @@ class SurvivalProblem(RiskScoreProblem):
             raise InputError("a survival score has no intercept: give intercept bounds 0..0")
         self._set_model_space(coefficient_set, min_size, max_size, None, constraints)
 
+    def as_dict(self, lam: np.ndarray) -> dict:
+        """``{"hazard_points": {name: int}}``, the non-zero points of the integer model
+        ``lam`` (the key tells a survival score's incumbents from a risk score's).
+
+        Parameters
+        ----------
+        lam : ndarray
+            The model ``[0, points...]``.
+
+        Returns
+        -------
+        dict
+            The incumbent of solve events.
+        """
+        return {"hazard_points": super().as_dict(lam)["points"]}
+
     @property
     def time(self) -> np.ndarray:
         """The follow-up times, in the rows' order."""
