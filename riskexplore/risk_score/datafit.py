@@ -30,8 +30,9 @@ class Datafit(Protocol):
         is unchanged by a constant added to every score).
     support_kernel : str or None
         The compiled support kernel that screens supports of this loss (``"logistic"``),
-        or None: then the support screen, the lattice search, the beam search and root
-        fixing step aside and LCPA alone certifies.
+        or None: then the support screen, the lattice search and the beam search step
+        aside, and root fixing uses the datafit's own ``feature_floors(lower, upper,
+        **settings)`` when it has one (the Cox loss), else steps aside too.
     integer_scores : bool
         Whether losses of integer models are read from a lookup table.
     """

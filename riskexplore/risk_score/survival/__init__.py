@@ -1,4 +1,4 @@
-"""Survival scores (issue 36), the parts independent of the search engine.
+"""Survival scores (issue 36): the Cox loss, its bounds, problem, model, fit and family.
 
 * :mod:`~riskexplore.risk_score.survival.risk_sets` -- rows sorted by time with their tie
   groups, the risk-set sums;
@@ -8,6 +8,8 @@
   the loss over a box of points;
 * :mod:`~riskexplore.risk_score.survival.baseline` -- :func:`breslow_baseline`, the baseline
   cumulative hazard, and the risk by a horizon;
+* :mod:`~riskexplore.risk_score.survival.support` -- certified bounds on one support and
+  the root's feature floors (root fixing);
 * :mod:`~riskexplore.risk_score.survival.problem` -- :class:`SurvivalProblem`, the Cox loss
   as LCPA's datafit (no intercept);
 * :mod:`~riskexplore.risk_score.survival.model` -- :class:`SurvivalScore`, the fitted model;

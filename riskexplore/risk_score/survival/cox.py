@@ -29,6 +29,7 @@ from riskexplore.data.survival import check_survival_outcome, check_survival_wei
 from riskexplore.errors import InputError
 from riskexplore.risk_score.survival.bounds import cox_loss_bounds
 from riskexplore.risk_score.survival.risk_sets import RiskSets, log_risk_sums
+from riskexplore.risk_score.survival.support import cox_feature_floors
 
 __all__ = ["CoxLoss", "cox_value", "cox_value_and_grad"]
 
@@ -349,6 +350,25 @@ class CoxLoss:
         grad[0] = 0.0
         grad[1:] = g @ self.X
         return value, grad
+
+    def feature_floors(self, lower: np.ndarray, upper: np.ndarray, **kwargs) -> np.ndarray | None:
+        """Certified floors of the root's models per feature used (root fixing; see
+        :func:`~riskexplore.risk_score.survival.support.cox_feature_floors`).
+
+        Parameters
+        ----------
+        lower, upper : ndarray of shape (2d+1,)
+            The root's bounds on ``[lambda, alpha]``.
+        **kwargs
+            ``c0``, ``k_min``, ``k_max``, ``max_supports``, ``max_work``, ``alpha_rows``,
+            ``should_stop``.
+
+        Returns
+        -------
+        ndarray or None
+            The floors, or None when the root has too many supports.
+        """
+        return cox_feature_floors(self, lower, upper, **kwargs)
 
     def loss_floor(self) -> float:
         """A lower bound on the loss of every model, for the LP's loss column.

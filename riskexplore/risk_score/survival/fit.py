@@ -3,9 +3,11 @@
 :func:`fit_survival_score` minimises the mean Breslow negative partial log-likelihood plus
 ``c0`` per item used over integer points (no intercept), with the risk scores' LCPA search
 on the Cox datafit: the same bounds, constraints on the points, certificates, live events,
-stop, threads and cut pool. The support screen, lattice, beam search and root fixing have
-no Cox kernel yet and step aside (``CoxLoss.support_kernel`` is None). A raw table is
-binarized as for risk scores (one item per variable).
+stop, threads and cut pool, and root fixing with the Cox support bound
+(:mod:`riskexplore.risk_score.survival.support`). The support screen at the nodes, the
+lattice and the beam search have no Cox kernel yet and step aside
+(``CoxLoss.support_kernel`` is None). A raw table is binarized as for risk scores (one item
+per variable).
 """
 
 from __future__ import annotations
