@@ -102,6 +102,11 @@ BUILTIN_COMMANDS: dict[str, Command] = {
         "riskexplore.cli.checklist",
         "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
     ),
+    "survival_score": Command(
+        "survival",
+        "riskexplore.cli.survival",
+        "fit a survival score (time to event; also: fit --time T --event E) to a CSV file",
+    ),
 }
 
 

@@ -4,8 +4,9 @@ The third family (issue 36). Its outcome is a time to event (``outcome="survival
 is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so every
 ``(X, y)`` signature and row indexing of the layers above stays. What v1 offers: the fit
 (``fit_survival_score``), live incumbents, the card, comparisons, the cut pool shared between
-solves, and a warm-up. Not yet (each says so when asked): the Explorer's survival mode, the
-size path, near-optimal sets and edits, the subgroup audit, validation, the command line.
+solves, a warm-up and the command ``riskexplore survival`` (``fit --time T --event E``). Not
+yet (each says so when asked): the Explorer's survival mode, the size path, near-optimal
+sets and edits, the subgroup audit, validation.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pandas as pd
 
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
-from riskexplore.core.registry import AuditSpec, ModelFamily, PathPlot
+from riskexplore.core.registry import BUILTIN_COMMANDS, AuditSpec, ModelFamily, PathPlot, PlugIns
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
@@ -289,5 +290,6 @@ FAMILY = ModelFamily(
     shared={"cut_pool": CutPool},
     audit=AuditSpec(metrics=()),
     warm_up=warm_up,
+    plugins=PlugIns(command=BUILTIN_COMMANDS["survival_score"]),
     outcome="survival",
 )

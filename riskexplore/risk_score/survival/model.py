@@ -226,6 +226,60 @@ class SurvivalScore(JsonDocument):
             table[f"risk_percent_at_{h:g}"] = risk[:, k]
         return pd.DataFrame(table)
 
+    def certificate_line(self) -> str:
+        """One line about the certificate (``certified optimal (gap 0.0%)``).
+
+        Returns
+        -------
+        str
+            The line.
+        """
+        if self.certificate is None:
+            return "no optimality certificate"
+        return self.certificate.describe(self.stats.get("time"))
+
+    def to_text(self, width: int = 12) -> str:
+        """The card as plain text: the items with their points, then the risk of each total
+        score at each horizon.
+
+        Parameters
+        ----------
+        width : int
+            Width of the table's columns.
+
+        Returns
+        -------
+        str
+            The card.
+        """
+        names = list(self.points) or ["(no item: everyone scores 0)"]
+        left = max(len(n) for n in names) + 2
+        lines = [f"{n:<{left}}{p:+d} points" for n, p in self.points.items()] or [names[0]]
+        if self.baseline is not None and self.horizons:
+            table = self.risk_table()
+            lines += ["", "TOTAL SCORE".ljust(left) + "".join(
+                f"risk by {h:g}".rjust(width) for h in self.horizons
+            )]  # fmt: skip
+            for row in table.itertuples(index=False):
+                risks = "".join(f"{r:.1f}%".rjust(width) for r in row[1:])
+                lines.append(f"{int(row[0]):<{left}}{risks}")
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """The certificate, the Cox loss and the rows and events fitted, in one line.
+
+        Returns
+        -------
+        str
+            The summary.
+        """
+        parts = [self.certificate_line()]
+        if self.loss is not None:
+            parts.append(f"loss {self.loss:.6f}")
+        if "n_samples" in self.stats:
+            parts.append(f"{self.stats['n_samples']} rows, {self.stats.get('n_events')} events")
+        return "; ".join(parts)
+
     def __repr__(self) -> str:
         status = self.certificate.status if self.certificate else None
         return f"SurvivalScore(points={self.points}, horizons={self.horizons}, status={status!r})"
