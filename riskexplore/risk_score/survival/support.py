@@ -40,6 +40,25 @@ _NEWTON_STEPS = 30
 
 
 @njit(cache=True)
+def _bit_patterns(X, support):
+    """Each row's pattern on a support of 0/1 columns: ``sum_a x[support[a]] 2^a``."""
+    n = X.shape[0]
+    pid = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        code = 0
+        for a in range(support.shape[0]):
+            if X[i, support[a]] != 0.0:
+                code |= 1 << a
+        pid[i] = code
+    return pid
+
+
+def _all_patterns(k: int) -> np.ndarray:
+    """Every 0/1 pattern of ``k`` columns, row ``p`` holding the bits of ``p``."""
+    return ((np.arange(1 << k)[:, None] >> np.arange(k)) & 1).astype(float)
+
+
+@njit(cache=True)
 def _risk_counts(Xs, pid, n_patterns, w, ev_w, first_event_row, G):
     """``R[g, p]``, ``D[g]`` and ``sx`` of one support (rows sorted by time)."""
     n, k = Xs.shape
@@ -66,6 +85,7 @@ def _risk_counts(Xs, pid, n_patterns, w, ev_w, first_event_row, G):
 
 @njit(cache=True)
 def _f_grad_hess(theta, R, D, pats, sx, W):
+    """The loss on the support, its gradient and Hessian (loops: no temporary arrays)."""
     G, P = R.shape
     k = theta.shape[0]
     e = pats @ theta
@@ -74,16 +94,34 @@ def _f_grad_hess(theta, R, D, pats, sx, W):
     f = 0.0
     g = np.zeros(k)
     H = np.zeros((k, k))
+    mu = np.zeros(k)
+    M2 = np.zeros((k, k))
     for gi in range(G):
         if D[gi] == 0.0:
             continue
-        r = R[gi] * e
-        S = r.sum()
-        mu = r @ pats
-        M2 = (pats * r[:, None]).T @ pats
+        S = 0.0
+        mu[:] = 0.0
+        M2[:, :] = 0.0
+        for p in range(P):
+            r = R[gi, p] * e[p]
+            if r == 0.0:
+                continue
+            S += r
+            for a in range(k):
+                ra = r * pats[p, a]
+                if ra != 0.0:
+                    mu[a] += ra
+                    for b in range(a + 1):
+                        M2[a, b] += ra * pats[p, b]
         f += D[gi] * (np.log(S) + m)
-        g += D[gi] * mu / S
-        H += D[gi] * (M2 / S - np.outer(mu, mu) / (S * S))
+        w = D[gi] / S
+        for a in range(k):
+            g[a] += w * mu[a]
+            for b in range(a + 1):
+                h = w * (M2[a, b] - mu[a] * mu[b] / S)
+                H[a, b] += h
+                if b != a:
+                    H[b, a] += h
     f -= theta @ sx
     g -= sx
     return f / W, g / W, H / W
@@ -123,6 +161,11 @@ def _projected_newton_bound(R, D, pats, sx, W, lo, hi, steps):
     return bound - 1e-9 * (1.0 + abs(bound))
 
 
+def _binary_columns(loss: CoxLoss) -> np.ndarray:
+    """Whether each column of the loss's rows holds only 0 and 1."""
+    return np.all((loss.X == 0.0) | (loss.X == 1.0), axis=0)
+
+
 def _first_event_rows(loss: CoxLoss) -> tuple[np.ndarray, int]:
     """Whether each sorted row opens a tie group that holds an event; how many do."""
     r = loss.rows
@@ -132,7 +175,7 @@ def _first_event_rows(loss: CoxLoss) -> tuple[np.ndarray, int]:
     return opens, int(opens.sum())
 
 
-def cox_support_bound(loss: CoxLoss, support, lower, upper, _events=None) -> float:
+def cox_support_bound(loss: CoxLoss, support, lower, upper, _events=None, _binary=None) -> float:
     """A certified lower bound on the Cox loss of every model on ``support`` in a box.
 
     Parameters
@@ -151,11 +194,15 @@ def cox_support_bound(loss: CoxLoss, support, lower, upper, _events=None) -> flo
     """
     S = np.asarray(support, dtype=np.int64)
     Xs = np.ascontiguousarray(loss.X[:, S])
-    pats, pid = np.unique(Xs, axis=0, return_inverse=True)
+    binary = _binary if _binary is not None else _binary_columns(loss)
+    if binary[S].all():  # 0/1 items (a binarized table): patterns by bits, no sort
+        pid, pats = _bit_patterns(loss.X, S), _all_patterns(len(S))
+    else:
+        pats, pid = np.unique(Xs, axis=0, return_inverse=True)
+        pid = pid.ravel().astype(np.int64)
     opens, G = _events if _events is not None else _first_event_rows(loss)
     r = loss.rows
-    R, D, sx = _risk_counts(Xs, pid.ravel().astype(np.int64), len(pats), r.weights,
-                            r.event_weights, opens, G)  # fmt: skip
+    R, D, sx = _risk_counts(Xs, pid, len(pats), r.weights, r.event_weights, opens, G)
     lo, hi = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
     return float(_projected_newton_bound(R, D, pats, sx, r.total_weight, lo, hi, _NEWTON_STEPS))
 
@@ -219,7 +266,7 @@ def cox_feature_floors(
     count = _count(len(allowed), len(forced), k_min, k_max)
     if count > max_supports or count * loss.n_rows > max_work:
         return None
-    events = _first_event_rows(loss)
+    events, binary = _first_event_rows(loss), _binary_columns(loss)
     floors = np.full(d, np.inf)
     for n, S in enumerate(_supports(allowed, forced, k_min, k_max)):
         if n % 256 == 0 and should_stop is not None and should_stop():
@@ -227,7 +274,8 @@ def cox_feature_floors(
         if alpha_rows is not None and _breaks(alpha_rows, S, d):
             continue
         idx = np.asarray(S) + 1
-        bound = cox_support_bound(loss, S, lo[idx], hi[idx], events) + float(c0[list(S)].sum())
+        bound = cox_support_bound(loss, S, lo[idx], hi[idx], events, binary)
+        bound += float(c0[list(S)].sum())
         floors[list(S)] = np.minimum(floors[list(S)], bound)
     return floors
 
