@@ -155,6 +155,8 @@ def run_table(table: str, args, folder: Path) -> dict:
         "status": report["status"],
         "gap": report["gap"],
         "nodes": report["nodes"],
+        "fixing_s": model.stats.get("solver", {}).get("fixing_time"),
+        "fixed_items": model.stats.get("solver", {}).get("fixed_features"),
         "objective": report["objective"],
         "points": report["points"],
         "c": harrell_c(time_, event, score).estimate,
