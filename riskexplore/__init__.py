@@ -99,5 +99,10 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.risk_score.model import RiskScore as RiskScore
     from riskexplore.risk_score.operating_point import OperatingPoint as OperatingPoint
     from riskexplore.risk_score.problem import RiskScoreProblem as RiskScoreProblem
+    from riskexplore.risk_score.survival.fit import fit_survival_score as fit_survival_score
+    from riskexplore.risk_score.survival.fit import (
+        iter_fit_survival_score as iter_fit_survival_score,
+    )
+    from riskexplore.risk_score.survival.model import SurvivalScore as SurvivalScore
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, __file__)

@@ -29,7 +29,8 @@ PUBLIC = (
 
 #: Names added since: near-optimal sets and feature prices (issue 13), the subgroup audit
 #: and the group calibration of risk scores (issue 22), the warning about skipped columns
-#: (issue 32), validation, recalibration and operating-point rules (issue 34).
+#: (issue 32), validation, recalibration and operating-point rules (issue 34), survival
+#: scores (issue 36).
 ADDED = (
     "feature_prices",
     "near_optimal_checklists",
@@ -42,6 +43,9 @@ ADDED = (
     "recalibrate",
     "validate",
     "OperatingPoint",
+    "SurvivalScore",
+    "fit_survival_score",
+    "iter_fit_survival_score",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are
@@ -59,6 +63,7 @@ IN_FLIGHT: tuple[str, ...] = ()
         "riskexplore.risk_score.lcpa",
         "riskexplore.risk_score.scaled",
         "riskexplore.risk_score.support",
+        "riskexplore.risk_score.survival",
         "riskexplore.figures",
         "riskexplore.widgets",
     ],

@@ -221,6 +221,29 @@ def add_data(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_survival_outcome(parser: argparse.ArgumentParser) -> None:
+    """``--time COL``, ``--event COL`` and ``--horizon H [H ...]``: a survival outcome (a
+    survival score is fitted instead of a risk score).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    group = parser.add_argument_group("survival outcome (fits a survival score)")
+    group.add_argument("--time", metavar="COL", help="follow-up time column (>= 0)")
+    group.add_argument(
+        "--event", metavar="COL", help="event column: 1 if the event happened, 0 if censored"
+    )
+    group.add_argument(
+        "--horizon",
+        type=positive_finite_float,
+        nargs="+",
+        metavar="H",
+        help="time(s) at which the card reads the risk of the event, in the unit of --time",
+    )
+
+
 def load_table(data: str, target: str | None):
     """``(X, y, dataset name)`` from a CSV path or a bundled dataset name.
 

@@ -14,6 +14,7 @@ from typing import Any
 from riskexplore.cli.arguments import (
     add_data,
     add_parallel,
+    add_survival_outcome,
     add_time_limit,
     load_table,
     nonnegative_float,
@@ -35,6 +36,7 @@ from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.reporting import add_reporting, check_reporting, finish_reporting
 from riskexplore.cli.solving import dask_client, run_solve
+from riskexplore.core.registry import load_plugin
 from riskexplore.data.binarize import Binarizer
 from riskexplore.risk_score.fit import iter_fit_risk_score
 from riskexplore.risk_score.operating_point import OperatingPoint
@@ -52,15 +54,22 @@ from riskexplore.risk_score.raw_table import BINARIZE_OPTIONS
 
 __all__ = [
     "DESCRIPTION",
+    "SURVIVAL_COMMAND",
     "add_arguments",
     "add_near_optimal_arguments",
+    "binarization_arguments",
     "fit_report",
     "near_optimal_problem",
     "run",
 ]
 
 #: The command's description in ``--help``.
-DESCRIPTION = "Fit a certifiably optimal risk score and print its score card."
+DESCRIPTION = (
+    "Fit a certifiably optimal risk score and print its score card (with --time and "
+    "--event: a survival score)."
+)
+#: The command that fits a survival score (``fit --time T --event E`` runs it).
+SURVIVAL_COMMAND = "riskexplore.cli.survival"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +111,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"largest multiplier m of the learned scale (default {MULTIPLIER_MAX:g})",
     )
     _add_operating_point(parser)
+    add_survival_outcome(parser)
     add_binarization(parser, linear=True)
     add_time_limit(parser, "model")
     add_parallel(parser, "the search", "fit the support screen")
@@ -125,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
     """
+    if args.time is not None or args.event is not None:  # a survival outcome
+        return load_plugin(SURVIVAL_COMMAND).run(args)
     for low, high, what in (
         (args.coef_min, args.coef_max, "coef"),
         (args.intercept_min, args.intercept_max, "intercept"),
@@ -134,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     scale_kwargs = _scale_arguments(args)
     rules = _operating_point(args)
     X, y, name = load_table(args.data, args.target)
-    binarization = _binarization(args, X, name)
+    binarization = binarization_arguments(args, X, name)
     audit_data = check_audit(args, X, y)
     validation_data = check_reporting(args, X, y)
     progress = None if args.json else ProgressPrinter()
@@ -178,14 +190,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _binarization(args: argparse.Namespace, X, name: str) -> dict[str, Any]:
+def binarization_arguments(args: argparse.Namespace, X, name: str) -> dict[str, Any]:
     """The raw-table arguments of ``fit_risk_score`` (``binarize``, ``thresholds``,
     ``linear``, ``one_per_variable``) from the flags, checked against the data.
 
     A table of 0/1 columns is used as it is (no binarizer: the same model and card as
     before raw tables were read), as is any table with ``--no-binarize``; every other
     table is binarized (``binarize="auto"``; a bundled dataset's category codes, such as
-    heart's ``cp``, as categories).
+    heart's ``cp``, as categories). Survival scores binarize the same way.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments (``--cuts``, ``--linear``, ``--no-binarize``, ...).
+    X : DataFrame
+        The features.
+    name : str
+        The dataset's name.
+
+    Returns
+    -------
+    dict
+        ``binarize`` and, for a binarized table, ``thresholds``, ``linear`` and
+        ``one_per_variable``.
     """
     cuts = thresholds(args.cuts, X)
     linear = linear_columns(args.linear, X)

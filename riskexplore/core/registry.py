@@ -61,6 +61,7 @@ __all__ = [
 BUILTIN_FAMILIES: dict[str, str] = {
     "risk_score": "riskexplore.risk_score.family",
     "checklist": "riskexplore.checklist.family",
+    "survival_score": "riskexplore.risk_score.survival.family",
 }
 
 #: The family chosen when none is named (the default of ``family=`` arguments).
@@ -100,6 +101,11 @@ BUILTIN_COMMANDS: dict[str, Command] = {
         "checklist",
         "riskexplore.cli.checklist",
         "fit a predictive checklist (M-of-N rule) to a CSV file or a bundled dataset",
+    ),
+    "survival_score": Command(
+        "survival",
+        "riskexplore.cli.survival",
+        "fit a survival score (time to event; also: fit --time T --event E) to a CSV file",
     ),
 }
 
@@ -518,6 +524,11 @@ class ModelFamily:
         table as it is.
     validation : ValidationSpec or None
         How its models are validated on other rows and recalibrated; None: not offered.
+    outcome : {"binary", "survival"}
+        The kind of outcome ``y`` its fit takes: ``"binary"`` (0/1 labels) or
+        ``"survival"`` (scikit-survival's structured array ``[("event", bool), ("time",
+        float)]``, so that every ``(X, y)`` signature and row indexing stays). Layers
+        that only handle one kind (the Explorer, the audit, AUC and calibration) ask it.
     """
 
     name: str
@@ -551,6 +562,7 @@ class ModelFamily:
     plugins: PlugIns = PlugIns()
     raw_table: RawTableSpec | None = None
     validation: ValidationSpec | None = None
+    outcome: str = "binary"
 
 
 _lock = threading.Lock()

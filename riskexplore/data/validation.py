@@ -23,6 +23,7 @@ __all__ = [
     "check_features",
     "check_magnitude",
     "check_training_data",
+    "check_training_features",
     "check_unique_names",
     "split_outcome",
 ]
@@ -408,6 +409,32 @@ def check_training_data(X, y, sample_weight=None, feature_names=None):
     _check_finite(X_array, names)
     w = _weights(sample_weight, n, y_pm)
     return np.ascontiguousarray(X_array), y_pm, w, names
+
+
+def check_training_features(X, feature_names=None) -> tuple[np.ndarray, list[str]]:
+    """Validate the features of a model whose outcome is checked elsewhere (a survival
+    outcome, :func:`~riskexplore.data.survival.check_survival_outcome`).
+
+    Parameters
+    ----------
+    X : DataFrame, ndarray or nested list, shape (n, d)
+        Numeric (or boolean) features without missing or infinite values.
+    feature_names : list of str, optional
+        As for :func:`check_training_data`.
+
+    Returns
+    -------
+    X : float ndarray (n, d)
+    names : list of str
+
+    Raises
+    ------
+    InputError
+        Naming the column or value at fault.
+    """
+    X_array, names = _features(X, feature_names)
+    _check_finite(X_array, names)
+    return np.ascontiguousarray(X_array), names
 
 
 def check_features(X, feature_names) -> np.ndarray:

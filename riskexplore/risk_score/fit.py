@@ -256,7 +256,7 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     if isinstance(settings, LCPASettings):
         return "lcpa"
     d = problem.n_features
-    if d == 0:
+    if d == 0 or problem.loss.support_kernel is None:  # no kernel screens this loss
         return "lcpa"
     # the screen pays where the kernel merges rows (binary or few-valued features), also
     # when the root has too many supports to screen at once: its LP nodes then split the

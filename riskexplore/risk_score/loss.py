@@ -9,6 +9,8 @@ from a table instead of computed.
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 from scipy.sparse import csr_matrix
 
@@ -42,6 +44,8 @@ def mostly_zero(A: np.ndarray) -> bool:
 class LogisticLoss:
     """``l(lam) = sum_i w_i log(1 + exp(-<lam, z_i>))`` with ``sum_i w_i = 1``.
 
+    The engine's logistic datafit (:class:`~riskexplore.risk_score.datafit.Datafit`).
+
     Parameters
     ----------
     Z : array (m, d+1)
@@ -51,6 +55,11 @@ class LogisticLoss:
     lam_lower, lam_upper : arrays (d+1,)
         Integer bounds on ``lam``; used to size the lookup table.
     """
+
+    #: ``lam[0]`` is a free intercept.
+    has_intercept = True
+    #: The compiled support kernel of ``support/`` screens supports of this loss.
+    support_kernel = "logistic"
 
     def __init__(
         self,
@@ -113,6 +122,69 @@ class LogisticLoss:
         if self._csr is not None:
             return self._csr @ np.asarray(lam, dtype=float)
         return self.Z @ lam
+
+    def column(self, j):
+        """How the margins change per unit of ``lam[j]``: the column ``Z[:, j]``.
+
+        Parameters
+        ----------
+        j : int or array of int
+            A coordinate of ``lam``, or several (then one column each).
+
+        Returns
+        -------
+        ndarray
+            The column(s) of ``Z``.
+        """
+        return self.Z[:, j]
+
+    def loss_floor(self) -> float:
+        """A lower bound on the loss of every model: 0 (each term is positive).
+
+        Returns
+        -------
+        float
+            0.0.
+        """
+        return 0.0
+
+    def loss_bounds(self, lower: np.ndarray, upper: np.ndarray, max_size: int):
+        """``[L_min, L_max]`` over every model in a box (Proposition 4 of Ustun & Rudin).
+
+        Parameters
+        ----------
+        lower, upper : ndarray of shape (d+1,)
+            The box of ``[intercept, points...]``.
+        max_size : int
+            The most non-zero points.
+
+        Returns
+        -------
+        tuple of float
+            ``(L_min, L_max)``.
+        """
+        y = self.Z[:, 0]  # first column of z = y * [1, x] is the label
+        X = self.Z[:, 1:] * y[:, None]
+        s_min, s_max = box_score_range(X, lower[1:], upper[1:], max_size)
+        lo0, hi0 = lower[0], upper[0]
+        worst_margin = np.where(y > 0, lo0 + s_min, -(hi0 + s_max))
+        best_margin = np.where(y > 0, hi0 + s_max, -(lo0 + s_min))
+        L_min = float(self.weights @ np.logaddexp(0.0, -best_margin))
+        L_max = float(self.weights @ np.logaddexp(0.0, -worst_margin))
+        return L_min, L_max
+
+    def fingerprint(self) -> str:
+        """A digest of the compressed rows and weights (equal data, equal digest).
+
+        Returns
+        -------
+        str
+            A hex digest, as the cut pool keeps.
+        """
+        digest = hashlib.sha256()
+        digest.update(np.ascontiguousarray(self.Z).tobytes())
+        digest.update(np.ascontiguousarray(self.weights).tobytes())
+        return digest.hexdigest()
 
     def from_scores(self, s: np.ndarray, integral: bool = False) -> float:
         """Loss given margins ``s = Z @ lam``; ``integral`` promises integer ``lam``."""
@@ -190,6 +262,44 @@ def score_range(Z: np.ndarray, lam_lower: np.ndarray, lam_upper: np.ndarray):
     lo = np.minimum(Z * lam_lower, Z * lam_upper).sum(axis=1)
     hi = np.maximum(Z * lam_lower, Z * lam_upper).sum(axis=1)
     return float(np.floor(lo.min())), float(np.ceil(hi.max()))
+
+
+def box_score_range(X: np.ndarray, lo: np.ndarray, hi: np.ndarray, max_size: int):
+    """Smallest and largest ``<points, x_i>`` over a box with at most ``max_size`` points.
+
+    A point forced in by the box (``lo > 0`` or ``hi < 0``) counts against ``max_size``
+    whatever its value.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+        Rows of features.
+    lo, hi : ndarray of shape (d,)
+        The box of the points.
+    max_size : int
+        The most non-zero points.
+
+    Returns
+    -------
+    tuple of ndarray
+        The smallest and largest score of each row.
+    """
+    t_min = np.minimum(X * lo, X * hi)
+    t_max = np.maximum(X * lo, X * hi)
+    forced = (lo > 0) | (hi < 0)
+    free = max(0, max_size - int(forced.sum()))
+    s_min = t_min[:, forced].sum(axis=1) + _sum_extreme(np.minimum(t_min[:, ~forced], 0), free)
+    s_max = t_max[:, forced].sum(axis=1) - _sum_extreme(-np.maximum(t_max[:, ~forced], 0), free)
+    return s_min, s_max
+
+
+def _sum_extreme(T: np.ndarray, k: int) -> np.ndarray:
+    """Sum of the ``k`` smallest entries of each row of ``T``."""
+    if T.shape[1] == 0 or k <= 0:
+        return np.zeros(T.shape[0])
+    if k >= T.shape[1]:
+        return T.sum(axis=1)
+    return np.partition(T, k - 1, axis=1)[:, :k].sum(axis=1)
 
 
 def _expit(x: np.ndarray) -> np.ndarray:

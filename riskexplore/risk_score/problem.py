@@ -303,7 +303,17 @@ class RiskScoreProblem:
                 signs=signs,
                 c0_by_feature=c0_by_feature,
             )
-        elif list(coefficient_set.feature_names) != names:
+        self._set_model_space(coefficient_set, min_size, max_size, groups, constraints)
+        lo, hi = coefficient_set.full_bounds()
+        self.loss = LogisticLoss.from_data(X, y, self.sample_weight, lo, hi)
+
+    def _set_model_space(
+        self, coefficient_set: CoefficientSet, min_size, max_size, groups, constraints
+    ) -> None:
+        """Check and keep the coefficient set, the size bounds, the groups and the rows
+        (``self.X`` and ``self.feature_names`` set first)."""
+        names = self.feature_names
+        if list(coefficient_set.feature_names) != names:
             raise InputError("coefficient_set.feature_names must match the data's columns")
         self.coefficient_set = coefficient_set
         d = len(names)
@@ -314,14 +324,12 @@ class RiskScoreProblem:
                 f"model size bounds [{min_size}, {max_size}] are empty; need "
                 f"0 <= min_size <= max_size"
             )
-        self.groups = group_frame(groups, X.shape[0])
+        self.groups = group_frame(groups, self.X.shape[0])
         #: Combinatorial rules (:class:`~riskexplore.risk_score.operating_point.ScoreRule`),
         #: registered by their constraints while the rows compile.
         self.rules: list = []
         self.rows: list[LinearRow] = constraints_to_rows(constraints, names, problem=self)
         self.row_matrix: RowMatrix = compile_rows(self.rows, names)
-        lo, hi = coefficient_set.full_bounds()
-        self.loss = LogisticLoss.from_data(X, y, self.sample_weight, lo, hi)
 
     # --- shapes and bounds -------------------------------------------------------------
     @property

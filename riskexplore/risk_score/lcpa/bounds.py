@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.risk_score.loss import box_score_range
 from riskexplore.risk_score.problem import RiskScoreProblem
 
 _EPS = 1e-12
@@ -117,27 +118,12 @@ def feature_score_range(problem: RiskScoreProblem, X: np.ndarray):
         The smallest and largest score of each row.
     """
     lo, hi = problem.lam_bounds()
-    lo, hi = lo[1:], hi[1:]
-    t_min = np.minimum(X * lo, X * hi)
-    t_max = np.maximum(X * lo, X * hi)
-    forced = (lo > 0) | (hi < 0)
-    free = max(0, problem.max_size - int(forced.sum()))
-    s_min = t_min[:, forced].sum(axis=1) + _sum_extreme(np.minimum(t_min[:, ~forced], 0), free)
-    s_max = t_max[:, forced].sum(axis=1) - _sum_extreme(-np.maximum(t_max[:, ~forced], 0), free)
-    return s_min, s_max
-
-
-def _sum_extreme(T: np.ndarray, k: int) -> np.ndarray:
-    """Sum of the ``k`` smallest entries of each row of ``T``."""
-    if T.shape[1] == 0 or k <= 0:
-        return np.zeros(T.shape[0])
-    if k >= T.shape[1]:
-        return T.sum(axis=1)
-    return np.partition(T, k - 1, axis=1)[:, :k].sum(axis=1)
+    return box_score_range(X, lo[1:], hi[1:], problem.max_size)
 
 
 def loss_bounds(problem: RiskScoreProblem, intercept: tuple[float, float]):
-    """``[L_min, L_max]`` over every model in the box (Proposition 4).
+    """``[L_min, L_max]`` over every model in the box, from the problem's datafit
+    (``problem.loss.loss_bounds``: Proposition 4 for the logistic loss).
 
     Parameters
     ----------
@@ -151,18 +137,10 @@ def loss_bounds(problem: RiskScoreProblem, intercept: tuple[float, float]):
     tuple of float
         ``(L_min, L_max)``.
     """
-    Z = problem.loss.Z
-    y = Z[:, 0]  # first column of z = y * [1, x] is the label
-    X = Z[:, 1:] * y[:, None]
-    s_min, s_max = feature_score_range(problem, X)
-    lo0, hi0 = intercept
-    best = np.where(y > 0, lo0 + s_min, -(hi0 + s_max))  # smallest margin y*score
-    worst_margin = best
-    best_margin = np.where(y > 0, hi0 + s_max, -(lo0 + s_min))
-    w = problem.loss.weights
-    L_min = float(w @ np.logaddexp(0.0, -best_margin))
-    L_max = float(w @ np.logaddexp(0.0, -worst_margin))
-    return L_min, L_max
+    lo, hi = problem.lam_bounds()
+    lo, hi = lo.copy(), hi.copy()
+    lo[0], hi[0] = intercept
+    return problem.loss.loss_bounds(lo, hi, problem.max_size)
 
 
 def intercept_bounds(problem: RiskScoreProblem) -> tuple[float, float]:
@@ -172,7 +150,8 @@ def intercept_bounds(problem: RiskScoreProblem) -> tuple[float, float]:
     ``logit(pi)`` (``pi`` the weighted share of positives) at both ``b`` and ``b - 1``,
     the loss strictly decreases from ``b`` to ``b - 1``; so an optimal intercept obeys
     ``b <= logit(pi) + 1 - min_i s_i`` (and symmetrically from below). The argument
-    needs the intercept to be free of constraint rows, otherwise the user's bounds stay.
+    needs the intercept to be free of constraint rows, otherwise the user's bounds stay
+    (as they do for a datafit without an intercept, such as the Cox loss).
 
     Parameters
     ----------
@@ -185,7 +164,7 @@ def intercept_bounds(problem: RiskScoreProblem) -> tuple[float, float]:
         ``(lower, upper)`` within the problem's own intercept bounds.
     """
     lo0, hi0 = problem.lam_bounds()[0][0], problem.lam_bounds()[1][0]
-    if problem.intercept_in_rows():
+    if not problem.loss.has_intercept or problem.intercept_in_rows():
         return lo0, hi0
     w = problem.sample_weight
     pi = float(w[problem.y > 0].sum() / w.sum())

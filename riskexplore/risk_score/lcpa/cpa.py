@@ -80,7 +80,8 @@ class _CPA:
         self.emitter = EventEmitter([self.trace, *listeners])
         self.d = problem.n_features
         self.ub = math.inf
-        self.lb = 0.0  # the loss is non-negative and so are the penalties
+        # the loss is at least the datafit's floor (0 for the logistic loss); penalties >= 0
+        self.lb = float(problem.loss.loss_floor())
         self.best: np.ndarray | None = None
         self.nodes = 0
         self.cuts = 0
@@ -104,7 +105,7 @@ class _CPA:
         h.setOptionValue("mip_rel_gap", _MIP_GAP)
         h.setOptionValue("mip_abs_gap", 0.0)
         inf = highspy.kHighsInf
-        col_lo = np.concatenate([lo, np.zeros(2 * d), [0.0]])
+        col_lo = np.concatenate([lo, np.zeros(2 * d), [self.lb]])
         col_hi = np.concatenate(
             [hi, (hi[1:] >= 1).astype(float), (lo[1:] <= -1).astype(float), [inf]]
         )

@@ -10,7 +10,6 @@ never used on other data by mistake.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 
 import numpy as np
@@ -19,11 +18,11 @@ from riskexplore.errors import InputError
 
 
 def loss_fingerprint(loss) -> str:
-    """A digest of the compressed rows and weights that define the loss.
+    """A digest of the data that define the loss (its datafit's ``fingerprint()``).
 
     Parameters
     ----------
-    loss : LogisticLoss
+    loss : Datafit
         The loss.
 
     Returns
@@ -31,10 +30,7 @@ def loss_fingerprint(loss) -> str:
     str
         A hex digest (equal for equal data and weights).
     """
-    digest = hashlib.sha256()
-    digest.update(np.ascontiguousarray(loss.Z).tobytes())
-    digest.update(np.ascontiguousarray(loss.weights).tobytes())
-    return digest.hexdigest()
+    return loss.fingerprint()
 
 
 class CutPool:

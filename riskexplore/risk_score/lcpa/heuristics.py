@@ -156,7 +156,7 @@ def polish(
         obj, j, value = best
         if j is None:
             break
-        s = s + loss.Z[:, j] * (value - lam[j])
+        s = s + loss.column(j) * (value - lam[j])
         activity = checker.moved(activity, lam, j, value)
         lam[j] = value
         objective = loss.from_scores(s, True) + float(c0 @ (lam[1:] != 0))
@@ -175,7 +175,7 @@ def _best_value(problem, checker, lam, s, activity, j):
     values = values[feasible]
     if values.size == 0:
         return None, np.inf
-    z = problem.loss.Z[:, j]
+    z = problem.loss.column(j)
     penalty_rest = float(problem.c0 @ (lam[1:] != 0)) - (
         problem.c0[j - 1] * (lam[j] != 0) if j > 0 else 0.0
     )
@@ -263,7 +263,7 @@ def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray, should_
         up, down = np.ceil(lam[todo]) - lam[todo], np.floor(lam[todo]) - lam[todo]
         deltas = np.concatenate([up, down])
         cols = np.concatenate([todo, todo])
-        S = s[:, None] + loss.Z[:, cols] * deltas[None, :]
+        S = s[:, None] + loss.column(cols) * deltas[None, :]
         new_vals = lam[cols] + deltas
         penalty = float(c0 @ (lam[1:] != 0)) + c0_full[cols] * (
             (new_vals != 0).astype(float) - (lam[cols] != 0)
@@ -271,7 +271,7 @@ def sequential_rounding(problem: RiskScoreProblem, lam_real: np.ndarray, should_
         objs = loss.batch_from_scores(S) + penalty
         k = int(np.argmin(objs))
         j = cols[k]
-        s += loss.Z[:, j] * deltas[k]
+        s += loss.column(j) * deltas[k]
         lam[j] = np.rint(new_vals[k])
         todo = todo[todo != j]
     lam = np.rint(lam).astype(np.int64)

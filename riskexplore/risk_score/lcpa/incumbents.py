@@ -90,7 +90,7 @@ class Incumbents:
         """
         s = self.search
         p = s.problem
-        if s.settings.beam_width > 0 and s.d > 0:
+        if s.settings.beam_width > 0 and s.d > 0 and p.loss.support_kernel is not None:
             self.beam(lo, hi)
         budget = s.settings.init_time_fraction * min(s.limits.time_limit, 3600.0)
         points = []

@@ -107,6 +107,10 @@ def add_columns(h: highspy.Highs, costs: np.ndarray, lower: np.ndarray, upper: n
 class SurrogateLP:
     """A HiGHS LP with a bounded pool of loss cuts."""
 
+    #: The least value of the loss column (the datafit's floor; the learned scale's LP,
+    #: on the logistic loss only, keeps 0).
+    loss_floor = 0.0
+
     def __init__(self, problem: RiskScoreProblem, max_cuts: int = 120) -> None:
         self.problem = problem
         self.d = d = problem.n_features
@@ -117,7 +121,10 @@ class SurrogateLP:
         lam_lo, lam_hi = problem.lam_bounds()
         self.root_lower, self.root_upper = root_bounds(problem)
         costs = np.concatenate([np.zeros(d + 1), problem.c0, [1.0]])
-        lower = np.concatenate([self.root_lower, [0.0]])
+        # the loss column's floor comes from the datafit: 0 for the logistic loss, possibly
+        # below 0 for a weighted Cox loss (a term ``log w_i`` with a weight below 1)
+        self.loss_floor = float(problem.loss.loss_floor())
+        lower = np.concatenate([self.root_lower, [self.loss_floor]])
         upper = np.concatenate([self.root_upper, [_INF]])
         add_columns(h, costs, lower, upper)
         self.row_ids: list[int] = []  # stable id of every LP row, in LP order
@@ -228,7 +235,7 @@ class SurrogateLP:
             The bounds.
         """
         self.highs.changeColBounds(
-            self.L_col, max(0.0, lower), upper if math.isfinite(upper) else _INF
+            self.L_col, max(self.loss_floor, lower), upper if math.isfinite(upper) else _INF
         )
 
     def set_size_bounds(self, lower: int, upper: int) -> None:

@@ -241,7 +241,11 @@ class _LCPA(ParallelNodes):
         return lo[: self.d + 1], hi[: self.d + 1]
 
     def _root_fixing_wanted(self, lo: np.ndarray, hi: np.ndarray) -> bool:
-        return self.d > 0 and not self._should_stop()
+        # the support kernel screens the logistic loss; another datafit may bring its own
+        # floors (the Cox loss's ``feature_floors``)
+        loss = self.problem.loss
+        can_bound = loss.support_kernel is not None or hasattr(loss, "feature_floors")
+        return can_bound and self.d > 0 and not self._should_stop()
 
     def _check_feasible(self) -> None:
         start = check_feasible(self.problem)  # raises InfeasibleError with the culprit
@@ -309,6 +313,20 @@ class _LCPA(ParallelNodes):
         incumbent (and later ones as it improves, see :meth:`_restrict`)."""
         t0 = self.clock.elapsed()
         k_min, k_max = self._size_range(lo, hi)
+        if self.problem.loss.support_kernel is None:
+            floors = self.problem.loss.feature_floors(
+                lo,
+                hi,
+                c0=self.problem.c0,
+                k_min=k_min,
+                k_max=k_max,
+                max_supports=self.settings.fixing_max_supports,
+                max_work=self.settings.fixing_max_work,
+                alpha_rows=alpha_rows(self.problem),
+                should_stop=self._should_stop,
+            )
+            self._set_fixing(floors, t0)
+            return
         w_lo, w_hi = self._fixing_box(lo, hi)
         floors = root_feature_floors(
             self._support_data(),
@@ -327,6 +345,9 @@ class _LCPA(ParallelNodes):
             n_jobs=self.settings.n_jobs,
             client=self.settings.client,
         )
+        self._set_fixing(floors, t0)
+
+    def _set_fixing(self, floors: np.ndarray | None, t0: float) -> None:
         self.fixing_time += self.clock.elapsed() - t0
         if floors is not None:
             self.fixing = FeatureFixing(floors)

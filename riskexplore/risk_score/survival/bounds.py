@@ -20,11 +20,15 @@ Three lower bounds, the largest kept:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.special import logsumexp
 
-from riskexplore.risk_score.survival.cox import CoxLoss, cox_value_and_grad
 from riskexplore.risk_score.survival.risk_sets import log_risk_sums
+
+if TYPE_CHECKING:  # cox.py imports this module (CoxLoss.loss_bounds)
+    from riskexplore.risk_score.survival.cox import CoxLoss
 
 __all__ = ["cox_loss_bounds"]
 
@@ -56,7 +60,7 @@ def _ranges(loss: CoxLoss, lower, upper, max_size: int):
 
 
 def _tangent_bound(loss: CoxLoss, lo, hi, forced, max_size) -> float:
-    value, g = cox_value_and_grad(loss.rows, np.zeros(loss.n_rows))
+    value, g = loss.value_and_grad_scores(np.zeros(loss.n_rows))
     gp = g @ loss.X
     least = np.minimum(gp * lo, gp * hi)
     return float(value + _least_sums(least[None, :], forced, max_size)[0])

@@ -27,7 +27,9 @@ from numba import njit
 
 from riskexplore.data.survival import check_survival_outcome, check_survival_weights
 from riskexplore.errors import InputError
+from riskexplore.risk_score.survival.bounds import cox_loss_bounds
 from riskexplore.risk_score.survival.risk_sets import RiskSets, log_risk_sums
+from riskexplore.risk_score.survival.support import cox_feature_floors
 
 __all__ = ["CoxLoss", "cox_value", "cox_value_and_grad"]
 
@@ -153,11 +155,14 @@ class CoxLoss:
     has_intercept = False
     #: No lookup table: integer models are evaluated like any other.
     integer_scores = False
+    #: No compiled support kernel yet: the screen, lattice, beam and root fixing step aside.
+    support_kernel = None
 
     def __init__(self, X: np.ndarray, rows: RiskSets) -> None:
         self.X = np.ascontiguousarray(X, dtype=float)
         self.rows = rows
-        self._zero = np.zeros(rows.n_rows)
+        # [0, X]: the columns of lam (the intercept's is zero), read by the heuristics
+        self._columns = np.column_stack([np.zeros(rows.n_rows), self.X])
 
     @classmethod
     def from_data(cls, X, time, event, weights=None) -> CoxLoss:
@@ -225,20 +230,38 @@ class CoxLoss:
         """
         return self.X @ np.asarray(lam, dtype=float)[1:]
 
-    def column(self, j: int) -> np.ndarray:
+    def column(self, j) -> np.ndarray:
         """How the scores change per unit of ``lam[j]`` (zero for the intercept, ``j = 0``).
 
         Parameters
         ----------
-        j : int
-            The coordinate of ``lam``.
+        j : int or array of int
+            A coordinate of ``lam``, or several (then one column each).
 
         Returns
         -------
         ndarray
-            The column, in time order.
+            The column(s), in time order.
         """
-        return self._zero if j == 0 else self.X[:, j - 1]
+        return self._columns[:, j]
+
+    def loss_bounds(self, lower: np.ndarray, upper: np.ndarray, max_size: int):
+        """``(L_min, L_max)`` over a box of models (see
+        :func:`~riskexplore.risk_score.survival.bounds.cox_loss_bounds`).
+
+        Parameters
+        ----------
+        lower, upper : ndarray of shape (d+1,)
+            The box of ``[intercept, points...]`` (the intercept ignored).
+        max_size : int
+            The most non-zero points.
+
+        Returns
+        -------
+        tuple of float
+            ``(L_min, L_max)``.
+        """
+        return cox_loss_bounds(self, lower, upper, max_size)
 
     def from_scores(self, s: np.ndarray, integral: bool = False) -> float:
         """The loss at scores ``s`` (time order); ``integral`` is accepted and ignored.
@@ -327,6 +350,25 @@ class CoxLoss:
         grad[0] = 0.0
         grad[1:] = g @ self.X
         return value, grad
+
+    def feature_floors(self, lower: np.ndarray, upper: np.ndarray, **kwargs) -> np.ndarray | None:
+        """Certified floors of the root's models per feature used (root fixing; see
+        :func:`~riskexplore.risk_score.survival.support.cox_feature_floors`).
+
+        Parameters
+        ----------
+        lower, upper : ndarray of shape (2d+1,)
+            The root's bounds on ``[lambda, alpha]``.
+        **kwargs
+            ``c0``, ``k_min``, ``k_max``, ``max_supports``, ``max_work``, ``alpha_rows``,
+            ``should_stop``.
+
+        Returns
+        -------
+        ndarray or None
+            The floors, or None when the root has too many supports.
+        """
+        return cox_feature_floors(self, lower, upper, **kwargs)
 
     def loss_floor(self) -> float:
         """A lower bound on the loss of every model, for the LP's loss column.

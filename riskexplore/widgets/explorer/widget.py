@@ -203,7 +203,9 @@ class Explorer:
         self.data_info = w.HTML()
         # --- settings
         self.family_picker = w.ToggleButtons(
-            options=[(f.label, f.name) for f in families()], value=self.state.family
+            # the Explorer has no survival mode yet: families of 0/1 outcomes only
+            options=[(f.label, f.name) for f in families() if f.outcome == "binary"],
+            value=self.state.family,
         )
         controls = self.settings_controls = SettingsControls(self.state.settings, style, lay)
         self.max_size, self.coef_range = controls.max_size, controls.coef_range

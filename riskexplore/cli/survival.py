@@ -1,0 +1,187 @@
+"""``riskexplore survival DATA --time T --event E --horizon H`` (also ``riskexplore fit DATA
+--time T --event E``): fit a certifiably optimal survival score and print its card.
+
+The survival scores' command (:attr:`~riskexplore.core.registry.PlugIns.command`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from typing import Any
+
+from riskexplore.cli.arguments import (
+    add_data,
+    add_survival_outcome,
+    add_time_limit,
+    load_table,
+    n_jobs_argument,
+    nonnegative_float,
+    nonnegative_int,
+)
+from riskexplore.cli.binarization import add_binarization, summary
+from riskexplore.cli.errors import CLIError
+from riskexplore.cli.fit import binarization_arguments
+from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.solving import run_solve
+from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
+from riskexplore.risk_score.survival.fit import iter_fit_survival_score
+
+__all__ = ["DESCRIPTION", "add_arguments", "run", "survival_report"]
+
+#: The command's description in ``--help``.
+DESCRIPTION = (
+    "Fit a certifiably optimal survival score (integer points, Cox partial likelihood) "
+    "and print its card: the risk of the event by each horizon per total score."
+)
+
+#: Flags of ``fit`` that a survival score does not take, with the value that means unset.
+_RISK_SCORE_ONLY = {
+    "target": None,
+    "scale": "fixed",
+    "multiplier_min": None,
+    "multiplier_max": None,
+    "at_score": None,
+    "audit": None,
+    "audit_data": None,
+    "report": None,
+    "validate_data": None,
+    "scheduler": None,
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments.
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    add_data(parser)
+    add_survival_outcome(parser)
+    parser.add_argument("--max-size", type=nonnegative_int, metavar="R", help="most items")
+    parser.add_argument("--coef-min", type=int, default=COEF_MIN, metavar="A", help="least points")
+    parser.add_argument("--coef-max", type=int, default=COEF_MAX, metavar="B", help="most points")
+    parser.add_argument(
+        "--c0", type=nonnegative_float, default=C0, metavar="C", help="penalty per item"
+    )
+    add_binarization(parser, linear=True)
+    add_time_limit(parser, "model")
+    parser.add_argument(
+        "--n-jobs",
+        type=n_jobs_argument,
+        default=None,
+        metavar="N",
+        help="cores of the search (default: every core; -1 likewise)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the card"
+    )
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.time is None or args.event is None:
+        raise CLIError("a survival score needs both --time COL and --event COL")
+    given = [
+        "--" + name.replace("_", "-")
+        for name, unset in _RISK_SCORE_ONLY.items()
+        if getattr(args, name, unset) not in (unset, False)
+    ]
+    for name in ("intercept_min", "intercept_max"):
+        if getattr(args, name, None) not in (None, -100, 100):
+            given.append("--" + name.replace("_", "-"))
+    if given:
+        raise CLIError(f"{', '.join(given)}: not offered for survival scores (--time)")
+    if args.coef_min > args.coef_max:
+        raise CLIError(f"--coef-min {args.coef_min} exceeds --coef-max {args.coef_max}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit the survival score, print it (or the ``--json`` report); the exit code.
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments (of this command or of ``fit``).
+
+    Returns
+    -------
+    int
+        The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
+    """
+    _check(args)
+    X, time, name = load_table(args.data, args.time)
+    if args.event not in [str(c) for c in X.columns]:
+        raise CLIError(f"unknown event column {args.event!r}; columns: {', '.join(map(str, X))}")
+    event = X.pop(args.event)
+    binarization = binarization_arguments(args, X, name)
+
+    def start(stop: threading.Event):
+        return iter_fit_survival_score(
+            X,
+            time.to_numpy(),
+            event.to_numpy(),
+            max_size=args.max_size,
+            coef_min=args.coef_min,
+            coef_max=args.coef_max,
+            c0=args.c0,
+            horizon=args.horizon,
+            time_limit=args.time_limit,
+            stop=stop,
+            n_jobs=args.n_jobs,
+            **binarization,
+        )
+
+    model = run_solve(start, None if args.json else ProgressPrinter())
+    if args.json:
+        return print_model(model, survival_report(model, name, len(X)))
+    if model.binarizer is not None:
+        linear = binarization.get("linear", ())
+        print(
+            summary(model.binarizer, linear, binarization.get("one_per_variable", True)), end="\n\n"
+        )
+    return print_model(model, None)
+
+
+def survival_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
+    """The ``--json`` object: certificate, points, the risk table and the model.
+
+    Parameters
+    ----------
+    model : SurvivalScore
+        The fitted survival score.
+    dataset : str
+        The dataset's name.
+    n_samples : int
+        Training rows.
+
+    Returns
+    -------
+    dict
+        The report (non-finite numbers as None); ``model`` is the document of
+        :meth:`SurvivalScore.to_dict`.
+    """
+    cert, stats = model.certificate, model.stats
+    report = {
+        "dataset": dataset,
+        "status": cert.status,
+        "objective": finite(stats.get("objective")),
+        "loss": finite(stats.get("loss")),
+        "lower_bound": finite(cert.lower_bound),
+        "upper_bound": finite(cert.upper_bound),
+        "gap": finite(cert.gap),
+        "points": model.points,
+        "size": len(model.points),
+        "horizons": list(model.horizons),
+        "risk_table": model.risk_table().to_dict("records") if model.horizons else None,
+        "nodes": stats.get("nodes"),
+        "cuts": stats.get("cuts"),
+        "time": stats.get("time"),
+        "n_samples": int(stats.get("n_samples", n_samples)),
+        "n_events": stats.get("n_events"),
+        "model": model.to_dict(),
+    }
+    if model.binarizer is not None:
+        report["binarizer"] = model.binarizer.to_dict()
+    return report

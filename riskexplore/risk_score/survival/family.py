@@ -1,0 +1,295 @@
+"""Survival scores as a model family: what the layers above need to know about them.
+
+The third family (issue 36). Its outcome is a time to event (``outcome="survival"``): ``y``
+is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so every
+``(X, y)`` signature and row indexing of the layers above stays. What v1 offers: the fit
+(``fit_survival_score``), live incumbents, the card, comparisons, the cut pool shared between
+solves, a warm-up and the command ``riskexplore survival`` (``fit --time T --event E``). Not
+yet (each says so when asked): the Explorer's survival mode, the size path, near-optimal
+sets and edits, the subgroup audit, validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+import riskexplore.risk_score.constraints as rules
+from riskexplore.core.certificate import Certificate
+from riskexplore.core.registry import BUILTIN_COMMANDS, AuditSpec, ModelFamily, PathPlot, PlugIns
+from riskexplore.data.survival import check_survival_outcome
+from riskexplore.errors import InputError
+from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.survival.fit import fit_survival_score
+from riskexplore.risk_score.survival.model import SurvivalScore
+
+__all__ = ["FAMILY"]
+
+#: The readable constraints on the points (linear for the Cox loss too).
+CONSTRAINT_TYPES: tuple[type, ...] = (
+    rules.MaxFeatures,
+    rules.MinFeatures,
+    rules.AtMostKOf,
+    rules.AtLeastKOf,
+    rules.Implies,
+    rules.NotTogether,
+    rules.Sign,
+    rules.Include,
+    rules.Exclude,
+    rules.PointsBetween,
+    rules.LinearConstraint,
+)
+
+#: The key of a survival score's incumbents in solve events (see ``SurvivalProblem.as_dict``).
+INCUMBENT_KEY = "hazard_points"
+
+
+def from_incumbent(
+    incumbent: Mapping[str, Any], certificate: Certificate, stats: dict, template=None
+) -> SurvivalScore:
+    """A survival score of a solver incumbent ``{"hazard_points": {name: p}}``.
+
+    It has points but no baseline hazard (the solve has not ended), so it shows a card but
+    predicts no risk; ``template`` (an earlier model of the same problem) supplies the
+    item names and horizons.
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+    certificate : Certificate
+        The certificate to attach (bounds at that moment).
+    stats : dict
+        Statistics to attach.
+    template : SurvivalScore, optional
+        An earlier model of the same problem.
+
+    Returns
+    -------
+    SurvivalScore
+        The model.
+    """
+    points = {str(k): int(v) for k, v in (incumbent.get(INCUMBENT_KEY) or {}).items()}
+    names = list(getattr(template, "feature_names", None) or points)
+    names += [n for n in points if n not in names]
+    horizons = getattr(template, "horizons", None) or None
+    return SurvivalScore(names, points, None, horizons, certificate, stats)
+
+
+def describe_incumbent(incumbent: Mapping[str, Any]) -> str:
+    """``"age ≥ 75 +1, chf +1"`` (``"no items"`` for none).
+
+    Parameters
+    ----------
+    incumbent : mapping
+        The incumbent of a solve event.
+
+    Returns
+    -------
+    str
+        The description.
+    """
+    points = incumbent.get(INCUMBENT_KEY) or {}
+    return ", ".join(f"{name} {int(p):+d}" for name, p in points.items()) or "no items"
+
+
+def card_table(model: SurvivalScore) -> tuple[list[str], list[list[str]]]:
+    """``(["item", "points"], [names, points])`` (no intercept: the baseline hazard is
+    folded into the risk of each score).
+
+    Parameters
+    ----------
+    model : SurvivalScore
+        The model.
+
+    Returns
+    -------
+    tuple
+        The header and the columns.
+    """
+    points = model.points
+    return ["item", "points"], [list(points), [f"{int(p):+d}" for p in points.values()]]
+
+
+def compare_table(
+    a_model: SurvivalScore, b_model: SurvivalScore, names: tuple[str, str]
+) -> pd.DataFrame:
+    """The points of two survival scores (items with points in either).
+
+    Parameters
+    ----------
+    a_model, b_model : SurvivalScore
+        The models.
+    names : (str, str)
+        Their labels (the points columns).
+
+    Returns
+    -------
+    DataFrame
+        ``item``, the points of each model and ``changed``.
+    """
+    a, b = names
+    pa, pb = a_model.points, b_model.points
+    items = [*pa, *(n for n in pb if n not in pa)]
+    frame = pd.DataFrame(
+        {"item": items, a: [pa.get(n, 0) for n in items], b: [pb.get(n, 0) for n in items]}
+    )
+    frame["changed"] = frame[a] != frame[b]
+    return frame
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """The Explorer has no survival settings yet (its survival mode comes later).
+
+    Parameters
+    ----------
+    settings : mapping
+        The family's Explorer settings (none).
+
+    Raises
+    ------
+    InputError
+        For any setting: none is offered yet.
+    """
+    if settings:
+        raise InputError(f"survival scores take no Explorer settings yet, got {sorted(settings)}")
+
+
+def fit_arguments(settings: Mapping[str, Any], *, categorical=(), groups=None, **_) -> dict:
+    """No fit arguments from the Explorer's settings yet (its survival mode comes later).
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings.
+    categorical, groups
+        Unused: a survival score has no group rules.
+
+    Raises
+    ------
+    InputError
+        Always: the Explorer does not fit survival scores yet.
+    """
+    raise InputError("the Explorer has no survival mode yet; call fit_survival_score")
+
+
+def check_data(X, y, settings: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` unless ``y`` is a survival outcome with one row per row of X.
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        The features.
+    y : structured array
+        ``[("event", bool), ("time", float)]`` (or any outcome
+        :func:`~riskexplore.data.survival.check_survival_outcome` takes in one argument).
+    settings : mapping
+        Unused.
+    """
+    time, _ = check_survival_outcome(y)
+    if len(time) != len(X):
+        raise InputError(f"X has {len(X)} rows but y has {len(time)}; give one outcome per row")
+
+
+def fit(X, y, **kwargs: Any) -> SurvivalScore:
+    """``fit_survival_score(X, y, ...)`` with ``y`` the structured survival outcome.
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        The features (a raw table is binarized).
+    y : structured array
+        ``[("event", bool), ("time", float)]``.
+    **kwargs
+        The arguments of :func:`~riskexplore.risk_score.survival.fit.fit_survival_score`.
+
+    Returns
+    -------
+    SurvivalScore
+        The model.
+    """
+    return fit_survival_score(X, y, None, **kwargs)
+
+
+def path_session(X, y, **kwargs: Any):
+    """Size paths of survival scores are not offered yet.
+
+    Parameters
+    ----------
+    X, y
+        The data of the path.
+    **kwargs
+        The fit settings of the path.
+
+    Raises
+    ------
+    InputError
+        Always, naming what to do instead.
+    """
+    raise InputError(
+        "size paths are not offered for survival scores yet; fit each max_size with "
+        "fit_survival_score"
+    )
+
+
+def describe_path_row(row: Mapping[str, Any]) -> str:
+    """One row of a size path: ``"3 items: loss 2.2912"``.
+
+    Parameters
+    ----------
+    row : mapping
+        The row (``size``, ``cox_loss``).
+
+    Returns
+    -------
+    str
+        The description.
+    """
+    return f"{row['size']} items: loss {float(row['cox_loss']):.4f}"
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the Cox loss and bounds on a tiny problem."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(20, 2)).astype(float)
+    fit_survival_score(X, rng.random(20), rng.random(20) < 0.7, max_size=1, n_jobs=1)
+
+
+FAMILY = ModelFamily(
+    name="survival_score",
+    label="Survival score",
+    model_type=SurvivalScore,
+    constraint_types=CONSTRAINT_TYPES,
+    fit=fit,
+    size_parameter="max_size",
+    size_noun="items",
+    incumbent_key=INCUMBENT_KEY,
+    from_incumbent=from_incumbent,
+    describe_incumbent=describe_incumbent,
+    card_table=card_table,
+    compare_table=compare_table,
+    settings={},
+    check_settings=check_settings,
+    fit_arguments=fit_arguments,
+    check_data=check_data,
+    comparable=("max_size", "coef_min", "coef_max", "horizon"),
+    path_session=path_session,
+    path_metric="cox_loss",
+    describe_path_row=describe_path_row,
+    path_plot=PathPlot(
+        traces=(("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),),
+        titles=("Training Cox loss with certified interval", "", ""),
+        objective_label="loss",
+        middle_percent=False,
+    ),
+    aliases=("survival", "cox"),
+    noun="score",
+    shared={"cut_pool": CutPool},
+    audit=AuditSpec(metrics=()),
+    warm_up=warm_up,
+    plugins=PlugIns(command=BUILTIN_COMMANDS["survival_score"]),
+    outcome="survival",
+)
