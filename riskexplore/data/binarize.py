@@ -82,6 +82,42 @@ def _plain(value):
     return value
 
 
+def _category_key(value):
+    """A category as written in any file: a number for number-like values (``1``, ``1.0``,
+    ``"1"``, ``" 1 "``), else the text without surrounding spaces."""
+    value = _plain(value)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return value
+    text = str(value).strip()
+    try:
+        return _plain(float(text))
+    except ValueError:
+        return text
+
+
+def _as_fitted_categories(series: pd.Series, categories) -> pd.Series:
+    """``series`` with each value that is not a fitted category but is written like exactly
+    one of them (``"1"`` for ``1``, ``1`` for ``"1"``, ``"yes "`` for ``"yes"``) replaced by
+    that category: the same column read from another file (strings instead of numbers) must
+    give the same items, not silently none."""
+    unseen = ~series.isin(categories) & series.notna()
+    if not unseen.any():
+        return series
+    keys: dict = {}
+    for category in categories:
+        keys.setdefault(_category_key(category), []).append(category)
+    mapping = {}
+    for value in pd.unique(series[unseen].to_numpy(dtype=object)):
+        match = keys.get(_category_key(value), [])
+        if len(match) == 1:
+            mapping[value] = match[0]
+    if not mapping:
+        return series
+    return series.map(lambda value: mapping.get(value, value))
+
+
 def format_value(value) -> str:
     """Compact text of a threshold or category: ``55``, ``7.29``, ``0.3333``, ``Male``.
 
@@ -563,6 +599,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                         hit = _compare(values, item.op, float(item.value))
                         out[item.name] = hit & ~missing
                 continue
+            series = _as_fitted_categories(series, self.categories_[col])
             known = series.isin(self.categories_[col]).to_numpy()
             unseen = ~known & ~missing
             if self.unknown == "error" and unseen.any():

@@ -555,3 +555,24 @@ def test_min_rows_and_missing_values():
     few = Binarizer(missing="indicator", min_rows=4).fit(X)
     assert "lab missing" not in few.get_feature_names_out()
     assert few.transform(X.tail(1)).to_numpy().sum() == 0
+
+
+def test_a_column_read_as_text_gives_the_same_items_as_read_as_numbers():
+    # Fitted on numbers 0/1 (and a category), applied to the same values written as text in
+    # another file: the items must be the same, not silently all 0.
+    fitted = pd.DataFrame({"diabetes": [0, 1, 1, 0], "grade": [1, 2, 3, 2]})
+    binarizer = Binarizer(categorical=["grade"]).fit(fitted)
+    as_text = pd.DataFrame({"diabetes": ["0", "1", " 1", "0"], "grade": ["1", "2.0", "3", "2"]})
+    pd.testing.assert_frame_equal(binarizer.transform(as_text), binarizer.transform(fitted))
+    # and the other way round: fitted on text, applied to numbers
+    binarizer = Binarizer().fit(fitted.astype(str))
+    pd.testing.assert_frame_equal(
+        binarizer.transform(fitted), binarizer.transform(fitted.astype(str))
+    )
+
+
+def test_values_written_like_two_categories_stay_unseen():
+    # "1" and "01" are both categories: a value 1 matches both, so it is left unseen
+    binarizer = Binarizer(unknown="error").fit(pd.DataFrame({"code": ["1", "01", "2", "1"]}))
+    with pytest.raises(InputError, match="categories not seen"):
+        binarizer.transform(pd.DataFrame({"code": [1, 2]}))
