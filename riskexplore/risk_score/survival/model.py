@@ -263,6 +263,8 @@ class SurvivalScore(JsonDocument):
             for row in table.itertuples(index=False):
                 risks = "".join(f"{r:.1f}%".rjust(width) for r in row[1:])
                 lines.append(f"{int(row[0]):<{left}}{risks}")
+        if self._recalibrated_line():
+            lines += ["", self._recalibrated_line()]
         return "\n".join(lines)
 
     def summary(self) -> str:
@@ -278,7 +280,15 @@ class SurvivalScore(JsonDocument):
             parts.append(f"loss {self.loss:.6f}")
         if "n_samples" in self.stats:
             parts.append(f"{self.stats['n_samples']} rows, {self.stats.get('n_events')} events")
-        return "; ".join(parts)
+        parts.append(self._recalibrated_line())
+        return "; ".join(p for p in parts if p)
+
+    def _recalibrated_line(self) -> str:
+        """``"baseline hazard recalibrated on 400 patients (212 events)"``, or ""."""
+        done = self.stats.get("recalibrated")
+        if not done:
+            return ""
+        return f"baseline hazard recalibrated on {done['rows']} patients ({done['events']} events)"
 
     def __repr__(self) -> str:
         status = self.certificate.status if self.certificate else None
