@@ -40,6 +40,9 @@ def test_validate_a_survival_score_equals_validate_survival_on_its_arrays(split)
     assert isinstance(got, SurvivalValidation) and got.horizon == 0.5
     assert got.to_dict() == want.to_dict()
     assert "validation rows" in got.notes[0]
+    page = got._repr_html_()
+    assert "Harrell&#x27;s C" in page and "<li>censoring distribution" in page
+    assert got.to_text().splitlines()[0] in page.replace("&#x27;", "'")
     by_keywords = validate(model, X, time=time, event=event, horizon=1.0, n_boot=0)
     assert by_keywords.horizon == 1.0
     assert by_keywords.harrell_c.estimate == pytest.approx(got.harrell_c.estimate)
