@@ -91,9 +91,9 @@ TRIPOD_ITEMS = (
 )
 
 #: The items a survival score's report answers: its figures are at a horizon, its output
-#: is the risk table of the card, and it has no subgroup audit yet (item 14 for the authors).
+#: is the risk table of the card; the subgroup audit items stay (not covered: no audit yet).
 SURVIVAL_TRIPOD_ITEMS = (
-    *(i for i in TRIPOD_ITEMS if i.anchor not in ("audit", "score-table", "performance")),
+    *(i for i in TRIPOD_ITEMS if i.anchor not in ("score-table", "performance")),
     TripodItem(
         "12e",
         "analytical methods: measures and plots of performance",

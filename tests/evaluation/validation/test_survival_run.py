@@ -39,7 +39,7 @@ def test_validate_a_survival_score_equals_validate_survival_on_its_arrays(split)
     )
     assert isinstance(got, SurvivalValidation) and got.horizon == 0.5
     assert got.to_dict() == want.to_dict()
-    assert "validation rows" in got.notes[0]
+    assert "these rows (the training rows were not given)" in got.notes[0]
     page = got._repr_html_()
     assert "Harrell&#x27;s C" in page and "<li>censoring distribution" in page
     assert got.to_text().splitlines()[0] in page.replace("&#x27;", "'")
