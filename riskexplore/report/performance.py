@@ -103,7 +103,26 @@ def _patients(v: Mapping[str, Any]) -> str:
 def figure_blocks(
     cohorts: Sequence[Cohort], draw: Callable[..., Any], what: str, embed, height: int
 ) -> str:
-    """One figure per cohort, ``draw(validation, title=, width=)``, as HTML blocks."""
+    """One figure per cohort, ``draw(validation, title=, width=, height=)``, as HTML blocks.
+
+    Parameters
+    ----------
+    cohorts : sequence of Cohort
+        The report's cohorts.
+    draw : callable
+        A figure function of a validation (dict).
+    what : str
+        The figures' title, before the cohort's name.
+    embed : callable
+        A figure -> its HTML.
+    height : int
+        The figures' height in pixels.
+
+    Returns
+    -------
+    str
+        The blocks.
+    """
     return "\n".join(
         '<div class="rx-figure">'
         + embed(

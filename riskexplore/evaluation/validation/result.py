@@ -37,7 +37,18 @@ HEADLINE = {
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table's rows as JSON-ready dicts (``nan`` as None, text kept)."""
+    """A table's rows as JSON-ready dicts (``nan`` as None, text kept).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table.
+
+    Returns
+    -------
+    list of dict
+        One dict per row.
+    """
     return [
         {k: v if isinstance(v, str) else json_number(v) for k, v in row.items()}
         for row in frame.to_dict("records")
