@@ -11,6 +11,7 @@ from _survival_data import structured
 from riskexplore import RiskScore, fit_survival_score, recalibrate, validate
 from riskexplore.errors import InputError
 from riskexplore.evaluation.survival import SurvivalValidation, kaplan_meier, validate_survival
+from riskexplore.report import report_html
 
 
 def _cohort(n: int, seed: int):
@@ -80,3 +81,13 @@ def test_each_family_refuses_the_other_kind_of_outcome(split):
         recalibrate(binary, X, time=time, event=event)
     with pytest.raises(InputError, match="no horizon"):
         validate(binary, X, event.astype(int), horizon=1.0)
+
+
+def test_the_report_of_a_survival_score_takes_its_validation_and_refuses_an_audit(split):
+    model, X, time, event = split
+    v = validate(model, X, time=time, event=event, n_boot=0)
+    page = report_html(model, validation=v)
+    assert 'id="survival-curves"' in page and "Calibration at the horizon" in page
+    assert "risk by 0.5" in page and "not given" in page  # no rows: no data summary
+    with pytest.raises(InputError, match="audit is not offered for survival scores"):
+        report_html(model, validation=v.to_dict(), audit={"sex": {}})
