@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.cli.audit import load_audit_data
-from riskexplore.cli.validate import validate_rows, validation_text
+from riskexplore.cli.validate import describe_validation, validate_rows
 from riskexplore.report.page import write_report
 
 __all__ = ["add_reporting", "check_reporting", "finish_reporting", "fit_settings"]
@@ -88,7 +88,7 @@ def finish_reporting(
     X: pd.DataFrame,
     y: pd.Series,
     args: argparse.Namespace,
-    validation_data: tuple[pd.DataFrame, pd.Series] | None,
+    validation_data: tuple[pd.DataFrame, Any] | None,
     *,
     audits: dict[str, Any] | None = None,
     report: dict[str, Any] | None = None,
@@ -105,7 +105,7 @@ def finish_reporting(
     args : Namespace
         The parsed arguments.
     validation_data : (DataFrame, Series) or None
-        The rows of ``--validate-data``.
+        The rows of ``--validate-data`` (a survival score's: ``(X, (time, event))``).
     audits : dict, optional
         The audits of ``--audit`` (shown in the report).
     report : dict, optional
@@ -119,7 +119,7 @@ def finish_reporting(
             report["validation"] = v.to_dict()
         else:
             print()
-            print(validation_text(v.to_dict(), args.validate_data))
+            print(describe_validation(v, args.validate_data))
     if args.report:
         path = write_report(
             model,

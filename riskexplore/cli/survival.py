@@ -14,7 +14,6 @@ from riskexplore.cli.arguments import (
     add_data,
     add_survival_outcome,
     add_time_limit,
-    load_table,
     n_jobs_argument,
     nonnegative_float,
     nonnegative_int,
@@ -23,7 +22,9 @@ from riskexplore.cli.binarization import add_binarization, summary
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.fit import binarization_arguments
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
+from riskexplore.cli.reporting import add_reporting, finish_reporting
 from riskexplore.cli.solving import run_solve
+from riskexplore.cli.validate import survival_rows
 from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import iter_fit_survival_score
 
@@ -44,8 +45,6 @@ _RISK_SCORE_ONLY = {
     "at_score": None,
     "audit": None,
     "audit_data": None,
-    "report": None,
-    "validate_data": None,
     "scheduler": None,
 }
 
@@ -78,6 +77,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
+    add_reporting(parser)
+
+
+def _validation_rows(args: argparse.Namespace, X) -> tuple[Any, tuple] | None:
+    """The rows of ``--validate-data`` (read before the fit: a bad file fails early)."""
+    if args.validate_data is None:
+        return None
+    rows, outcome, _ = survival_rows(args.validate_data, args.time, args.event)
+    missing = [str(c) for c in X.columns if str(c) not in [str(k) for k in rows.columns]]
+    if missing:
+        raise CLIError(
+            f"--validate-data {args.validate_data} lacks the columns {', '.join(missing)}: it "
+            "needs the time, the event and every column of the training data"
+        )
+    return rows[list(X.columns)], outcome
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -111,17 +125,15 @@ def run(args: argparse.Namespace) -> int:
         The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
     """
     _check(args)
-    X, time, name = load_table(args.data, args.time)
-    if args.event not in [str(c) for c in X.columns]:
-        raise CLIError(f"unknown event column {args.event!r}; columns: {', '.join(map(str, X))}")
-    event = X.pop(args.event)
+    X, (time, event), name = survival_rows(args.data, args.time, args.event)
+    validation_data = _validation_rows(args, X)
     binarization = binarization_arguments(args, X, name)
 
     def start(stop: threading.Event):
         return iter_fit_survival_score(
             X,
-            time.to_numpy(),
-            event.to_numpy(),
+            time,
+            event,
             max_size=args.max_size,
             coef_min=args.coef_min,
             coef_max=args.coef_max,
@@ -135,13 +147,17 @@ def run(args: argparse.Namespace) -> int:
 
     model = run_solve(start, None if args.json else ProgressPrinter())
     if args.json:
-        return print_model(model, survival_report(model, name, len(X)))
+        report = survival_report(model, name, len(X))
+        finish_reporting(model, X, (time, event), args, validation_data, report=report)
+        return print_model(model, report)
     if model.binarizer is not None:
         linear = binarization.get("linear", ())
         print(
             summary(model.binarizer, linear, binarization.get("one_per_variable", True)), end="\n\n"
         )
-    return print_model(model, None)
+    print_model(model, None)
+    finish_reporting(model, X, (time, event), args, validation_data)
+    return 0
 
 
 def survival_report(model, dataset: str, n_samples: int) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""``riskexplore validate MODEL.json DATA --target COL``: a saved model on other patients.
+"""``riskexplore validate MODEL.json DATA --target COL``: a saved model on other patients
+(a survival score's: ``--time T --event E [--horizon H]``).
 
 Reads a model written by ``riskexplore fit --json`` or ``checklist --json`` (or a model's
 own ``to_dict()`` document), validates it on the rows of ``DATA`` with
@@ -14,20 +15,33 @@ import json
 from pathlib import Path
 from typing import Any
 
-from riskexplore.cli.arguments import load_table
+import pandas as pd
+
+from riskexplore.cli.arguments import load_table, positive_finite_float
 from riskexplore.cli.errors import CLIError, one_line
-from riskexplore.core.registry import families
+from riskexplore.core.registry import families, family_of
 from riskexplore.errors import InputError
 from riskexplore.evaluation.validation import validate
 from riskexplore.report.page import write_report
 from riskexplore.report.performance import NET_BENEFIT_THRESHOLDS, metric_number
 
-__all__ = ["DESCRIPTION", "add_arguments", "load_model", "run", "validate_rows", "validation_text"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "describe_validation",
+    "load_model",
+    "run",
+    "survival_rows",
+    "validate_rows",
+    "validation_text",
+]
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
     "Validate a saved model (the JSON of fit --json or checklist --json) on other patients: "
-    "AUC, calibration, Brier score and net benefit, with their intervals."
+    "AUC, calibration, Brier score and net benefit, with their intervals; for a survival "
+    "score (--time, --event), Harrell's and Uno's C, the time-dependent AUC and calibration "
+    "at the horizon."
 )
 
 
@@ -41,7 +55,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.add_argument("model", metavar="MODEL.json", help="a model written with --json")
     parser.add_argument("data", metavar="DATA", help="a CSV file (or a bundled dataset's name)")
-    parser.add_argument("--target", required=True, metavar="COL", help="the 0/1 outcome column")
+    parser.add_argument("--target", metavar="COL", help="the 0/1 outcome column")
+    group = parser.add_argument_group("survival outcome (a survival score)")
+    group.add_argument("--time", metavar="COL", help="follow-up time column (>= 0)")
+    group.add_argument(
+        "--event", metavar="COL", help="event column: 1 if the event happened, 0 if censored"
+    )
+    group.add_argument(
+        "--horizon",
+        type=positive_finite_float,
+        metavar="H",
+        help="the time of the predicted risks, in the unit of --time (default: the model's "
+        "first horizon)",
+    )
     parser.add_argument(
         "--json", action="store_true", help="print the validation as one JSON object"
     )
@@ -97,7 +123,7 @@ def load_model(path: str) -> Any:
     )
 
 
-def validate_rows(model: Any, X, y, where: str) -> Any:
+def validate_rows(model: Any, X, y, where: str, **options: Any) -> Any:
     """:func:`~riskexplore.evaluation.validation.validate` on rows of a file, its errors
     naming the file.
 
@@ -109,14 +135,16 @@ def validate_rows(model: Any, X, y, where: str) -> Any:
         The rows.
     where : str
         The file (or option and file) the rows come from.
+    **options
+        More arguments of ``validate`` (a survival score's ``horizon``).
 
     Returns
     -------
-    Validation
+    Validation or SurvivalValidation
         The validation.
     """
     try:
-        return validate(model, X, y)
+        return validate(model, X, y, **options)
     except InputError as exc:
         raise CLIError(f"{where}: {one_line(exc)}") from None
 
@@ -161,6 +189,67 @@ def validation_text(v: dict[str, Any], where: str) -> str:
     return "\n".join(lines)
 
 
+def describe_validation(validation: Any, where: str) -> str:
+    """A validation in plain words: :func:`validation_text` of a 0/1 outcome's, the
+    ``to_text()`` of a survival score's (its figures at a horizon).
+
+    Parameters
+    ----------
+    validation : Validation or SurvivalValidation
+        The validation.
+    where : str
+        The data's name.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    if getattr(validation, "horizon", None) is None:
+        return validation_text(validation.to_dict(), where)
+    return f"Validation on {where}\n{validation.to_text()}"
+
+
+def survival_rows(data: str, time: str, event: str) -> tuple[pd.DataFrame, tuple, str]:
+    """``(X, (time, event), name)`` of a table with a survival outcome.
+
+    Parameters
+    ----------
+    data : str
+        A CSV file or a bundled dataset's name.
+    time, event : str
+        The outcome's columns.
+
+    Returns
+    -------
+    tuple
+        The other columns, the outcome as two arrays, the data's name.
+
+    Raises
+    ------
+    CLIError
+        For a column that is not in the table.
+    """
+    X, t, name = load_table(data, time)
+    if event not in [str(c) for c in X.columns]:
+        raise CLIError(f"unknown event column {event!r}; columns: {', '.join(map(str, X))}")
+    e = X.pop(event)
+    return X, (t.to_numpy(), e.to_numpy()), name
+
+
+def _rows(args: argparse.Namespace):
+    """The rows and their outcome: ``--target``, or ``--time`` and ``--event``."""
+    if args.time is None and args.event is None:
+        if args.target is None:
+            raise CLIError("name the outcome: --target COL (0/1), or --time COL --event COL")
+        if args.horizon is not None:
+            raise CLIError("--horizon is for a survival outcome (--time and --event)")
+        return load_table(args.data, args.target)
+    if args.time is None or args.event is None or args.target is not None:
+        raise CLIError("a survival outcome needs both --time COL and --event COL (no --target)")
+    return survival_rows(args.data, args.time, args.event)
+
+
 def run(args: argparse.Namespace) -> int:
     """Validate the model on the data, print it (or its ``--json``), write the report.
 
@@ -175,13 +264,20 @@ def run(args: argparse.Namespace) -> int:
         The exit code, 0 (errors raise and are printed by :func:`riskexplore.cli.main`).
     """
     model = load_model(args.model)
-    X, y, name = load_table(args.data, args.target)
-    validation = validate_rows(model, X, y, f"DATA {args.data}")
+    survival = family_of(model).outcome == "survival"
+    if survival != (args.time is not None or args.event is not None):
+        raise CLIError(
+            f"MODEL {args.model} is a {family_of(model).label.lower()}: name its outcome with "
+            + ("--time COL --event COL" if survival else "--target COL (0/1)")
+        )
+    X, y, name = _rows(args)
+    options = {} if args.horizon is None else {"horizon": args.horizon}
+    validation = validate_rows(model, X, y, f"DATA {args.data}", **options)
     v = validation.to_dict()
     if args.json:
         print(json.dumps(v, allow_nan=False))
     else:
-        print(validation_text(v, name))
+        print(describe_validation(validation, name))
     if args.report:
         path = write_report(model, args.report, validation=(X, y, validation))
         if not args.json:

@@ -431,14 +431,21 @@ class ValidationSpec:
         ``(model, X, y) -> model``: the model with its score-to-risk map refitted to the
         rows ``(X, y)``, every point or item kept, and ``stats["recalibrated"] =
         {"rows": n, "events": e}``.
+    horizon_of : callable or None
+        For a family whose outcome is a time to event (``ModelFamily.outcome ==
+        "survival"``): ``(model, horizon or None) -> float``, the horizon of the validation
+        (checked; the model's first by default); :attr:`risk_of` then takes it as a third
+        argument, ``(model, X, horizon)``, and ``y`` of :attr:`recalibrate` is the survival
+        outcome. None for 0/1 outcomes.
     """
 
     card_score: Callable[[Any, Any], Any]
     score_noun: str
-    risk_of: Callable[[Any, Any], Any]
+    risk_of: Callable[..., Any]
     no_risk: str
     recalibrate: Callable[[Any, Any, Any], Any]
     logit_of: Callable[[Any, Any], Any] | None = None
+    horizon_of: Callable[[Any, Any], float] | None = None
 
 
 @dataclass(frozen=True)

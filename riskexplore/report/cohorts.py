@@ -11,8 +11,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.registry import family_of
+from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
 from riskexplore.evaluation.validation import validate
+from riskexplore.figures.survival import survival_validation_dict
 from riskexplore.figures.validation import validation_dict
 
 __all__ = ["Cohort", "DataSummary", "cohort", "data_summary"]
@@ -78,6 +81,16 @@ def _period(X: pd.DataFrame, date_column: str) -> tuple[str, str]:
     return dates.min().strftime("%Y-%m-%d"), dates.max().strftime("%Y-%m-%d")
 
 
+def _outcome_events(y: Any) -> tuple[int, int]:
+    """Rows and rows with the event of an outcome: 0/1, or a survival outcome (a structured
+    array, or a ``(time, event)`` pair)."""
+    if (isinstance(y, tuple) and len(y) == 2) or np.asarray(y).dtype.names:
+        _, event = check_survival_outcome(y, allow_all_censored=True)
+        return len(event), int(event.sum())
+    outcome = pd.Series(np.asarray(y).ravel())
+    return len(outcome), int((pd.to_numeric(outcome, errors="coerce") == 1).sum())
+
+
 def data_summary(X: Any, y: Any, date_column: str | None = None) -> DataSummary:
     """Rows, events, missing values per column and the period of the date column.
 
@@ -86,7 +99,7 @@ def data_summary(X: Any, y: Any, date_column: str | None = None) -> DataSummary:
     X : DataFrame
         The rows (raw columns or items).
     y : array-like
-        The 0/1 outcome.
+        The 0/1 outcome, or a survival outcome (structured array or ``(time, event)``).
     date_column : str, optional
         A column of ``X`` with each row's date.
 
@@ -102,16 +115,16 @@ def data_summary(X: Any, y: Any, date_column: str | None = None) -> DataSummary:
         holds no dates.
     """
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    outcome = pd.Series(np.asarray(y).ravel())
-    if len(outcome) != len(frame):
-        raise InputError(f"X has {len(frame)} rows but y has {len(outcome)}; give one per row")
+    rows, events = _outcome_events(y)
+    if rows != len(frame):
+        raise InputError(f"X has {len(frame)} rows but y has {rows}; give one per row")
     counts = frame.isna().sum()
     missing = tuple(
         (str(c), int(n)) for c, n in sorted(counts.items(), key=lambda kv: -kv[1]) if n > 0
     )
     return DataSummary(
         rows=len(frame),
-        events=int((pd.to_numeric(outcome, errors="coerce") == 1).sum()),
+        events=events,
         outcome=str(getattr(y, "name", None) or ""),
         missing=missing,
         columns=frame.shape[1],
@@ -148,13 +161,16 @@ def cohort(name: str, model: Any, given: Any, date_column: str | None = None) ->
     """
     if given is None:
         return None
+    as_dict = (
+        survival_validation_dict if family_of(model).outcome == "survival" else validation_dict
+    )
     if not isinstance(given, tuple):
-        return Cohort(name, validation_dict(given))
+        return Cohort(name, as_dict(given))
     if len(given) not in (2, 3):
         raise InputError(f"{name} must be (X, y), (X, y, its validation), a validation or its dict")
     X, y = given[:2]
     summary = data_summary(X, y, date_column)
-    v = validation_dict(given[2] if len(given) == 3 else validate(model, X, y))
+    v = as_dict(given[2] if len(given) == 3 else validate(model, X, y))
     if int(v["n"]) != summary.rows:
         raise InputError(
             f"the {name} validation counts {v['n']} rows but X has {summary.rows}: give the "

@@ -23,7 +23,12 @@ from riskexplore.report.performance import (
     score_table_section,
 )
 from riskexplore.report.sections import card_section, data_section, settings_section
-from riskexplore.report.tripod import ReportContents, tripod_section
+from riskexplore.report.survival import (
+    SURVIVAL_CONTENTS,
+    survival_figures_section,
+    survival_metrics_section,
+)
+from riskexplore.report.tripod import SURVIVAL_TRIPOD_ITEMS, ReportContents, tripod_section
 
 __all__ = ["STYLE", "report_html", "write_report"]
 
@@ -155,9 +160,18 @@ def report_html(
         period=any(c.data is not None and c.data.period for c in cohorts),
         settings=bool(settings),
     )
+    head = [card_section(model), settings_section(model, settings, rules)]
+    if family.outcome == "survival":  # figures at a horizon (no decision curve, no audit)
+        if audit:
+            raise InputError("the subgroup audit is not offered for survival scores yet")
+        body = [
+            data_section(cohorts, outcome="the time to the event, censored or not"),
+            survival_metrics_section(cohorts),
+            survival_figures_section(cohorts, _embed),
+            tripod_section(contents, SURVIVAL_TRIPOD_ITEMS),
+        ]
+        return _document(heading, "\n".join(head + body), SURVIVAL_CONTENTS)
     body = [
-        card_section(model),
-        settings_section(model, settings, rules),
         data_section(cohorts),
         metrics_section(cohorts),
         calibration_section(cohorts, _embed),
@@ -166,12 +180,12 @@ def report_html(
         audit_section(audit),
         tripod_section(contents),
     ]
-    return _document(heading, "\n".join(body))
+    return _document(heading, "\n".join(head + body), _CONTENTS)
 
 
-def _document(heading: str, body: str) -> str:
+def _document(heading: str, body: str, contents: Sequence[tuple[str, str]]) -> str:
     today = datetime.date.today().isoformat()
-    nav = "".join(f'<li><a href="#{a}">{esc(t)}</a></li>' for a, t in _CONTENTS)
+    nav = "".join(f'<li><a href="#{a}">{esc(t)}</a></li>' for a, t in contents)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{esc(heading)}</title><style>{STYLE}</style>"

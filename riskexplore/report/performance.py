@@ -15,6 +15,7 @@ __all__ = [
     "NET_BENEFIT_THRESHOLDS",
     "calibration_section",
     "decision_section",
+    "figure_blocks",
     "metric_number",
     "metrics_section",
     "score_table_section",
@@ -99,10 +100,29 @@ def _patients(v: Mapping[str, Any]) -> str:
     return f"{int(v['n']):,} ({int(v.get('events') or 0):,})"
 
 
-def _figure_blocks(
+def figure_blocks(
     cohorts: Sequence[Cohort], draw: Callable[..., Any], what: str, embed, height: int
 ) -> str:
-    """One figure per cohort, ``draw(validation, title=, width=)``, as HTML blocks."""
+    """One figure per cohort, ``draw(validation, title=, width=, height=)``, as HTML blocks.
+
+    Parameters
+    ----------
+    cohorts : sequence of Cohort
+        The report's cohorts.
+    draw : callable
+        A figure function of a validation (dict).
+    what : str
+        The figures' title, before the cohort's name.
+    embed : callable
+        A figure -> its HTML.
+    height : int
+        The figures' height in pixels.
+
+    Returns
+    -------
+    str
+        The blocks.
+    """
     return "\n".join(
         '<div class="rx-figure">'
         + embed(
@@ -138,7 +158,7 @@ def calibration_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
         "them against the share who had the outcome, with its 95% Wilson interval; larger "
         "points are more patients. Points on the diagonal are perfectly calibrated."
     )
-    figures = _figure_blocks(cohorts, calibration_figure, "Calibration", embed, 430)
+    figures = figure_blocks(cohorts, calibration_figure, "Calibration", embed, 430)
     return section("calibration", "Calibration", body + "\n" + figures)
 
 
@@ -176,7 +196,7 @@ def decision_section(cohorts: Sequence[Cohort], embed: Callable) -> str:
             "is useful at the thresholds where its curve lies above both treating everyone "
             "and treating no one."
         ),
-        _figure_blocks(cohorts, decision_curve_figure, "Decision curve", embed, 380),
+        figure_blocks(cohorts, decision_curve_figure, "Decision curve", embed, 380),
         table(
             ["cohort", "threshold", "the model", "treat all", "treat none"], _benefit_rows(cohorts)
         ),

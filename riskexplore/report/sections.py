@@ -145,13 +145,16 @@ def _missing_cell(d: DataSummary, name: str) -> str:
     return f"{count:,} ({percent(count / d.rows)})" if d.rows else "0"
 
 
-def data_section(cohorts: Sequence[Cohort]) -> str:
+def data_section(cohorts: Sequence[Cohort], outcome: str | None = None) -> str:
     """The data of each cohort side by side: rows, outcome rate, period, missing values.
 
     Parameters
     ----------
     cohorts : sequence of Cohort
         The report's cohorts.
+    outcome : str, optional
+        The outcome in words when it is not a 0/1 column (a survival score's: "the time
+        to the event, censored or not").
 
     Returns
     -------
@@ -159,9 +162,13 @@ def data_section(cohorts: Sequence[Cohort]) -> str:
         The section (a cohort given only as a validation shows its rows and events).
     """
     data = [c.data for c in cohorts if c.data is not None]
-    outcome = next((d.outcome for d in data if d.outcome), "")
+    column = next((d.outcome for d in data if d.outcome), "")
     dates = next((d.date_column for d in data if d.date_column), None)
-    lines = [f"Outcome: {outcome or 'the 0/1 outcome given'} (1 = event)."]
+    lines = [
+        f"Outcome: {outcome}; with the outcome = the patients who had the event."
+        if outcome
+        else f"Outcome: {column or 'the 0/1 outcome given'} (1 = event)."
+    ]
     lines.append(
         f"Period: the first and last date of column {dates!r}."
         if dates

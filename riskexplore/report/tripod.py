@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 from riskexplore.report.markup import esc, section
 
-__all__ = ["TRIPOD_ITEMS", "ReportContents", "TripodItem", "tripod_section"]
+__all__ = [
+    "SURVIVAL_TRIPOD_ITEMS",
+    "TRIPOD_ITEMS",
+    "ReportContents",
+    "TripodItem",
+    "tripod_section",
+]
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,28 @@ TRIPOD_ITEMS = (
     TripodItem("23a", "model performance in key subgroups", "audit", "Subgroup audit", "audit"),
 )
 
+#: The items a survival score's report answers: its figures are at a horizon, its output
+#: is the risk table of the card; the subgroup audit items stay (not covered: no audit yet).
+SURVIVAL_TRIPOD_ITEMS = (
+    *(i for i in TRIPOD_ITEMS if i.anchor not in ("score-table", "performance")),
+    TripodItem(
+        "12e",
+        "analytical methods: measures and plots of performance",
+        "performance",
+        "Performance, Survival by score group, Calibration at the horizon",
+    ),
+    TripodItem("15", "model output: risk of the event by each horizon", "model", "The model"),
+    TripodItem(
+        "21", "participants and outcome events in each analysis", "performance", "Performance"
+    ),
+    TripodItem(
+        "23a",
+        "model performance with confidence intervals",
+        "performance",
+        "Performance, Calibration at the horizon",
+    ),
+)
+
 #: Items for the authors: nothing in the data or the model answers them.
 _FOR_AUTHORS = (
     "1–4 (title, abstract, background, objectives), 5a (data sources), 6 (setting, "
@@ -112,13 +140,15 @@ def _answered(item: TripodItem, contents: ReportContents) -> bool:
     }[item.needs]
 
 
-def tripod_section(contents: ReportContents) -> str:
+def tripod_section(contents: ReportContents, items: tuple[TripodItem, ...] = TRIPOD_ITEMS) -> str:
     """The TRIPOD+AI items table of a report.
 
     Parameters
     ----------
     contents : ReportContents
         What the report holds.
+    items : tuple of TripodItem
+        The items the report answers (:data:`SURVIVAL_TRIPOD_ITEMS` for a survival score).
 
     Returns
     -------
@@ -126,7 +156,7 @@ def tripod_section(contents: ReportContents) -> str:
         The section: item, topic, where this report answers it (a link) or why not.
     """
     rows = []
-    for item in TRIPOD_ITEMS:
+    for item in sorted(items, key=lambda i: (int(i.number.rstrip("abcdefg")), i.number)):
         if _answered(item, contents):
             where = f'<a href="#{item.anchor}">{esc(item.where)}</a>'
         else:

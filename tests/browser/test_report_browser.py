@@ -2,18 +2,23 @@
 every figure is drawn, nothing needs to scroll sideways at a printed page's width, and the
 calibration plot of a crowded validation writes no score label over another, over a marker
 or over an error bar, and shows every marker whole. The page is saved to
-``artifacts/report.png``."""
+``artifacts/report.png``; a survival score's report, likewise checked, to
+``artifacts/survival_report.png``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 from _browser import watched_page
 from _validation_contract import contract_dict, crowded_dict
 
+from riskexplore import SurvivalScore, validate
 from riskexplore.core.certificate import Certificate
 from riskexplore.report import report_html
 from riskexplore.risk_score.model import RiskScore
+from riskexplore.risk_score.survival.baseline import breslow_baseline
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,4 +107,44 @@ def test_the_report_opens_offline_without_errors(browser):
     assert len(calibration) == 2 and sum(p["labels"].count(None) for p in calibration) > 0
     for plot in calibration:
         _check_labels(plot)
+    assert errors == [] and console == [] and outside == []
+
+
+def _survival_rows(n: int, seed: int):
+    """Rows whose log hazard is a - b, uniform censoring; the outcome as two arrays."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 2)).astype(float), columns=["a", "b"])
+    latent = rng.exponential(np.exp(-(X["a"] - X["b"]).to_numpy()))
+    censor = rng.uniform(0, 3, n)
+    return X, (np.minimum(latent, censor), latent <= censor)
+
+
+def test_a_survival_report_opens_offline_without_errors(browser):
+    X, (time, event) = _survival_rows(300, 1)
+    baseline = breslow_baseline(X["a"] - X["b"], time, event)
+    certificate = Certificate.from_bounds("optimal", 1.0, 1.0)
+    model = SurvivalScore(["a", "b"], {"a": 1, "b": -1}, baseline, [0.5, 1], certificate,
+                          observed_score_range=(-1, 1))  # fmt: skip
+    Xv, yv = _survival_rows(250, 2)
+    cohorts = {
+        name: (rows, y, validate(model, rows, time=y[0], event=y[1], n_boot=20))
+        for name, (rows, y) in {"development": (X, (time, event)), "validation": (Xv, yv)}.items()
+    }
+    page_html = report_html(model, **cohorts)
+    context, page, errors, outside = watched_page(browser, 800, 1000)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    try:
+        page.set_content(page_html, timeout=60_000)
+        page.wait_for_function(
+            "document.querySelectorAll('.js-plotly-plot .main-svg').length >= 4", timeout=60_000
+        )
+        titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
+        wider = page.evaluate(_WIDER)
+        (ROOT / "artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "artifacts" / "survival_report.png"), full_page=True)
+    finally:
+        context.close()
+    assert len(titles) == 4 and sum("Survival by score group" in t for t in titles) == 2
+    assert wider == []
     assert errors == [] and console == [] and outside == []

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 from _survival_data import survival_data
 
-from riskexplore import SurvivalScore
+from riskexplore import SurvivalScore, validate
 from riskexplore.cli import main
 
 
@@ -72,3 +73,50 @@ def test_bad_survival_arguments_give_one_error_line(table, capsys, extra, words)
     assert main(["fit", str(path), *extra, "--time-limit", "5"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err
+
+
+def test_validate_and_report_a_survival_score_from_the_command_line(table, tmp_path, capsys):
+    path, frame = table
+    model_file, report_file = tmp_path / "m.json", tmp_path / "r.html"
+    assert main(
+        ["fit", str(path), "--time", "months", "--event", "died", "--horizon", "0.5", "1",
+         "--max-size", "2", "--c0", "0.001", "--time-limit", "30", "--n-jobs", "1", "--json"]
+    ) == 0  # fmt: skip
+    model_file.write_text(capsys.readouterr().out)
+    code = main(
+        ["validate", str(model_file), str(path), "--time", "months", "--event", "died",
+         "--horizon", "1", "--json", "--report", str(report_file)]
+    )  # fmt: skip
+    assert code == 0
+    v = json.loads(capsys.readouterr().out)
+    model = SurvivalScore.from_dict(json.loads(model_file.read_text())["model"])
+    X, time, event = frame.drop(columns=["months", "died"]), frame["months"], frame["died"]
+    want = validate(model, X, time=time, event=event, horizon=1.0)
+    assert (
+        v["horizon"] == 1 and v["n"] == len(frame) and v == json.loads(json.dumps(want.to_dict()))
+    )
+    page = report_file.read_text(encoding="utf-8")
+    for tag in re.findall(r"<(?:script|link|img|iframe)\b[^>]*>", page):
+        assert not re.search(r"(?:src|href)\s*=\s*[\"']?(?:https?:)?//", tag), tag
+    assert page.count("<script>") == 1 + 2  # plotly's JS once, then KM and calibration
+    for anchor in ("model", "settings", "data", "performance", "survival-curves", "tripod"):
+        assert f'id="{anchor}"' in page
+    assert "Harrell&#x27;s C" in page and "risk by 0.5" in page and "proven optimal" in page
+    assert main(["validate", str(model_file), str(path), "--target", "died"]) == 2
+    assert "--time COL --event COL" in capsys.readouterr().err
+
+
+def test_fit_validates_on_other_rows_and_writes_the_report(table, tmp_path, capsys):
+    path, _ = table
+    report_file = tmp_path / "fit.html"
+    code = main(
+        ["survival", str(path), "--time", "months", "--event", "died", "--horizon", "0.5",
+         "--max-size", "1", "--time-limit", "30", "--n-jobs", "1", "--json",
+         "--validate-data", str(path), "--report", str(report_file)]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["validation"]["horizon"] == 0.5 and report["validation"]["n"] == 200
+    page = report_file.read_text(encoding="utf-8")
+    assert page.count("<script>") == 1 + 4  # development and validation: KM, calibration
+    assert "max-size" in page and "development" in page and "validation" in page

@@ -18,7 +18,12 @@ import pandas as pd
 
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
-from riskexplore.evaluation.validation.result import estimate_lines, headline_table, records
+from riskexplore.evaluation.validation.result import (
+    estimate_lines,
+    headline_table,
+    records,
+    validation_html,
+)
 
 __all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation"]
 
@@ -153,10 +158,17 @@ class SurvivalValidation:
             f"{plain_number(self.horizon)}; mean predicted risk by then "
             f"{100 * self.predicted_risk:.1f}%"
         ]
-        pairs = [(label, getattr(self, name)) for name, label in SURVIVAL_HEADLINE.items()]
-        lines += [f"{label}: {text}" for label, text in estimate_lines(pairs, self.confidence)]
+        lines += [f"{label}: {text}" for label, text in self._lines()]
         lines += [f"note: {note}" for note in self.notes]
         return "\n".join(lines)
 
+    def _lines(self) -> list[tuple[str, str]]:
+        """Each headline figure in words: (name, value with its interval)."""
+        pairs = [(label, getattr(self, name)) for name, label in SURVIVAL_HEADLINE.items()]
+        return estimate_lines(pairs, self.confidence)
+
     def __str__(self) -> str:
         return self.to_text()
+
+    def _repr_html_(self) -> str:
+        return validation_html(self.to_text().splitlines()[0], self._lines(), self.notes)

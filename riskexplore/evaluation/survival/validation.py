@@ -136,7 +136,11 @@ def _group_calibration(group, ranges, risk, time, event, horizon, confidence):
 def _notes(train, discrimination, slope, calibration: pd.DataFrame, n_groups) -> list[str]:
     notes = [
         "censoring distribution of Uno's C and the time-dependent AUC estimated on the "
-        + ("training rows" if train is not None else "validation rows (no training rows given)")
+        + (
+            "training rows"
+            if train is not None
+            else "these rows (the training rows were not given)"
+        )
     ]
     names = ("Harrell's C", "Uno's C", "the time-dependent AUC")
     for name, value in zip(names, discrimination, strict=True):

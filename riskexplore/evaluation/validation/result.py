@@ -17,7 +17,14 @@ import pandas as pd
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
 
-__all__ = ["HEADLINE", "Validation", "estimate_lines", "headline_table", "records"]
+__all__ = [
+    "HEADLINE",
+    "Validation",
+    "estimate_lines",
+    "headline_table",
+    "records",
+    "validation_html",
+]
 
 #: The headline figures, in the order of :meth:`Validation.table`, with their names.
 HEADLINE = {
@@ -30,7 +37,18 @@ HEADLINE = {
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table's rows as JSON-ready dicts (``nan`` as None, text kept)."""
+    """A table's rows as JSON-ready dicts (``nan`` as None, text kept).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table.
+
+    Returns
+    -------
+    list of dict
+        One dict per row.
+    """
     return [
         {k: v if isinstance(v, str) else json_number(v) for k, v in row.items()}
         for row in frame.to_dict("records")
@@ -197,16 +215,35 @@ class Validation:
         return self.to_text()
 
     def _repr_html_(self) -> str:
-        esc = html.escape
-        head = esc(self.to_text().splitlines()[0])
-        rows = "".join(
-            f"<tr><td style='padding:2px 8px'>{esc(label)}</td>"
-            f"<td style='padding:2px 8px'>{esc(text)}</td></tr>"
-            for label, text in self._lines()
-        )
-        notes = "".join(f"<li>{esc(note)}</li>" for note in self.notes)
-        return (
-            f"<div class='rx-validation'><div><b>{head}</b></div><table>{rows}</table>"
-            + (f"<ul>{notes}</ul>" if notes else "")
-            + "</div>"
-        )
+        return validation_html(self.to_text().splitlines()[0], self._lines(), self.notes)
+
+
+def validation_html(head: str, lines: list[tuple[str, str]], notes: list[str]) -> str:
+    """A validation as a notebook shows it: its first line, a table of the figures, notes.
+
+    Parameters
+    ----------
+    head : str
+        The first line (rows, events).
+    lines : list of (str, str)
+        Each figure's name and its value in words.
+    notes : list of str
+        The notes.
+
+    Returns
+    -------
+    str
+        The HTML (escaped).
+    """
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td style='padding:2px 8px'>{esc(label)}</td>"
+        f"<td style='padding:2px 8px'>{esc(text)}</td></tr>"
+        for label, text in lines
+    )
+    items = "".join(f"<li>{esc(note)}</li>" for note in notes)
+    return (
+        f"<div class='rx-validation'><div><b>{esc(head)}</b></div><table>{rows}</table>"
+        + (f"<ul>{items}</ul>" if items else "")
+        + "</div>"
+    )

@@ -16,6 +16,7 @@ from riskexplore.core.recalibration import checked_outcome
 from riskexplore.core.registry import ModelFamily, ValidationSpec, families, family_of
 from riskexplore.errors import InputError
 from riskexplore.evaluation.intervals import delong_auc, normal_interval, z_value
+from riskexplore.evaluation.survival.result import SurvivalValidation
 from riskexplore.evaluation.validation.calibration import (
     calibration_intercept,
     calibration_slope,
@@ -27,6 +28,11 @@ from riskexplore.evaluation.validation.decision_curve import net_benefit
 from riskexplore.evaluation.validation.estimate import Estimate
 from riskexplore.evaluation.validation.result import Validation
 from riskexplore.evaluation.validation.score_table import score_table
+from riskexplore.evaluation.validation.time_to_event import (
+    binary_outcome_only,
+    survival_outcome,
+    validate_time_to_event,
+)
 
 __all__ = ["fitted_model", "validate"]
 
@@ -75,31 +81,53 @@ def _auc(y: np.ndarray, score: np.ndarray, confidence: float) -> Estimate:
     return Estimate(value, low, high, method="DeLong")
 
 
-def validate(model, X, y, *, confidence: float = 0.95) -> Validation:
+def validate(
+    model,
+    X,
+    y=None,
+    *,
+    time=None,
+    event=None,
+    horizon=None,
+    confidence: float = 0.95,
+    **options: Any,
+) -> Validation | SurvivalValidation:
     """The figures a journal asks of a model on other patients (external validation).
 
     Parameters
     ----------
-    model : RiskScore, Checklist or fitted estimator
+    model : RiskScore, Checklist, SurvivalScore or fitted estimator
         A fitted model of any family (its binarizer reads raw rows).
     X : DataFrame or array
         The rows: a raw table when the model keeps its binarizer, or its features/items.
-    y : array-like (n,)
-        Their outcome, 0/1 (1 = the outcome happened).
+    y : array-like (n,) or structured array
+        Their outcome, 0/1 (1 = the outcome happened); for a survival score, the
+        structured array ``[("event", bool), ("time", float)]`` (or give ``time=`` and
+        ``event=`` instead).
+    time, event : array-like, optional
+        A survival score's outcome as two columns.
+    horizon : float, optional
+        A survival score's horizon (default: the model's first).
     confidence : float
         The level of every interval (default 0.95).
+    **options
+        For a survival score: ``n_boot``, ``min_group_rows``, ``random_state`` of
+        :func:`~riskexplore.evaluation.survival.validation.validate_survival`.
 
     Returns
     -------
-    Validation
+    Validation or SurvivalValidation
         AUC (DeLong), calibration intercept and slope (Wald), O/E, Brier score, the
-        calibration plot's table, the score table and the decision curve.
+        calibration plot's table, the score table and the decision curve; for a survival
+        score, Harrell's and Uno's C, the time-dependent AUC, calibration at the horizon
+        and Kaplan-Meier curves by score group.
 
     Raises
     ------
     InputError
         For a model that is not fitted, rows it cannot read, an outcome that is not 0/1
-        or not one per row, rows with only one outcome, or a level outside (0, 1).
+        or not one per row (a time to event for a survival score), rows with only one
+        outcome, or a level outside (0, 1).
 
     Examples
     --------
@@ -109,6 +137,14 @@ def validate(model, X, y, *, confidence: float = 0.95) -> Validation:
     """
     z_value(confidence)  # checks the level
     model, family, spec = fitted_model(model)
+    if family.outcome == "survival":
+        outcome = survival_outcome(family.label, y, time, event)
+        return validate_time_to_event(
+            model, family, spec, X, outcome, horizon, confidence, **options
+        )
+    binary_outcome_only(family.label, y, time, event)
+    if horizon is not None or options:
+        raise InputError(f"a {family.label.lower()} takes no horizon or survival options")
     score = np.asarray(spec.card_score(model, X), dtype=float)
     yv = checked_outcome(y, len(score))
     events = int(yv.sum())

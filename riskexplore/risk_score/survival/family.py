@@ -6,7 +6,8 @@ is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so
 (``fit_survival_score``), live incumbents, the card, comparisons, the cut pool shared between
 solves, a warm-up and the command ``riskexplore survival`` (``fit --time T --event E``). Not
 yet (each says so when asked): the Explorer's survival mode, the size path, near-optimal
-sets and edits, the subgroup audit, validation.
+sets and edits, the subgroup audit. Validation (``validate``, ``recalibrate``, the report)
+reads :data:`VALIDATION`: the total points, the risk by a horizon, the Breslow refit.
 """
 
 from __future__ import annotations
@@ -19,12 +20,20 @@ import pandas as pd
 
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
-from riskexplore.core.registry import BUILTIN_COMMANDS, AuditSpec, ModelFamily, PathPlot, PlugIns
+from riskexplore.core.registry import (
+    BUILTIN_COMMANDS,
+    AuditSpec,
+    ModelFamily,
+    PathPlot,
+    PlugIns,
+    ValidationSpec,
+)
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.survival.fit import fit_survival_score
-from riskexplore.risk_score.survival.model import SurvivalScore
+from riskexplore.risk_score.survival.model import SurvivalScore, check_horizons
+from riskexplore.risk_score.survival.recalibration import recalibrate_survival_score
 
 __all__ = ["FAMILY"]
 
@@ -258,6 +267,46 @@ def warm_up() -> None:
     fit_survival_score(X, rng.random(20), rng.random(20) < 0.7, max_size=1, n_jobs=1)
 
 
+def validation_horizon(model: SurvivalScore, horizon=None) -> float:
+    """The horizon of a validation: ``horizon`` checked, else the model's first.
+
+    Parameters
+    ----------
+    model : SurvivalScore
+        The model.
+    horizon : float, optional
+        One time ``> 0``.
+
+    Returns
+    -------
+    float
+        The horizon.
+
+    Raises
+    ------
+    InputError
+        For several horizons or a bad one, or none when the model has none.
+    """
+    if horizon is None:
+        if not model.horizons:
+            raise InputError("give a horizon (the model was fitted without one), e.g. horizon=365")
+        return model.horizons[0]
+    if np.ndim(horizon) != 0:
+        raise InputError(f"validate at one horizon at a time, got {horizon!r}")
+    return check_horizons(horizon)[0]
+
+
+#: How survival scores are validated: total points, the risk by a horizon, Breslow refitted.
+VALIDATION = ValidationSpec(
+    card_score=lambda model, X: model.total_points(X),
+    score_noun="total score",
+    risk_of=lambda model, X, horizon: model.predict_risk(X, horizon),
+    no_risk="",
+    recalibrate=recalibrate_survival_score,
+    horizon_of=validation_horizon,
+)
+
+
 FAMILY = ModelFamily(
     name="survival_score",
     label="Survival score",
@@ -292,4 +341,5 @@ FAMILY = ModelFamily(
     warm_up=warm_up,
     plugins=PlugIns(command=BUILTIN_COMMANDS["survival_score"]),
     outcome="survival",
+    validation=VALIDATION,
 )

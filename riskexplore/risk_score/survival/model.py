@@ -24,6 +24,7 @@ from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 from riskexplore.risk_score.model import feature_matrix
 from riskexplore.risk_score.survival.baseline import BreslowBaseline
+from riskexplore.risk_score.survival.card_html import survival_card_html
 
 __all__ = ["SurvivalScore", "check_horizons"]
 
@@ -263,7 +264,17 @@ class SurvivalScore(JsonDocument):
             for row in table.itertuples(index=False):
                 risks = "".join(f"{r:.1f}%".rjust(width) for r in row[1:])
                 lines.append(f"{int(row[0]):<{left}}{risks}")
+        if self.recalibrated_line():
+            lines += ["", self.recalibrated_line()]
         return "\n".join(lines)
+
+    def to_html(self) -> str:
+        """The card as self-contained HTML (see
+        :func:`~riskexplore.risk_score.survival.card_html.survival_card_html`)."""
+        return survival_card_html(self)
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
     def summary(self) -> str:
         """The certificate, the Cox loss and the rows and events fitted, in one line.
@@ -278,7 +289,15 @@ class SurvivalScore(JsonDocument):
             parts.append(f"loss {self.loss:.6f}")
         if "n_samples" in self.stats:
             parts.append(f"{self.stats['n_samples']} rows, {self.stats.get('n_events')} events")
-        return "; ".join(parts)
+        parts.append(self.recalibrated_line())
+        return "; ".join(p for p in parts if p)
+
+    def recalibrated_line(self) -> str:
+        """``"baseline hazard recalibrated on 400 patients (212 events)"``, or ""."""
+        done = self.stats.get("recalibrated")
+        if not done:
+            return ""
+        return f"baseline hazard recalibrated on {done['rows']} patients ({done['events']} events)"
 
     def __repr__(self) -> str:
         status = self.certificate.status if self.certificate else None
