@@ -72,3 +72,14 @@ def test_bad_survival_arguments_give_one_error_line(table, capsys, extra, words)
     assert main(["fit", str(path), *extra, "--time-limit", "5"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err
+
+
+def test_fit_reads_the_bundled_simulated_survival_table(capsys):
+    code = main(
+        ["fit", "heart_followup", "--time", "days", "--event", "died", "--horizon", "365",
+         "--max-size", "1", "--time-limit", "30", "--n-jobs", "1", "--json"]
+    )  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["dataset"] == "heart_followup"
+    assert report["status"] == "optimal" and report["size"] == 1
+    assert report["n_samples"] == 800 and report["n_events"] == 262
