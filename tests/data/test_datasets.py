@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore import fit_survival_score
 from riskexplore.datasets import Dataset, dataset_info, list_datasets, load_dataset
 from riskexplore.datasets._build import write_gzip_csv
 from riskexplore.datasets._simulate import FIVE_YEARS, simulate_heart_followup
@@ -199,3 +200,16 @@ def test_heart_followup_file_is_rebuilt_byte_for_byte(tmp_path):
     packaged = resources.files("riskexplore.datasets").joinpath("files", path.name)
     assert path.read_bytes() == packaged.read_bytes()
     assert not simulate_heart_followup(seed=1).equals(simulate_heart_followup())
+
+
+def test_heart_followup_is_what_a_survival_fit_takes():
+    data = load_dataset("heart_followup")
+    rows = slice(0, 300)
+    model = fit_survival_score(
+        data.X[rows], data.survival[rows], max_size=1, horizon=365, time_limit=30, n_jobs=1
+    )
+    same = fit_survival_score(
+        data.X[rows], data.time[rows], data.y[rows], max_size=1, horizon=365, n_jobs=1
+    )
+    assert model.certificate.status == "optimal" and model.points == same.points
+    assert len(model.points) == 1 and model.stats["n_events"] == int(data.y[rows].sum())
