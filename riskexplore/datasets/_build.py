@@ -26,6 +26,11 @@ missing and encode the outcome as ``income_over_50k`` (1 = '>50K').
 Output is deterministic (gzip ``mtime=0``, no file name in the header, ``\\n`` line
 ends), so rebuilding from the same inputs reproduces the committed files byte for byte.
 The expected row and positive counts in ``_catalog.py`` are checked before writing.
+
+``heart_followup`` is not read from ``--source``: it is **simulated** by
+:func:`riskexplore.datasets._simulate.simulate_heart_followup` (seeded), and
+``python -m riskexplore.datasets._build --simulated-only`` rewrites only it (no raw
+copies needed).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from pathlib import Path
 import pandas as pd
 
 from riskexplore.datasets._catalog import CATALOG
+from riskexplore.datasets._simulate import simulate_heart_followup
 
 FILES_DIR = Path(__file__).resolve().parent / "files"
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -107,15 +113,19 @@ def write_gzip_csv(frame: pd.DataFrame, path: Path) -> None:
 def _check(frame: pd.DataFrame, name: str, split: str) -> None:
     info = CATALOG[name]
     expected = info.splits[split]
-    got = (len(frame), frame.shape[1] - 1, int(frame[info.outcome_column].sum()))
+    outcome = (
+        [info.outcome_column]
+        if info.time_column is None
+        else [info.time_column, info.outcome_column]
+    )
+    got = (len(frame), frame.shape[1] - len(outcome), int(frame[info.outcome_column].sum()))
     want = (expected.n_rows, info.n_features, expected.n_positive)
-    if got != want or frame.columns[0] != info.outcome_column:
+    if got != want or list(frame.columns[: len(outcome)]) != outcome:
         raise SystemExit(f"{name}/{split}: (rows, features, positives) {got} != {want}")
 
 
-def build(source: Path = DEFAULT_SOURCE, out: Path = FILES_DIR) -> list[Path]:
-    """Clean every dataset from ``source`` and write ``out/*.csv.gz``; return the paths."""
-    frames = {
+def _public(source: Path) -> dict[tuple[str, str], pd.DataFrame]:
+    return {
         ("mammo", "all"): build_mammo(source),
         ("breastcancer", "all"): build_breastcancer(source),
         ("income", "all"): build_income(source),
@@ -123,6 +133,15 @@ def build(source: Path = DEFAULT_SOURCE, out: Path = FILES_DIR) -> list[Path]:
         ("adult_raw", "train"): build_adult_raw(source, "train"),
         ("adult_raw", "test"): build_adult_raw(source, "test"),
     }
+
+
+def build(
+    source: Path = DEFAULT_SOURCE, out: Path = FILES_DIR, simulated_only: bool = False
+) -> list[Path]:
+    """Clean every dataset from ``source`` (unless ``simulated_only``), simulate
+    ``heart_followup``, and write ``out/*.csv.gz``; return the paths."""
+    frames = {} if simulated_only else _public(source)
+    frames["heart_followup", "all"] = simulate_heart_followup()
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for (name, split), frame in frames.items():
@@ -137,8 +156,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     parser.add_argument("--out", type=Path, default=FILES_DIR)
+    parser.add_argument(
+        "--simulated-only", action="store_true", help="rewrite only the simulated tables"
+    )
     args = parser.parse_args(argv)
-    for path in build(args.source, args.out):
+    for path in build(args.source, args.out, args.simulated_only):
         print(f"wrote {path} ({path.stat().st_size:,} bytes)")
 
 

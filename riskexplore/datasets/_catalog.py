@@ -12,6 +12,8 @@ LICENSE = "CC BY 4.0 (UCI Machine Learning Repository); redistributed with attri
 
 _UCI = "UCI Machine Learning Repository"
 
+SIMULATED_LICENSE = "BSD-3-Clause (simulated by riskexplore, as the package)"
+
 
 @dataclass(frozen=True)
 class SplitInfo:
@@ -31,6 +33,9 @@ class DatasetInfo:
     description: str
     default_split: str = "all"
     categorical: tuple[str, ...] = field(default=())
+    #: Follow-up time column of a survival table (``outcome_column`` is then the event).
+    time_column: str | None = None
+    license: str = LICENSE
 
     @property
     def has_splits(self) -> bool:
@@ -145,5 +150,29 @@ CATALOG: dict[str, DatasetInfo] = {
             "sex",
             "native_country",
         ),
+    ),
+    "heart_followup": DatasetInfo(
+        name="heart_followup",
+        outcome_column="died",
+        outcome="death during follow-up (SIMULATED patients; time in 'days')",
+        n_features=8,
+        splits={"all": SplitInfo("heart_followup.csv.gz", 800, 262)},
+        source=(
+            "SIMULATED by riskexplore (riskexplore/datasets/_simulate.py, seed 20261206): "
+            "no real patients. Weibull survival after a heart attack with a hazard that "
+            "rises in steps of the columns; censoring by loss to follow-up and at 5 years. "
+            f"License: {SIMULATED_LICENSE}."
+        ),
+        description=(
+            "800 simulated patients after a heart attack, raw columns: age (years), sex, "
+            "diabetes, smoker (never/former/current), heart_rate, systolic_bp, "
+            "ejection_fraction (%, 54 missing) and kidney_function "
+            "(normal/mild/moderate/severe); follow-up 'days' (at most 1,826: 5 years) and "
+            "'died' (262 deaths). For survival scores: fit_survival_score(data.X, "
+            "data.time, data.y)."
+        ),
+        categorical=("sex", "diabetes", "smoker", "kidney_function"),
+        time_column="days",
+        license=SIMULATED_LICENSE,
     ),
 }

@@ -6,15 +6,20 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
+import numpy as np
 import pandas as pd
 
-from riskexplore.datasets._catalog import CATALOG, LICENSE, DatasetInfo
+from riskexplore.datasets._catalog import CATALOG, DatasetInfo
 from riskexplore.errors import InputError
 
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Dataset:
-    """A bundled dataset: features ``X`` and a 0/1 outcome ``y`` (1 = :attr:`outcome`)."""
+    """A bundled dataset: features ``X`` and a 0/1 outcome ``y`` (1 = :attr:`outcome`).
+
+    A survival table (``heart_followup``) also has the follow-up ``time``; ``y`` is then
+    the event indicator (1 = the event was observed, 0 = censored at ``time``).
+    """
 
     X: pd.DataFrame
     y: pd.Series
@@ -23,11 +28,25 @@ class Dataset:
     source: str
     description: str
     split: str | None = None
+    time: pd.Series | None = None
 
     @property
     def frame(self) -> pd.DataFrame:
-        """The outcome as first column followed by the features (a new DataFrame)."""
-        return pd.concat([self.y, self.X], axis=1)
+        """The outcome (time first for a survival table) then the features (a new DataFrame)."""
+        outcome = [self.y] if self.time is None else [self.time, self.y]
+        return pd.concat([*outcome, self.X], axis=1)
+
+    @property
+    def survival(self) -> np.ndarray:
+        """The survival outcome as scikit-survival's structured array
+        ``[("event", bool), ("time", float)]`` (what the survival family's ``fit(X, y)``
+        takes); an ``AttributeError`` for a table without follow-up time."""
+        if self.time is None:
+            raise AttributeError(f"dataset {self.name!r} has no follow-up time")
+        y = np.empty(len(self.y), dtype=[("event", bool), ("time", float)])
+        y["event"] = self.y.to_numpy() == 1
+        y["time"] = self.time.to_numpy(float)
+        return y
 
     @property
     def feature_names(self) -> list[str]:
@@ -35,9 +54,10 @@ class Dataset:
 
     def __repr__(self) -> str:
         split = f", split={self.split!r}" if self.split else ""
+        time = "" if self.time is None else f", follow-up in {self.time.name!r}"
         return (
             f"Dataset({self.name!r}{split}: {len(self.y)} rows, {self.X.shape[1]} features, "
-            f"{int(self.y.sum())} with {self.y.name} = 1)"
+            f"{int(self.y.sum())} with {self.y.name} = 1{time})"
         )
 
 
@@ -90,7 +110,8 @@ def load_dataset(name: str, split: str | None = None) -> Dataset:
     Parameters
     ----------
     name : str
-        ``"mammo"``, ``"breastcancer"``, ``"income"``, ``"heart"`` or ``"adult_raw"``.
+        ``"mammo"``, ``"breastcancer"``, ``"income"``, ``"heart"``, ``"adult_raw"`` or
+        ``"heart_followup"`` (simulated survival table).
     split : {"train", "test", "all"}, optional
         Only for ``adult_raw`` (default ``"train"``; ``"all"`` stacks train then test).
         Other datasets have a single table and accept only ``None`` or ``"all"``.
@@ -100,11 +121,15 @@ def load_dataset(name: str, split: str | None = None) -> Dataset:
     Dataset
         ``X`` (features, a DataFrame) and ``y`` (0/1 int Series named after the outcome
         column), with provenance in ``source`` and the meaning of ``y = 1`` in
-        ``outcome``. Each call returns fresh copies that are safe to modify.
+        ``outcome``. Each call returns fresh copies that are safe to modify. A survival
+        table (``heart_followup``) also has ``time`` (follow-up, a Series), ``y`` is its
+        event indicator and ``survival`` the structured array: fit it with
+        ``fit_survival_score(data.X, data.time, data.y)``.
     """
     info = _info(name)
     split = _resolve_split(info, split)
     frame = _frame(info, split)
+    time = None if info.time_column is None else frame.pop(info.time_column)
     y = frame.pop(info.outcome_column).astype("int64")
     return Dataset(
         X=frame,
@@ -114,6 +139,7 @@ def load_dataset(name: str, split: str | None = None) -> Dataset:
         source=info.source,
         description=info.description,
         split=split if info.has_splits else None,
+        time=time,
     )
 
 
@@ -121,7 +147,9 @@ def dataset_info(name: str) -> dict:
     """Metadata of a dataset without loading it.
 
     ``n_rows`` and ``n_positive`` describe what ``load_dataset(name)`` returns (for
-    ``adult_raw``: the train split); ``splits`` gives the counts of every split.
+    ``adult_raw``: the train split; for a survival table ``n_positive`` counts the
+    events); ``splits`` gives the counts of every split; ``time_column`` is None except
+    for survival tables.
     """
     info = _info(name)
     default = info.splits.get(info.default_split)
@@ -130,6 +158,7 @@ def dataset_info(name: str) -> dict:
         "name": info.name,
         "outcome": info.outcome,
         "outcome_column": info.outcome_column,
+        "time_column": info.time_column,
         "n_rows": default.n_rows,
         "n_features": info.n_features,
         "n_positive": default.n_positive,
@@ -137,7 +166,7 @@ def dataset_info(name: str) -> dict:
         "default_split": info.default_split,
         "categorical": list(info.categorical),
         "source": info.source,
-        "license": LICENSE,
+        "license": info.license,
         "description": info.description,
         "files": [s.file for s in info.splits.values()],
     }

@@ -120,3 +120,14 @@ def test_fit_validates_on_other_rows_and_writes_the_report(table, tmp_path, caps
     page = report_file.read_text(encoding="utf-8")
     assert page.count("<script>") == 1 + 4  # development and validation: KM, calibration
     assert "max-size" in page and "development" in page and "validation" in page
+
+
+def test_fit_reads_the_bundled_simulated_survival_table(capsys):
+    code = main(
+        ["fit", "heart_followup", "--time", "days", "--event", "died", "--horizon", "365",
+         "--max-size", "1", "--time-limit", "30", "--n-jobs", "1", "--json"]
+    )  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["dataset"] == "heart_followup"
+    assert report["status"] == "optimal" and report["size"] == 1
+    assert report["n_samples"] == 800 and report["n_events"] == 262

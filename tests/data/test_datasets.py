@@ -5,10 +5,14 @@ from __future__ import annotations
 import gzip
 from importlib import resources
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from riskexplore import fit_survival_score
 from riskexplore.datasets import Dataset, dataset_info, list_datasets, load_dataset
+from riskexplore.datasets._build import write_gzip_csv
+from riskexplore.datasets._simulate import FIVE_YEARS, simulate_heart_followup
 from riskexplore.errors import InputError
 
 EXPECTED = {
@@ -21,8 +25,11 @@ EXPECTED = {
 }
 
 
+SIMULATED = {"heart_followup": (800, 8, 262, "died", "days")}
+
+
 def test_list_datasets():
-    assert list_datasets() == sorted(EXPECTED)
+    assert list_datasets() == sorted([*EXPECTED, *SIMULATED])
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -134,7 +141,7 @@ def test_bad_split():
     assert len(load_dataset("mammo", split="all").y) == 961
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", sorted([*EXPECTED, *SIMULATED]))
 def test_files_are_deterministic_gzip(name):
     for file in dataset_info(name)["files"]:
         blob = resources.files("riskexplore.datasets").joinpath("files", file).read_bytes()
@@ -149,3 +156,60 @@ def test_readme_is_packaged_and_documents_counts():
     assert "CC BY 4.0" in readme
     for number in ("961", "683", "32,561", "16,281", "7,841", "445", "239", "165", "3,846"):
         assert number in readme
+    for number in ("800", "262", "1,826"):
+        assert number in readme
+    assert "simulated" in readme.lower()
+
+
+def test_heart_followup_is_a_labelled_simulated_survival_table():
+    rows, features, events, event, time = SIMULATED["heart_followup"]
+    data = load_dataset("heart_followup")
+    assert data.X.shape == (rows, features) and int(data.y.sum()) == events
+    assert data.y.name == event and data.time.name == time
+    assert list(data.frame.columns[:2]) == [time, event]
+    assert "follow-up in 'days'" in repr(data)
+    assert data.time.min() >= 1 and data.time.max() == FIVE_YEARS
+    assert (data.time[data.y == 0] < FIVE_YEARS).sum() > 0  # lost to follow-up
+    info = dataset_info("heart_followup")
+    assert info["time_column"] == time and dataset_info("mammo")["time_column"] is None
+    assert "SIMULATED" in data.source and "SIMULATED" in data.outcome
+    assert "UCI" not in info["license"] and "CC BY" not in data.source
+    assert data.X["ejection_fraction"].isna().sum() == 54
+    assert set(data.X["kidney_function"]) == {"normal", "mild", "moderate", "severe"}
+    assert set(data.X["smoker"]) == {"never", "former", "current"}
+    y = data.survival
+    assert y.dtype.names == ("event", "time") and y["event"].dtype == bool
+    np.testing.assert_array_equal(y["time"], data.time.to_numpy(float))
+    assert int(y["event"].sum()) == events
+    with pytest.raises(AttributeError, match="no follow-up time"):
+        _ = load_dataset("mammo").survival
+
+
+def test_heart_followup_hazard_rises_in_its_steps():
+    data = load_dataset("heart_followup")
+    died_in_a_year = (data.y == 1) & (data.time <= 365)
+    old = data.X["age"] >= 65
+    assert died_in_a_year[old].mean() > 2 * died_in_a_year[~old].mean()
+    severe = data.X["kidney_function"] == "severe"
+    assert died_in_a_year[severe].mean() > died_in_a_year[~severe].mean()
+
+
+def test_heart_followup_file_is_rebuilt_byte_for_byte(tmp_path):
+    path = tmp_path / "heart_followup.csv.gz"
+    write_gzip_csv(simulate_heart_followup(), path)
+    packaged = resources.files("riskexplore.datasets").joinpath("files", path.name)
+    assert path.read_bytes() == packaged.read_bytes()
+    assert not simulate_heart_followup(seed=1).equals(simulate_heart_followup())
+
+
+def test_heart_followup_is_what_a_survival_fit_takes():
+    data = load_dataset("heart_followup")
+    rows = slice(0, 300)
+    model = fit_survival_score(
+        data.X[rows], data.survival[rows], max_size=1, horizon=365, time_limit=30, n_jobs=1
+    )
+    same = fit_survival_score(
+        data.X[rows], data.time[rows], data.y[rows], max_size=1, horizon=365, n_jobs=1
+    )
+    assert model.certificate.status == "optimal" and model.points == same.points
+    assert len(model.points) == 1 and model.stats["n_events"] == int(data.y[rows].sum())

@@ -258,9 +258,9 @@ class SurvivalScore(JsonDocument):
         lines = [f"{n:<{left}}{p:+d} points" for n, p in self.points.items()] or [names[0]]
         if self.baseline is not None and self.horizons:
             table = self.risk_table()
-            lines += ["", "TOTAL SCORE".ljust(left) + "".join(
-                f"risk by {h:g}".rjust(width) for h in self.horizons
-            )]  # fmt: skip
+            heads = [f"risk by {h:g}" for h in self.horizons]
+            width = max(width, *(len(head) + 2 for head in heads))  # columns stay apart
+            lines += ["", "TOTAL SCORE".ljust(left) + "".join(h.rjust(width) for h in heads)]
             for row in table.itertuples(index=False):
                 risks = "".join(f"{r:.1f}%".rjust(width) for r in row[1:])
                 lines.append(f"{int(row[0]):<{left}}{risks}")

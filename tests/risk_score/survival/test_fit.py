@@ -77,6 +77,9 @@ def test_risk_by_horizon_lies_in_0_1_rises_with_the_score_and_survives_json():
     again = SurvivalScore.from_json(model.to_json())
     assert again == model
     np.testing.assert_array_equal(again.predict_risk(X), risk)
+    card = model.to_text(width=8).splitlines()  # narrower than the headings
+    header = next(line for line in card if line.startswith("TOTAL SCORE"))
+    assert header.split()[2:] == ["risk", "by", "0.5", "risk", "by", "1"]
 
 
 def test_a_raw_table_is_binarized_one_item_per_variable_and_predicts_on_raw_rows():
