@@ -9,6 +9,7 @@ at 1 year, 41% at 5 years".
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import decode as _decode
 from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.core.plain_numbers import plain_number
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 from riskexplore.risk_score.model import feature_matrix
@@ -86,6 +88,9 @@ class SurvivalScore(JsonDocument):
     """
 
     json_kind = "survival score"
+
+    #: What ``stats["loss"]`` is, in words (cards name it).
+    loss_name = "Cox loss (partial likelihood)"
 
     def __init__(
         self,
@@ -264,6 +269,47 @@ class SurvivalScore(JsonDocument):
                 risks = "".join(f"{r:.1f}%".rjust(width) for r in row[1:])
                 lines.append(f"{int(row[0]):<{left}}{risks}")
         return "\n".join(lines)
+
+    def to_html(self) -> str:
+        """A self-contained HTML card (inline CSS, no scripts): the items with their points,
+        then each total score with its risk by each horizon (``total 4: 23% by 365``).
+
+        Returns
+        -------
+        str
+            HTML.
+        """
+        esc, td = html.escape, 'style="padding:2px 8px;border-bottom:1px solid #eee"'
+        rows = [(n, f"{p:+d}") for n, p in self.points.items()] or [("(no item)", "0")]
+        items = "".join(f"<tr><td {td}>{esc(n)}</td><td {td} align='right'>{p}</td></tr>"
+                        for n, p in rows)  # fmt: skip
+        out = [
+            '<div class="rx-card" style="font-family:system-ui,sans-serif;display:inline-block;'
+            'border:1px solid #bbb;border-radius:6px;padding:10px 14px">',
+            f"<table style='border-collapse:collapse'><tr><th {td}>item</th><th {td}>points"
+            f"</th></tr>{items}</table>",
+        ]
+        if self.baseline is not None and self.horizons:
+            lines = [
+                f"total {int(row[0])}: "
+                + ", ".join(f"{plain_number(r, 3)}% by {plain_number(h, 6)}"
+                            for r, h in zip(row[1:], self.horizons, strict=True))
+                for row in self.risk_table().itertuples(index=False)
+            ]  # fmt: skip
+            out.append(
+                '<div class="rx-risk-table" style="margin-top:8px">'
+                '<div style="font-weight:bold">Risk of the event by the horizon</div>'
+                + "".join(f"<div>{esc(line)}</div>" for line in lines)
+                + "</div>"
+            )
+        out.append(
+            f'<div style="margin-top:6px;color:#555;font-size:90%">'
+            f"{esc(self.certificate_line())}</div></div>"
+        )
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
     def summary(self) -> str:
         """The certificate, the Cox loss and the rows and events fitted, in one line.
