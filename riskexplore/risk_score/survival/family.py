@@ -318,6 +318,9 @@ FAMILY = ModelFamily(
     shared={"cut_pool": CutPool},
     audit=AuditSpec(metrics=()),
     warm_up=warm_up,
-    plugins=PlugIns(command=BUILTIN_COMMANDS["survival_score"]),
+    plugins=PlugIns(
+        explorer_settings="riskexplore.widgets.explorer.survival_settings:SurvivalSettings",
+        command=BUILTIN_COMMANDS["survival_score"],
+    ),
     outcome="survival",
 )
