@@ -5,23 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _survival_data import survival_table
 
 from riskexplore.core.registry import family_of
 from riskexplore.errors import InputError
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import SolveRunner
 from riskexplore.exploration.survival_outcome import format_time, median_follow_up
-
-
-def _table(n: int = 120, seed: int = 1) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    age = rng.integers(40, 90, n)
-    chf = rng.integers(0, 2, n)
-    days = np.ceil(rng.exponential(600 * np.exp(-0.9 * chf - 0.03 * (age - 65)))).clip(1, 2000)
-    died = (rng.random(n) < 0.7).astype(int)
-    return pd.DataFrame(
-        {"age": age, "chf": chf, "sex": rng.integers(0, 2, n), "days": days, "died": died}
-    )
 
 
 def _state(frame: pd.DataFrame) -> ExplorerState:
@@ -31,16 +21,16 @@ def _state(frame: pd.DataFrame) -> ExplorerState:
 
 
 def test_survival_is_offered_only_with_a_time_and_an_event_column():
-    state = _state(_table())
+    state = _state(survival_table())
     assert state.time_column_options == ["age", "days"]
     assert state.event_column_options == ["chf", "sex", "died"]
     assert "survival" in [f.outcome for f in state.family_options]
-    no_time = _state(_table().assign(days=1.0, age=1.0))
+    no_time = _state(survival_table().assign(days=1.0, age=1.0))
     assert [f.outcome for f in no_time.family_options] == ["binary", "binary"]
 
 
 def test_the_time_column_is_no_feature_in_survival_mode_only():
-    state = _state(_table())
+    state = _state(survival_table())
     state.set_family("survival_score")
     state.set_outcome("died")
     with pytest.raises(InputError, match="choose the time column"):
@@ -62,7 +52,7 @@ def test_the_time_column_is_no_feature_in_survival_mode_only():
 
 
 def test_the_horizon_defaults_to_the_median_follow_up_in_plain_words():
-    state = _state(_table())
+    state = _state(survival_table())
     state.set_family("survival")
     state.set_outcome("died")
     state.set_time_column("days")
@@ -78,7 +68,7 @@ def test_the_horizon_defaults_to_the_median_follow_up_in_plain_words():
 
 
 def test_a_search_through_the_runner_streams_bounds_and_certifies_a_score():
-    state = _state(_table())
+    state = _state(survival_table())
     state.set_family("survival_score")
     state.set_outcome("died")
     state.set_time_column("days")
