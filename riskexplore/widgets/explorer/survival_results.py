@@ -26,6 +26,8 @@ YES_NO_ONLY = (
 
 #: Bootstrap resamples of the C-index intervals (the view draws only the curves).
 _N_BOOT = 20
+#: Fewest rows of a score group's curve: held-out rows are few, and one curve shows nothing.
+MIN_GROUP_ROWS = 10
 
 
 class SurvivalResultView:
@@ -70,17 +72,18 @@ class SurvivalResultView:
         test = state.X_test is not None and len(state.X_test) > 0
         X, y = (state.X_test, state.training_outcome(test=True)) if test else (
             state.X, state.training_outcome())  # fmt: skip
-        where = "the patients kept aside" if test else "the patients the score was built from"
+        where = "patients kept aside" if test else "patients the score was built from"
         train = state.training_outcome()
         try:
             horizon = float(model.horizons[0])
             validation = validate_survival(
                 model.total_points(X), model.predict_risk(X, horizon), y["time"], y["event"],
                 horizon, train_time=train["time"], train_event=train["event"], n_boot=_N_BOOT,
+                min_group_rows=MIN_GROUP_ROWS,
             )  # fmt: skip
             self._figure = km_figure(
                 validation,
-                title=f"Survival by score group on {len(y)} of {where}",
+                title=f"Survival by score group on the {len(y)} {where}",
                 time_label=f"time ({state.settings.get('time_column')})",
                 height=440,
             )

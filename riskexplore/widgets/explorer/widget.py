@@ -201,6 +201,9 @@ class Explorer:
             options=[("(choose)", "")], value="", description="outcome", style=style, layout=lay
         )
         self.data_info = w.HTML()
+        #: The outcome picker's label for a 0/1 outcome and in survival mode (a page may
+        #: word them its own way).
+        self.outcome_labels = ("outcome", "event column")
         # --- settings
         self.family_picker = w.ToggleButtons(
             options=[(f.label, f.name) for f in families()],  # survival: the event is the outcome
@@ -389,7 +392,7 @@ class Explorer:
             self.outcome_picker.value = st.outcome or ""
             self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
-            self.outcome_picker.description = "event column" if st.survival_mode else "outcome"
+            self.outcome_picker.description = self.outcome_labels[st.survival_mode]
             self.settings_controls.show_data(st)
         finally:
             self._syncing = False
