@@ -33,7 +33,7 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         button(page, "Time to event: when did it happen?").click()
         event = page.get_by_label("Event column (1: it happened)")
         expect(event).to_be_visible(timeout=30_000)
-        upload_csv(page, "followup.csv", survival_table().to_csv(index=False).encode())
+        upload_csv(page, "followup.csv", survival_table(n=240).to_csv(index=False).encode())
         expect(page.locator(".rx-message", has_text="Loaded followup.csv").first).to_be_visible(
             timeout=60_000
         )
@@ -62,6 +62,8 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         curves = page.locator(".rx-reliability .rx-survival-results .js-plotly-plot").first
         expect(curves).to_be_visible(timeout=60_000)
         expect(page.locator(".rx-reliability .gtitle").first).to_contain_text("score group")
+        legend = page.locator(".rx-reliability .legend .traces", has_text="score")
+        assert legend.count() >= 2, "one Kaplan-Meier curve per score group, at least two"
         screenshot(page.locator(".rx-reliability").first, ARTIFACTS / "dashboard_survival_km.png")
         expect(page.locator(".rx-metrics")).to_contain_text("for yes/no outcomes")
         body = page.locator("body").inner_text()
@@ -69,6 +71,11 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         assert not re.search(r"\d[eE][+-]\d", body), "scientific notation on the page"
         assert not outside, f"requests outside localhost: {outside}"
     finally:
+        height = page.evaluate(  # Voila's page scrolls inside a container, not the body
+            "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
+        )
+        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
+        page.wait_for_timeout(500)
         screenshot(page, ARTIFACTS / "dashboard_survival.png", full_page=True)
         context.close()
         stop_process(proc)
