@@ -81,5 +81,11 @@ def test_a_search_through_the_runner_streams_bounds_and_certifies_a_score():
     assert model.certificate.status == "optimal" and 1 <= len(model.points) <= 2
     bounds = [e.lower_bound for e in events if getattr(e, "lower_bound", None) is not None]
     assert bounds and max(bounds) <= model.objective + 1e-9
+    # step 2's items, as for risk scores: age is cut into yes/no items, the card reads them
+    assert any(name.startswith("age ≥") for name in state.features().columns)
+    assert set(model.points) <= set(state.features().columns)
+    assert model.binarizer is not None and len(model.total_points(state.X_test)) == len(
+        state.X_test
+    )
     risk = model.risk_table()["risk_percent_at_365"].to_numpy()
     assert np.all(np.diff(risk) >= 0) and 0 <= risk.min() and risk.max() <= 100

@@ -11,7 +11,7 @@ asked): the size path, near-optimal sets and edits, the subgroup audit, validati
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,9 +20,18 @@ import pandas as pd
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
 from riskexplore.core.params import Interval, validate
-from riskexplore.core.registry import BUILTIN_COMMANDS, AuditSpec, ModelFamily, PathPlot, PlugIns
+from riskexplore.core.registry import (
+    BUILTIN_COMMANDS,
+    AuditSpec,
+    ModelFamily,
+    PathPlot,
+    PlugIns,
+    RawTableSpec,
+)
+from riskexplore.data.binarize import Binarizer
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
+from riskexplore.risk_score.family import binarizer_for, exclude_features, excluded_features
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import fit_survival_score
@@ -182,7 +191,14 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         check_horizons(settings["horizon"])
 
 
-def fit_arguments(settings: Mapping[str, Any], *, categorical=(), groups=None, **_) -> dict:
+def fit_arguments(
+    settings: Mapping[str, Any],
+    *,
+    categorical=(),
+    groups=None,
+    binarizer: Binarizer | None = None,
+    linear: Sequence[str] = (),
+) -> dict:
     """The arguments of :func:`fit_survival_score` for the Explorer's settings.
 
     Parameters
@@ -191,16 +207,25 @@ def fit_arguments(settings: Mapping[str, Any], *, categorical=(), groups=None, *
         The Explorer's settings (see :func:`check_settings`; ``horizon`` already resolved
         by the Explorer when it was left to its default).
     categorical, groups
-        Unused: a survival score binarizes a raw table itself and has no group rules.
+        Unused (categorical columns are the binarizer's; no group rules).
+    binarizer : Binarizer, optional
+        The fitted binarizer of the Explorer's raw table (its step 2); None: the columns
+        are the features, as they are.
+    linear : sequence of str
+        Columns kept as numbers (points per unit) beside the binarizer's items.
 
     Returns
     -------
     dict
-        ``max_size``, ``coef_min``, ``coef_max`` and ``horizon``.
+        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``binarize`` (and ``linear``
+        with a binarizer).
     """
     out = {k: int(settings[k]) for k in ("max_size", "coef_min", "coef_max")}
     horizon = settings["horizon"]
     out["horizon"] = None if horizon is None else float(horizon)
+    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
+    if binarizer is not None:
+        out["linear"] = [str(c) for c in linear]
     return out
 
 
@@ -323,4 +348,8 @@ FAMILY = ModelFamily(
         command=BUILTIN_COMMANDS["survival_score"],
     ),
     outcome="survival",
+    # the Explorer's step 2 as for risk scores: the same items, cut points and linear columns
+    raw_table=RawTableSpec(
+        binarizer=binarizer_for, linear=True, exclude=exclude_features, excluded=excluded_features
+    ),
 )

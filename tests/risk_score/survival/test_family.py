@@ -67,6 +67,7 @@ def test_the_explorer_settings_are_checked_and_become_fit_arguments():
         "coef_min": -5,
         "coef_max": 5,
         "horizon": 365.0,
+        "binarize": None,
     }
     for bad, match in (
         ({"horizon": -1}, "horizon"),
