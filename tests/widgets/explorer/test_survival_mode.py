@@ -33,6 +33,8 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
     assert views.survival.static_figure() is not None
     assert views.survival.widget in ex.reliability.widget.children
     assert "for yes/no outcomes" in views.metrics.message.value
+    assert not ex.audit.choose("sex")  # the By group view says why, in words
+    assert "is for yes/no outcomes" in ex.audit.message.value
     ex.family_picker.value = "risk_score"  # back: the time is a feature, the curves go
     assert "days" in ex.state.X and views.survival.static_figure() is None
     assert ex.reliability.figure in ex.reliability.widget.children
