@@ -33,6 +33,9 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         button(page, "Time to event: when did it happen?").click()
         event = page.get_by_label("Event column (1: it happened)")
         expect(event).to_be_visible(timeout=30_000)
+        # what survival scores do not offer yet is not offered on the page
+        expect(button(page, "Find the best score with my rules")).to_be_hidden()
+        expect(button(page, "Compare the sizes")).to_be_hidden()
         upload_csv(page, "followup.csv", survival_table(n=240).to_csv(index=False).encode())
         expect(page.locator(".rx-message", has_text="Loaded followup.csv").first).to_be_visible(
             timeout=60_000
