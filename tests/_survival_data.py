@@ -30,3 +30,17 @@ def structured(time, event):
     y["event"] = event
     y["time"] = time
     return y
+
+
+def survival_table(n: int = 120, seed: int = 1):
+    """A small follow-up table as a CSV would give it: ``age``, ``chf``, ``sex``, ``days``
+    (follow-up, rising risk with age and chf) and ``died`` (0/1, about 30% censored)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    age = rng.integers(40, 90, n)
+    chf = rng.integers(0, 2, n)
+    days = np.ceil(rng.exponential(600 * np.exp(-0.9 * chf - 0.03 * (age - 65)))).clip(1, 2000)
+    died = (rng.random(n) < 0.7).astype(int)
+    sex = rng.integers(0, 2, n)
+    return pd.DataFrame({"age": age, "chf": chf, "sex": sex, "days": days, "died": died})

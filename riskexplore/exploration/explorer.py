@@ -27,6 +27,7 @@ from riskexplore.exploration.binarization import Binarization, changes_nothing
 from riskexplore.exploration.runner import solve_function
 from riskexplore.exploration.study.data import StudyWarning, resolve_data
 from riskexplore.exploration.study.document import Study
+from riskexplore.exploration.survival_outcome import TIME_SETTING, SurvivalOutcome
 from riskexplore.exploration.uploads import MAX_UPLOAD_BYTES, read_upload
 from riskexplore.exploration.variable_rules import describe_rule, variable_rule
 
@@ -86,7 +87,7 @@ class RunRecord:
 
 
 @dataclass
-class ExplorerState:
+class ExplorerState(SurvivalOutcome):
     """Plain-Python state of an :class:`Explorer` (no widgets; every method validates and
     raises :class:`~riskexplore.errors.InputError` with a readable message).
 
@@ -99,7 +100,9 @@ class ExplorerState:
     frame : DataFrame or None
         The whole table (outcome and features).
     outcome : str or None
-        The outcome column (binary).
+        The outcome column (binary; in survival mode the 0/1 event, with the follow-up
+        time in ``settings["time_column"]``: see
+        :class:`~riskexplore.exploration.survival_outcome.SurvivalOutcome`).
     family : str
         The model family (a name of :mod:`riskexplore.core.registry`).
     settings : dict
@@ -203,8 +206,8 @@ class ExplorerState:
 
     @property
     def feature_names(self) -> list[str]:
-        """The table's columns other than the outcome."""
-        return [c for c in self.columns if c != self.outcome]
+        """The table's columns other than the outcome (and the time in survival mode)."""
+        return [c for c in self.columns if c not in self._outcome_columns()]
 
     @property
     def group_column_options(self) -> list[str]:
@@ -236,8 +239,8 @@ class ExplorerState:
                 "distinct value" + ("s" if distinct != 1 else "")
             )
         y = pd.Series(as_binary_outcome(values.to_numpy()), index=self.frame.index, name=column)
-        X = self.frame.drop(columns=[column])
         self.outcome = column
+        X = self.frame.drop(columns=self._outcome_columns())
         self._split(X, y)
         self.binarization = self.binarization.restricted(self.feature_names)
         self.settings["group_columns"] = tuple(
@@ -269,7 +272,10 @@ class ExplorerState:
 
     def set_family(self, family: str) -> None:
         """Choose the model family (raises :class:`InputError` for an unknown one)."""
+        kind = self.model_family.outcome
         self.family = get_family(family).name
+        if kind != self.model_family.outcome and self.outcome is not None:
+            self.set_outcome(self.outcome)  # the time column is a feature in one mode only
 
     def update_settings(self, **settings: Any) -> None:
         """Change settings (all checked first; nothing changes on an error)."""
@@ -294,10 +300,9 @@ class ExplorerState:
             raise InputError(f"unknown group column(s): {', '.join(missing)}")
         if self.X is not None:  # a column cut into ranges must be numeric
             group_data(self.X.iloc[:0], new["group_columns"])
-        resplit = (new["test_fraction"], new["seed"]) != (
-            self.settings["test_fraction"],
-            self.settings["seed"],
-        )
+        self._check_time_setting(new[TIME_SETTING])
+        keys = ("test_fraction", "seed", TIME_SETTING)
+        resplit = any(new[k] != self.settings[k] for k in keys)
         self.settings = new
         if resplit and self.outcome is not None:
             self.set_outcome(self.outcome)
@@ -482,11 +487,13 @@ class ExplorerState:
             raise InputError("load a dataset or a CSV file first")
         if self.outcome is None or self.X is None:
             raise InputError("choose the outcome column")
+        if self.training_outcome() is None:
+            raise InputError("choose the time column (the follow-up time of each row)")
         if self.X.shape[1] == 0:
             raise InputError("there are no feature columns besides the outcome")
         if self.y.nunique() < 2:
             raise InputError("the training data hold a single outcome value")
-        self.model_family.check_data(self.features(), self.y, self.settings)
+        self.model_family.check_data(self.features(), self.training_outcome(), self.settings)
 
     def groups(self, test: bool = False):
         """The protected-group columns of the training (or held-out) rows, or None.
@@ -518,7 +525,7 @@ class ExplorerState:
         """Arguments of the family's fit function (``fit_risk_score``, ``fit_checklist``)
         from the settings, with ``time_limit``."""
         out = self.model_family.fit_arguments(
-            self.settings,
+            self._survival_settings(self.settings),
             categorical=self.categorical_columns(),
             groups=self.groups(),
             **self._raw_arguments(self.model_family),
@@ -709,7 +716,11 @@ class ExplorerState:
         """A ``solve(callbacks, stop)`` for the current data, family and settings."""
         self.check_ready()
         return solve_function(
-            self.family, self.X, self.y, constraints=list(constraints), **self.fit_kwargs()
+            self.family,
+            self.X,
+            self.training_outcome(),
+            constraints=list(constraints),
+            **self.fit_kwargs(),
         )
 
     def record(self, run: str, model, family, settings, constraints, data_version) -> None:

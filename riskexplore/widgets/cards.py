@@ -84,7 +84,7 @@ def certificate_html(model) -> str:
         rows.append(("objective (best model)", _num(cert.upper_bound)))
         rows.append(("proven lower bound", _num(cert.lower_bound)))
     if stats.get("loss") is not None:
-        rows.append(("logistic loss", _num(stats["loss"])))
+        rows.append((getattr(model, "loss_name", "logistic loss"), _num(stats["loss"])))
     if getattr(model, "scale", None) == "learned":  # risk = sigma(score / m)
         rows.append(("risk scale: multiplier m", plain_number(model.multiplier)))
     if stats.get("train_error") is not None:

@@ -4,15 +4,16 @@ The third family (issue 36). Its outcome is a time to event (``outcome="survival
 is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so every
 ``(X, y)`` signature and row indexing of the layers above stays. What v1 offers: the fit
 (``fit_survival_score``), live incumbents, the card, comparisons, the cut pool shared between
-solves, a warm-up and the command ``riskexplore survival`` (``fit --time T --event E``). Not
-yet (each says so when asked): the Explorer's survival mode, the size path, near-optimal
-sets and edits, the subgroup audit. Validation (``validate``, ``recalibrate``, the report)
-reads :data:`VALIDATION`: the total points, the risk by a horizon, the Breslow refit.
+solves, a warm-up, the command ``riskexplore survival`` (``fit --time T --event E``) and the
+Explorer's settings (time column, horizon, size, points range). Not yet (each says so when
+asked): the size path, near-optimal sets and edits, the subgroup audit. Validation
+(``validate``, ``recalibrate``, the report) reads :data:`VALIDATION`: the total points, the
+risk by a horizon, the Breslow refit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,17 +21,22 @@ import pandas as pd
 
 import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
+from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import (
     BUILTIN_COMMANDS,
     AuditSpec,
     ModelFamily,
     PathPlot,
     PlugIns,
+    RawTableSpec,
     ValidationSpec,
 )
+from riskexplore.data.binarize import Binarizer
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
+from riskexplore.risk_score.family import binarizer_for, exclude_features, excluded_features
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
+from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import fit_survival_score
 from riskexplore.risk_score.survival.model import SurvivalScore, check_horizons
 from riskexplore.risk_score.survival.recalibration import recalibrate_survival_score
@@ -51,6 +57,24 @@ CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.PointsBetween,
     rules.LinearConstraint,
 )
+
+#: The Explorer's survival settings and their defaults: the time column (the event column
+#: is the Explorer's outcome), the horizon of the risk (None: the median follow-up), the
+#: size and the points range.
+SETTINGS: dict[str, Any] = {
+    "time_column": None,
+    "horizon": None,
+    "max_size": 5,
+    "coef_min": COEF_MIN,
+    "coef_max": COEF_MAX,
+}
+
+#: What the numeric settings may be (see :mod:`riskexplore.core.params`).
+SETTING_CONSTRAINTS = {
+    "max_size": [Interval(int, 1, None)],
+    "coef_min": [Interval(int, None, None)],
+    "coef_max": [Interval(int, None, None)],
+}
 
 #: The key of a survival score's incumbents in solve events (see ``SurvivalProblem.as_dict``).
 INCUMBENT_KEY = "hazard_points"
@@ -151,38 +175,62 @@ def compare_table(
 
 
 def check_settings(settings: Mapping[str, Any]) -> None:
-    """The Explorer has no survival settings yet (its survival mode comes later).
+    """Raise :class:`InputError` unless the Explorer's survival settings can be fitted.
 
     Parameters
     ----------
     settings : mapping
-        The family's Explorer settings (none).
-
-    Raises
-    ------
-    InputError
-        For any setting: none is offered yet.
+        ``time_column`` (a column name, or None before it is chosen), ``horizon`` (a time
+        ``> 0`` in the time column's unit, or None for the median follow-up), ``max_size``,
+        ``coef_min`` and ``coef_max`` (the points range must contain 0 and another value).
     """
-    if settings:
-        raise InputError(f"survival scores take no Explorer settings yet, got {sorted(settings)}")
+    validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
+    lo, hi = settings["coef_min"], settings["coef_max"]
+    if not lo <= 0 <= hi or lo == hi:
+        raise InputError(f"the points range [{lo}, {hi}] must contain 0 and another value")
+    column = settings["time_column"]
+    if column is not None and (not isinstance(column, str) or not column):
+        raise InputError(f"time_column must be a column name, got {column!r}")
+    if settings["horizon"] is not None:
+        check_horizons(settings["horizon"])
 
 
-def fit_arguments(settings: Mapping[str, Any], *, categorical=(), groups=None, **_) -> dict:
-    """No fit arguments from the Explorer's settings yet (its survival mode comes later).
+def fit_arguments(
+    settings: Mapping[str, Any],
+    *,
+    categorical=(),
+    groups=None,
+    binarizer: Binarizer | None = None,
+    linear: Sequence[str] = (),
+) -> dict:
+    """The arguments of :func:`fit_survival_score` for the Explorer's settings.
 
     Parameters
     ----------
     settings : mapping
-        The Explorer's settings.
+        The Explorer's settings (see :func:`check_settings`; ``horizon`` already resolved
+        by the Explorer when it was left to its default).
     categorical, groups
-        Unused: a survival score has no group rules.
+        Unused (categorical columns are the binarizer's; no group rules).
+    binarizer : Binarizer, optional
+        The fitted binarizer of the Explorer's raw table (its step 2); None: the columns
+        are the features, as they are.
+    linear : sequence of str
+        Columns kept as numbers (points per unit) beside the binarizer's items.
 
-    Raises
-    ------
-    InputError
-        Always: the Explorer does not fit survival scores yet.
+    Returns
+    -------
+    dict
+        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``binarize`` (and ``linear``
+        with a binarizer).
     """
-    raise InputError("the Explorer has no survival mode yet; call fit_survival_score")
+    out = {k: int(settings[k]) for k in ("max_size", "coef_min", "coef_max")}
+    horizon = settings["horizon"]
+    out["horizon"] = None if horizon is None else float(horizon)
+    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
+    if binarizer is not None:
+        out["linear"] = [str(c) for c in linear]
+    return out
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
@@ -320,7 +368,7 @@ FAMILY = ModelFamily(
     describe_incumbent=describe_incumbent,
     card_table=card_table,
     compare_table=compare_table,
-    settings={},
+    settings=SETTINGS,
     check_settings=check_settings,
     fit_arguments=fit_arguments,
     check_data=check_data,
@@ -339,7 +387,14 @@ FAMILY = ModelFamily(
     shared={"cut_pool": CutPool},
     audit=AuditSpec(metrics=()),
     warm_up=warm_up,
-    plugins=PlugIns(command=BUILTIN_COMMANDS["survival_score"]),
+    plugins=PlugIns(
+        explorer_settings="riskexplore.widgets.explorer.survival_settings:SurvivalSettings",
+        command=BUILTIN_COMMANDS["survival_score"],
+    ),
     outcome="survival",
     validation=VALIDATION,
+    # the Explorer's step 2 as for risk scores: the same items, cut points and linear columns
+    raw_table=RawTableSpec(
+        binarizer=binarizer_for, linear=True, exclude=exclude_features, excluded=excluded_features
+    ),
 )

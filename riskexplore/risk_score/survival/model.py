@@ -88,6 +88,9 @@ class SurvivalScore(JsonDocument):
 
     json_kind = "survival score"
 
+    #: What ``stats["loss"]`` is, in words (cards name it).
+    loss_name = "Cox loss (partial likelihood)"
+
     def __init__(
         self,
         feature_names: Sequence[str],

@@ -18,6 +18,7 @@ from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
 from riskexplore.widgets.cards import message_html
 from riskexplore.widgets.compare_view import CompareView
+from riskexplore.widgets.explorer.survival_results import YES_NO_ONLY, SurvivalResultView
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.pareto import ParetoView
 from riskexplore.widgets.reliability import ReliabilityView
@@ -80,6 +81,10 @@ class ResultViews:
         self.metrics = MetricsPanel()
         self.pareto = ParetoView(auto_refresh=auto_refresh)
         self.compare = CompareView()
+        # survival mode: Kaplan-Meier curves in place of the reliability diagram
+        self.survival = SurvivalResultView()
+        self._binary_children = self.reliability.widget.children
+        self._survival_children = (self.reliability.message, self.survival.widget)
 
     def _wire(self) -> None:
         self.reliability_run.observe(lambda _c: self.show_reliability(), names="value")
@@ -102,6 +107,11 @@ class ResultViews:
         self.show_reliability()
         for view in self.followers:
             view.refresh()
+        if st.survival_mode:  # the panels below need a 0/1 outcome
+            for view in (self.metrics, self.compare):
+                view.clear()
+                view.message.value = message_html(YES_NO_ONLY, "info")
+            return
         self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
         try:
             comparison = st.comparison()
@@ -116,6 +126,8 @@ class ResultViews:
         """Clear the reliability, AUC / CAL, comparison and size path views."""
         for view in (self.reliability, self.metrics, self.compare, self.pareto):
             view.clear()
+        self.survival.hide()
+        self.reliability.widget.children = self._binary_children
 
     def clear_stale(self) -> None:
         """Clear every view (and stop pricing a fixed scale) when no run is on the current
@@ -133,6 +145,15 @@ class ResultViews:
         st = self._state()
         run = self.reliability_run.value
         model = st.current_results().get(run)
+        survival = model is not None and st.survival_mode
+        kids = self._survival_children if survival else self._binary_children
+        if self.reliability.widget.children != kids:
+            self.reliability.widget.children = kids
+        if survival:
+            self.reliability.clear()
+            self.survival.show(model, st)
+            return
+        self.survival.hide()
         if model is not None:
             self.reliability.show(model, st.X, st.y, st.X_test, st.y_test)
         else:  # never the other run's diagram under this run's name
@@ -163,8 +184,11 @@ class ResultViews:
 
     def figures(self) -> dict[str, Any]:
         """Static ``go.Figure`` of each view that has something to show: ``"reliability"``,
-        ``"metrics"``, ``"pareto"``, ``"compare"``."""
+        ``"metrics"``, ``"pareto"``, ``"compare"`` (survival mode: ``"survival"``, the
+        Kaplan-Meier curves)."""
         out: dict[str, Any] = {}
+        if self.survival.static_figure() is not None:
+            out["survival"] = self.survival.static_figure()
         if self.reliability.model is not None:
             out["reliability"] = self.reliability.static_figure()
         if self.metrics.models:

@@ -67,7 +67,7 @@ class SettingsControls:
     >>> from riskexplore.exploration.explorer import ExplorerState
     >>> controls = SettingsControls(ExplorerState().settings, {}, w.Layout())
     >>> sorted(controls.family_boxes)
-    ['checklist', 'risk_score']
+    ['checklist', 'risk_score', 'survival_score']
     """
 
     def __init__(self, settings: dict[str, Any], style: dict[str, str], layout: Any) -> None:
@@ -108,6 +108,7 @@ class SettingsControls:
     def _lay_out(self) -> None:
         """The box of each family's own settings."""
         self.family_boxes = {name: c.box for name, c in self.family_controls.items()}
+        self._family: str | None = None
 
     @property
     def widgets(self) -> tuple:
@@ -140,8 +141,10 @@ class SettingsControls:
             <riskexplore.exploration.explorer.ExplorerState.update_settings>`.
         """
         out: dict[str, Any] = {}
-        for controls in self.family_controls.values():
-            out.update(controls.read())
+        # families share some settings (max_size): the chosen family's widgets say last
+        order = sorted(self.family_controls, key=lambda name: name == self._family)
+        for name in order:
+            out.update(self.family_controls[name].read())
         out["time_limit"] = float(self.time_limit.value)
         out["test_fraction"] = float(self.test_fraction.value)
         return out
@@ -154,5 +157,19 @@ class SettingsControls:
         family : str or None
             The family chosen.
         """
+        self._family = family
         for name, box in self.family_boxes.items():
             box.layout.display = None if name == family else "none"
+
+    def show_data(self, state: Any) -> None:
+        """Show what the families' controls take from the data (a survival score's time
+        columns and horizon in words): each family's ``show_data(state)``, if it has one.
+
+        Parameters
+        ----------
+        state : ExplorerState
+            The Explorer's state.
+        """
+        for controls in self.family_controls.values():
+            if hasattr(controls, "show_data"):
+                controls.show_data(state)

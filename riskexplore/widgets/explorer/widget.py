@@ -201,10 +201,12 @@ class Explorer:
             options=[("(choose)", "")], value="", description="outcome", style=style, layout=lay
         )
         self.data_info = w.HTML()
+        #: The outcome picker's label for a 0/1 outcome and in survival mode (a page may
+        #: word them its own way).
+        self.outcome_labels = ("outcome", "event column")
         # --- settings
         self.family_picker = w.ToggleButtons(
-            # the Explorer has no survival mode yet: families of 0/1 outcomes only
-            options=[(f.label, f.name) for f in families() if f.outcome == "binary"],
+            options=[(f.label, f.name) for f in families()],  # survival: the event is the outcome
             value=self.state.family,
         )
         controls = self.settings_controls = SettingsControls(self.state.settings, style, lay)
@@ -390,6 +392,8 @@ class Explorer:
             self.outcome_picker.value = st.outcome or ""
             self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
+            self.outcome_picker.description = self.outcome_labels[st.survival_mode]
+            self.settings_controls.show_data(st)
         finally:
             self._syncing = False
         self.data_info.value = _data_info_html(st)
@@ -444,6 +448,8 @@ class Explorer:
         self.family_picker.value = family
         self._syncing = False
         self._show_family_settings()
+        self._sync_widgets()
+        self.result_views.clear_stale()
         self._refresh_builder()
         self.result_views.configure_path()
         return True
@@ -456,7 +462,7 @@ class Explorer:
             self._sync_settings()
             return False
         self._sync_settings()
-        if {"test_fraction", "seed"} & set(settings):
+        if {"test_fraction", "seed", "time_column"} & set(settings):
             self._sync_widgets()
         self._refresh_builder()
         self.result_views.configure_path()
@@ -471,6 +477,7 @@ class Explorer:
         self._syncing = True
         try:
             self.settings_controls.show(self.state.settings)
+            self.settings_controls.show_data(self.state)
         finally:
             self._syncing = False
 

@@ -56,5 +56,24 @@ def test_what_the_family_does_not_offer_yet_is_refused_clearly():
         family.check_data(X, np.ones(30), {})  # a 0/1 label is no survival outcome
     with pytest.raises(InputError, match="size paths are not offered"):
         family.path_session(X, structured(time, event))
-    with pytest.raises(InputError, match="no survival mode"):
-        family.fit_arguments({})
+
+
+def test_the_explorer_settings_are_checked_and_become_fit_arguments():
+    family = get_family("survival_score")
+    settings = dict(family.settings, time_column="days", horizon=365)
+    family.check_settings(settings)
+    assert family.fit_arguments(settings) == {
+        "max_size": 5,
+        "coef_min": -5,
+        "coef_max": 5,
+        "horizon": 365.0,
+        "binarize": None,
+    }
+    for bad, match in (
+        ({"horizon": -1}, "horizon"),
+        ({"coef_min": 1}, "points range"),
+        ({"max_size": 0}, "max_size"),
+        ({"time_column": 3}, "time_column"),
+    ):
+        with pytest.raises(InputError, match=match):
+            family.check_settings({**settings, **bad})

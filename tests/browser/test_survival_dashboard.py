@@ -1,0 +1,86 @@
+"""The risk dashboard's survival mode in a browser (issue 36): an uploaded follow-up table,
+*Time to event* chosen in step 1, the event and follow-up time columns and a horizon, one
+search; the card gives the certificate in plain words and the risk by the horizon of each
+total score, step 5 the Kaplan-Meier curves by score group, and the panels for yes/no
+outcomes say so. No scientific notation, the card clear of its certificate. Screenshots are
+saved to ``artifacts/`` (gitignored) and their paths printed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from _browser import button, card_clear_of_certificate, screenshot, upload_csv, watched_page
+from _survival_data import survival_table
+from playwright.sync_api import expect
+
+from riskexplore.cli.dashboard.server import start_voila, stop_process
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+LOAD_TIMEOUT_MS = 180_000  # kernel start + widget scripts on a busy machine
+
+
+def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", timeout=120, log_file=log)
+    context, page, _errors, outside = watched_page(browser, 1280, 1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        page.goto(url, timeout=LOAD_TIMEOUT_MS)
+        solve = button(page, "Find the best score")
+        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+        button(page, "Time to event: when did it happen?").click()
+        event = page.get_by_label("Event column (1: it happened)")
+        expect(event).to_be_visible(timeout=30_000)
+        # what survival scores do not offer yet is not offered on the page
+        expect(button(page, "Find the best score with my rules")).to_be_hidden()
+        expect(button(page, "Compare the sizes")).to_be_hidden()
+        upload_csv(page, "followup.csv", survival_table(n=240).to_csv(index=False).encode())
+        expect(page.locator(".rx-message", has_text="Loaded followup.csv").first).to_be_visible(
+            timeout=60_000
+        )
+        event.select_option("died")
+        page.get_by_label("Follow-up time column").select_option("days")
+        expect(page.locator(".rx-horizon")).to_contain_text(
+            "(the median follow-up), in the unit of days", timeout=30_000
+        )
+        for label, value in (("Risk by this time (0: the median)", 365), ("Time limit", 20)):
+            page.get_by_label(label).fill(str(value))
+            page.get_by_label(label).press("Tab")
+        expect(page.locator(".rx-horizon")).to_have_text(
+            "risk of the event by 365, in the unit of days", timeout=30_000
+        )
+        solve.click()
+        search = page.locator(".rx-search-unconstrained")
+        expect(search.locator(".rx-status")).to_contain_text("optimal", timeout=60_000)
+        card = search.locator(".rx-model-card").first
+        expect(card.locator(".rx-risk-table")).to_contain_text("risk by 365", timeout=30_000)
+        expect(card.locator(".rx-certificate")).to_contain_text("certified optimal")
+        rows = card.locator(".rx-risk-table tr").all_inner_texts()[1:]  # total | risk by 365
+        lines = [re.fullmatch(r"\s*(-?\d+)\s+([\d.]+)%\s*", row) for row in rows]
+        risks = [float(line.group(2)) for line in lines if line]
+        assert len(risks) == len(rows) >= 2 and risks == sorted(risks), rows
+        assert card_clear_of_certificate(search)
+        screenshot(card, ARTIFACTS / "dashboard_survival_card.png")
+        curves = page.locator(".rx-reliability .rx-survival-results .js-plotly-plot").first
+        expect(curves).to_be_visible(timeout=60_000)
+        expect(page.locator(".rx-reliability .gtitle").first).to_contain_text("score group")
+        legend = page.locator(".rx-reliability .legend .traces", has_text="score")
+        assert legend.count() >= 2, "one Kaplan-Meier curve per score group, at least two"
+        screenshot(page.locator(".rx-reliability").first, ARTIFACTS / "dashboard_survival_km.png")
+        expect(page.locator(".rx-metrics")).to_contain_text("for yes/no outcomes")
+        body = page.locator("body").inner_text()
+        assert "Traceback" not in body
+        assert not re.search(r"\d[eE][+-]\d", body), "scientific notation on the page"
+        assert not outside, f"requests outside localhost: {outside}"
+    finally:
+        height = page.evaluate(  # Voila's page scrolls inside a container, not the body
+            "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
+        )
+        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
+        page.wait_for_timeout(500)
+        screenshot(page, ARTIFACTS / "dashboard_survival.png", full_page=True)
+        context.close()
+        stop_process(proc)
+        log.close()
