@@ -582,8 +582,9 @@ class Explorer:
         if spec is None:
             self.constraints_box.children = [
                 w.HTML(
-                    f'<div style="color:#777">No constraint builder for '
-                    f"{html.escape(st.model_family.label)}: pass constraints in code.</div>"
+                    '<div style="color:#777">Rules cannot be set on this page for a '
+                    f"{html.escape(st.model_family.label.lower())} yet: the search finds the "
+                    "best one without rules.</div>"
                 )
             ]
             return
