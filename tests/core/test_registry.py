@@ -345,7 +345,9 @@ def test_a_third_family_in_the_explorer(third_family):
     assert controls.family_boxes["base_rate"].layout.display is None
     assert controls.family_boxes["risk_score"].layout.display == "none"
     assert controls.read()["max_terms"] == 1
-    assert "Rules cannot be set on this page for a base rate" in ex.constraints_box.children[0].value
+    assert "Rules cannot be set on this page for a base rate" in (
+        ex.constraints_box.children[0].value
+    )
 
 
 def test_registering_replaces_a_family_of_the_same_name(third_family):
