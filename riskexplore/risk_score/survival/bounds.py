@@ -20,15 +20,12 @@ Three lower bounds, the largest kept:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
 
 from riskexplore.risk_score.survival.risk_sets import log_risk_sums
-
-if TYPE_CHECKING:  # cox.py imports this module (CoxLoss.loss_bounds)
-    from riskexplore.risk_score.survival.cox import CoxLoss
 
 __all__ = ["cox_loss_bounds"]
 
@@ -52,21 +49,21 @@ def _least_sums(T: np.ndarray, forced: np.ndarray, max_size: int) -> np.ndarray:
     return fixed + free.sum(axis=-1)
 
 
-def _ranges(loss: CoxLoss, lower, upper, max_size: int):
+def _ranges(loss: Any, lower, upper, max_size: int):
     lo = np.asarray(lower, dtype=float)[1:]
     hi = np.asarray(upper, dtype=float)[1:]
     forced = (lo > 0) | (hi < 0)
     return lo, hi, forced, max_size
 
 
-def _tangent_bound(loss: CoxLoss, lo, hi, forced, max_size) -> float:
+def _tangent_bound(loss: Any, lo, hi, forced, max_size) -> float:
     value, g = loss.value_and_grad_scores(np.zeros(loss.n_rows))
     gp = g @ loss.X
     least = np.minimum(gp * lo, gp * hi)
     return float(value + _least_sums(least[None, :], forced, max_size)[0])
 
 
-def _score_range_bounds(loss: CoxLoss, lo, hi, forced, max_size) -> tuple[float, float]:
+def _score_range_bounds(loss: Any, lo, hi, forced, max_size) -> tuple[float, float]:
     """Each row's score in ``[s_min, s_max]``: terms between two risk-set sums."""
     X = loss.X
     s_min = _least_sums(np.minimum(X * lo, X * hi), forced, max_size)
@@ -79,7 +76,7 @@ def _score_range_bounds(loss: CoxLoss, lo, hi, forced, max_size) -> tuple[float,
     return float(w @ low[events]) / r.total_weight, float(w @ high[events]) / r.total_weight
 
 
-def _pattern_bounds(loss: CoxLoss, lo, hi, forced, max_size):
+def _pattern_bounds(loss: Any, lo, hi, forced, max_size):
     """The per-event bounds over feature patterns; None when the tables are too large."""
     patterns, pid = np.unique(loss.X, axis=0, return_inverse=True)
     pid = pid.ravel()
@@ -106,7 +103,7 @@ def _pattern_bounds(loss: CoxLoss, lo, hi, forced, max_size):
 
 
 def cox_loss_bounds(
-    loss: CoxLoss, lower: np.ndarray, upper: np.ndarray, max_size: int | None = None
+    loss: Any, lower: np.ndarray, upper: np.ndarray, max_size: int | None = None
 ) -> tuple[float, float]:
     """Bounds on the loss of every model in a box with at most ``max_size`` points.
 

@@ -24,14 +24,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
 if TYPE_CHECKING:  # cox.py imports this module (CoxLoss.feature_floors)
     from riskexplore.risk_score.rows import RowMatrix
-    from riskexplore.risk_score.survival.cox import CoxLoss
 
 __all__ = ["cox_feature_floors", "cox_support_bound"]
 
@@ -161,12 +160,12 @@ def _projected_newton_bound(R, D, pats, sx, W, lo, hi, steps):
     return bound - 1e-9 * (1.0 + abs(bound))
 
 
-def _binary_columns(loss: CoxLoss) -> np.ndarray:
+def _binary_columns(loss: Any) -> np.ndarray:
     """Whether each column of the loss's rows holds only 0 and 1."""
     return np.all((loss.X == 0.0) | (loss.X == 1.0), axis=0)
 
 
-def _first_event_rows(loss: CoxLoss) -> tuple[np.ndarray, int]:
+def _first_event_rows(loss: Any) -> tuple[np.ndarray, int]:
     """Whether each sorted row opens a tie group that holds an event; how many do."""
     r = loss.rows
     has_event = np.zeros(r.n_rows, dtype=bool)
@@ -175,7 +174,7 @@ def _first_event_rows(loss: CoxLoss) -> tuple[np.ndarray, int]:
     return opens, int(opens.sum())
 
 
-def cox_support_bound(loss: CoxLoss, support, lower, upper, _events=None, _binary=None) -> float:
+def cox_support_bound(loss: Any, support, lower, upper, _events=None, _binary=None) -> float:
     """A certified lower bound on the Cox loss of every model on ``support`` in a box.
 
     Parameters
@@ -221,7 +220,7 @@ def _count(n_allowed: int, n_forced: int, k_min: int, k_max: int) -> int:
 
 
 def cox_feature_floors(
-    loss: CoxLoss,
+    loss: Any,
     lower: np.ndarray,
     upper: np.ndarray,
     *,
