@@ -10,11 +10,12 @@ search. A model is ``lam = [intercept, points...]``; a datafit without an interc
 
 from __future__ import annotations
 
+import hashlib
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Datafit"]
+__all__ = ["Datafit", "data_fingerprint"]
 
 
 @runtime_checkable
@@ -68,3 +69,22 @@ class Datafit(Protocol):
 
     def fingerprint(self) -> str:
         """A digest of the data (the cut pool refuses cuts of other data)."""
+
+
+def data_fingerprint(*arrays: np.ndarray) -> str:
+    """The digest of a datafit's arrays, in order (equal data, equal digest).
+
+    Parameters
+    ----------
+    *arrays : ndarray
+        What the loss reads (rows, weights, ...).
+
+    Returns
+    -------
+    str
+        A SHA-256 hex digest, as the cut pool keeps (see :meth:`Datafit.fingerprint`).
+    """
+    digest = hashlib.sha256()
+    for array in arrays:
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()

@@ -9,10 +9,10 @@ from a table instead of computed.
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 from scipy.sparse import csr_matrix
+
+from riskexplore.risk_score.datafit import data_fingerprint
 
 #: Largest score range for which an integer lookup table is built.
 _MAX_TABLE = 2_000_000
@@ -181,10 +181,7 @@ class LogisticLoss:
         str
             A hex digest, as the cut pool keeps.
         """
-        digest = hashlib.sha256()
-        digest.update(np.ascontiguousarray(self.Z).tobytes())
-        digest.update(np.ascontiguousarray(self.weights).tobytes())
-        return digest.hexdigest()
+        return data_fingerprint(self.Z, self.weights)
 
     def from_scores(self, s: np.ndarray, integral: bool = False) -> float:
         """Loss given margins ``s = Z @ lam``; ``integral`` promises integer ``lam``."""

@@ -20,13 +20,12 @@ gradient 0).
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 from numba import njit
 
 from riskexplore.data.survival import check_survival_outcome, check_survival_weights
 from riskexplore.errors import InputError
+from riskexplore.risk_score.datafit import data_fingerprint
 from riskexplore.risk_score.survival.bounds import cox_loss_bounds
 from riskexplore.risk_score.survival.risk_sets import RiskSets, log_risk_sums
 from riskexplore.risk_score.survival.support import cox_feature_floors
@@ -400,7 +399,5 @@ class CoxLoss:
         str
             A hex digest, as the cut pool keeps.
         """
-        digest = hashlib.sha256()
-        for array in (self.X, self.rows.time, self.rows.weights, self.rows.event_weights):
-            digest.update(np.ascontiguousarray(array).tobytes())
-        return digest.hexdigest()
+        r = self.rows
+        return data_fingerprint(self.X, r.time, r.weights, r.event_weights)

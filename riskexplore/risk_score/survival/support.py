@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from riskexplore.risk_score.support.screen import count_supports
+
 if TYPE_CHECKING:  # cox.py imports this module (CoxLoss.feature_floors)
     from riskexplore.risk_score.rows import RowMatrix
 
@@ -214,11 +216,6 @@ def _supports(allowed, forced, k_min: int, k_max: int):
             yield tuple(sorted((*forced, *extra)))
 
 
-def _count(n_allowed: int, n_forced: int, k_min: int, k_max: int) -> int:
-    low = max(k_min, n_forced, 1)
-    return sum(math.comb(n_allowed - n_forced, k - n_forced) for k in range(low, k_max + 1))
-
-
 def cox_feature_floors(
     loss: Any,
     lower: np.ndarray,
@@ -262,7 +259,8 @@ def cox_feature_floors(
     lo, hi = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
     allowed = [j for j in range(d) if hi[d + 1 + j] > 0]
     forced = [j for j in range(d) if lo[d + 1 + j] > 0]
-    count = _count(len(allowed), len(forced), k_min, k_max)
+    # the supports of _supports: never the empty one (a floor is of a feature used)
+    count = count_supports(len(forced), len(allowed) - len(forced), max(k_min, 1), k_max)
     if count > max_supports or count * loss.n_rows > max_work:
         return None
     events, binary = _first_event_rows(loss), _binary_columns(loss)
