@@ -62,18 +62,15 @@ SETTINGS: dict[str, Any] = {
     "multiplier_max": MULTIPLIER_MAX,
 }
 
-#: The readable risk-score constraints (what a study file may name; ``Exclusive`` is
-#: ``NotTogether`` under another name).
-CONSTRAINT_TYPES: tuple[type, ...] = (
+#: The readable constraints on the points alone (linear in the points, so survival scores
+#: take them too).
+POINTS_CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.MaxFeatures,
     rules.MinFeatures,
     rules.AtMostKOf,
     rules.AtLeastKOf,
     rules.Implies,
     rules.NotTogether,
-    rules.PredictedRisk,
-    GroupCalibration,
-    OperatingPoint,
     rules.Sign,
     rules.Include,
     rules.Exclude,
@@ -81,12 +78,25 @@ CONSTRAINT_TYPES: tuple[type, ...] = (
     rules.LinearConstraint,
 )
 
-#: What each setting may be (see :mod:`riskexplore.core.params`; the scale's settings
-#: are the problem's own).
-SETTING_CONSTRAINTS = {
+#: The readable risk-score constraints (what a study file may name; ``Exclusive`` is
+#: ``NotTogether`` under another name): those on the points and those on the risk.
+CONSTRAINT_TYPES: tuple[type, ...] = (
+    *POINTS_CONSTRAINT_TYPES,
+    rules.PredictedRisk,
+    GroupCalibration,
+    OperatingPoint,
+)
+
+#: What the size and the points range may be (see :mod:`riskexplore.core.params`).
+POINTS_SETTING_CONSTRAINTS = {
     "max_size": [Interval(int, 1, None)],
     "coef_min": [Interval(int, None, None)],
     "coef_max": [Interval(int, None, None)],
+}
+
+#: What each setting may be (the scale's settings are the problem's own).
+SETTING_CONSTRAINTS = {
+    **POINTS_SETTING_CONSTRAINTS,
     **{k: PARAMETERS[k] for k in ("scale", "multiplier_min", "multiplier_max")},
 }
 
@@ -218,11 +228,68 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         The Explorer's settings (``max_size``, ``coef_min``, ``coef_max``, ``scale``,
         ``multiplier_min``, ``multiplier_max``).
     """
-    validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
+    check_points_settings(settings, SETTING_CONSTRAINTS)
+    multiplier_range("learned", settings["multiplier_min"], settings["multiplier_max"])
+
+
+def check_points_settings(
+    settings: Mapping[str, Any],
+    constraints: Mapping[str, list],
+    range_name: str = "coefficient range",
+) -> None:
+    """Raise :class:`InputError` unless the settings meet ``constraints`` and the points
+    range contains 0 and another value.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings (``coef_min``, ``coef_max`` and the keys of ``constraints``).
+    constraints : mapping
+        What each setting may be (see :func:`riskexplore.core.params.validate`).
+    range_name : str
+        The points range in the message.
+    """
+    validate(constraints, {k: settings[k] for k in constraints})
     lo, hi = settings["coef_min"], settings["coef_max"]
     if not lo <= 0 <= hi or lo == hi:
-        raise InputError(f"the coefficient range [{lo}, {hi}] must contain 0 and another value")
-    multiplier_range("learned", settings["multiplier_min"], settings["multiplier_max"])
+        raise InputError(f"the {range_name} [{lo}, {hi}] must contain 0 and another value")
+
+
+def points_arguments(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """``max_size``, ``coef_min`` and ``coef_max`` of the Explorer's settings, as integers.
+
+    Parameters
+    ----------
+    settings : mapping
+        The Explorer's settings.
+
+    Returns
+    -------
+    dict
+        The fit arguments.
+    """
+    return {k: int(settings[k]) for k in ("max_size", "coef_min", "coef_max")}
+
+
+def raw_arguments(binarizer: Binarizer | None, linear: Sequence[str]) -> dict[str, Any]:
+    """``binarize`` (and ``linear`` with a binarizer): the raw-table fit arguments.
+
+    Parameters
+    ----------
+    binarizer : Binarizer or None
+        The fitted binarizer of the raw table; None: the columns as they are, whatever the
+        fit's default.
+    linear : sequence of str
+        Columns kept as numbers beside the binarizer's items.
+
+    Returns
+    -------
+    dict
+        The fit arguments.
+    """
+    if binarizer is None:
+        return {"binarize": None}
+    return {"binarize": binarizer, "linear": [str(c) for c in linear]}
 
 
 def fit_arguments(
@@ -254,19 +321,12 @@ def fit_arguments(
         scale and the multiplier's bounds only with the learned scale; ``binarize``, and
         ``linear`` with a binarizer, so at most one item of each column is used).
     """
-    out: dict[str, Any] = {
-        "max_size": int(settings["max_size"]),
-        "coef_min": int(settings["coef_min"]),
-        "coef_max": int(settings["coef_max"]),
-    }
+    out = points_arguments(settings)
     if settings["scale"] == "learned":
         out["scale"] = "learned"
         out["multiplier_min"] = float(settings["multiplier_min"])
         out["multiplier_max"] = float(settings["multiplier_max"])
-    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
-    if binarizer is not None:
-        out["linear"] = [str(c) for c in linear]
-    return out
+    return out | raw_arguments(binarizer, linear)
 
 
 def binarizer_for(
@@ -470,6 +530,13 @@ ALTERNATIVES = AlternativesSpec(
 )
 
 
+#: The Explorer's step 2 (a raw table's items, cut points and linear columns); survival
+#: scores read a raw table the same way.
+RAW_TABLE = RawTableSpec(
+    binarizer=binarizer_for, linear=True, exclude=exclude_features, excluded=excluded_features
+)
+
+
 VALIDATION = ValidationSpec(
     card_score=lambda model, X: model.total_points(X),
     score_noun="total score",
@@ -527,11 +594,6 @@ FAMILY = ModelFamily(
         explorer_settings="riskexplore.widgets.explorer.risk_score_settings:RiskScoreSettings",
         command=BUILTIN_COMMANDS["risk_score"],
     ),
-    raw_table=RawTableSpec(
-        binarizer=binarizer_for,
-        linear=True,
-        exclude=exclude_features,
-        excluded=excluded_features,
-    ),
+    raw_table=RAW_TABLE,
     validation=VALIDATION,
 )

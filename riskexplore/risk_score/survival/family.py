@@ -19,22 +19,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-import riskexplore.risk_score.constraints as rules
 from riskexplore.core.certificate import Certificate
-from riskexplore.core.params import Interval, validate
 from riskexplore.core.registry import (
     BUILTIN_COMMANDS,
     AuditSpec,
     ModelFamily,
     PathPlot,
     PlugIns,
-    RawTableSpec,
     ValidationSpec,
 )
 from riskexplore.data.binarize import Binarizer
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
-from riskexplore.risk_score.family import binarizer_for, exclude_features, excluded_features
+from riskexplore.risk_score.family import (
+    POINTS_CONSTRAINT_TYPES,
+    POINTS_SETTING_CONSTRAINTS,
+    RAW_TABLE,
+    check_points_settings,
+    points_arguments,
+    raw_arguments,
+)
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import fit_survival_score
@@ -42,21 +46,6 @@ from riskexplore.risk_score.survival.model import SurvivalScore, check_horizons
 from riskexplore.risk_score.survival.recalibration import recalibrate_survival_score
 
 __all__ = ["FAMILY"]
-
-#: The readable constraints on the points (linear for the Cox loss too).
-CONSTRAINT_TYPES: tuple[type, ...] = (
-    rules.MaxFeatures,
-    rules.MinFeatures,
-    rules.AtMostKOf,
-    rules.AtLeastKOf,
-    rules.Implies,
-    rules.NotTogether,
-    rules.Sign,
-    rules.Include,
-    rules.Exclude,
-    rules.PointsBetween,
-    rules.LinearConstraint,
-)
 
 #: The Explorer's survival settings and their defaults: the time column (the event column
 #: is the Explorer's outcome), the horizon of the risk (None: the median follow-up), the
@@ -67,13 +56,6 @@ SETTINGS: dict[str, Any] = {
     "max_size": 5,
     "coef_min": COEF_MIN,
     "coef_max": COEF_MAX,
-}
-
-#: What the numeric settings may be (see :mod:`riskexplore.core.params`).
-SETTING_CONSTRAINTS = {
-    "max_size": [Interval(int, 1, None)],
-    "coef_min": [Interval(int, None, None)],
-    "coef_max": [Interval(int, None, None)],
 }
 
 #: The key of a survival score's incumbents in solve events (see ``SurvivalProblem.as_dict``).
@@ -184,10 +166,7 @@ def check_settings(settings: Mapping[str, Any]) -> None:
         ``> 0`` in the time column's unit, or None for the median follow-up), ``max_size``,
         ``coef_min`` and ``coef_max`` (the points range must contain 0 and another value).
     """
-    validate(SETTING_CONSTRAINTS, {k: settings[k] for k in SETTING_CONSTRAINTS})
-    lo, hi = settings["coef_min"], settings["coef_max"]
-    if not lo <= 0 <= hi or lo == hi:
-        raise InputError(f"the points range [{lo}, {hi}] must contain 0 and another value")
+    check_points_settings(settings, POINTS_SETTING_CONSTRAINTS, "points range")
     column = settings["time_column"]
     if column is not None and (not isinstance(column, str) or not column):
         raise InputError(f"time_column must be a column name, got {column!r}")
@@ -224,13 +203,10 @@ def fit_arguments(
         ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``binarize`` (and ``linear``
         with a binarizer).
     """
-    out = {k: int(settings[k]) for k in ("max_size", "coef_min", "coef_max")}
+    out = points_arguments(settings)
     horizon = settings["horizon"]
     out["horizon"] = None if horizon is None else float(horizon)
-    out["binarize"] = binarizer  # (None said: the columns as they are, whatever the default)
-    if binarizer is not None:
-        out["linear"] = [str(c) for c in linear]
-    return out
+    return out | raw_arguments(binarizer, linear)
 
 
 def check_data(X, y, settings: Mapping[str, Any]) -> None:
@@ -359,7 +335,7 @@ FAMILY = ModelFamily(
     name="survival_score",
     label="Survival score",
     model_type=SurvivalScore,
-    constraint_types=CONSTRAINT_TYPES,
+    constraint_types=POINTS_CONSTRAINT_TYPES,
     fit=fit,
     size_parameter="max_size",
     size_noun="items",
@@ -394,7 +370,5 @@ FAMILY = ModelFamily(
     outcome="survival",
     validation=VALIDATION,
     # the Explorer's step 2 as for risk scores: the same items, cut points and linear columns
-    raw_table=RawTableSpec(
-        binarizer=binarizer_for, linear=True, exclude=exclude_features, excluded=excluded_features
-    ),
+    raw_table=RAW_TABLE,
 )
