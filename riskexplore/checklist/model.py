@@ -18,7 +18,7 @@ import pandas as pd
 
 from riskexplore.checklist import edits as _edits
 from riskexplore.checklist.count_risk import checked_count_risk, count_risks
-from riskexplore.core.certificate import Certificate
+from riskexplore.core.certificate import Certificate, read_solve_fields, solve_fields
 from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
 from riskexplore.core.jsonio import JsonDocument
@@ -480,8 +480,7 @@ class Checklist(JsonDocument):
             "item_groups": None if self.item_groups is None else dict(self.item_groups),
             "binarizer": None if self.binarizer is None else _encode(self.binarizer),
             "outcome": self.outcome,
-            "certificate": None if self.certificate is None else self.certificate.to_dict(),
-            "stats": _encode(self.stats),
+            **solve_fields(self.certificate, self.stats),
         }
         if self.count_risk is not None:  # absent otherwise: documents stay as before
             data["count_risk"] = {str(k): v for k, v in self.count_risk.items()}
@@ -510,14 +509,13 @@ class Checklist(JsonDocument):
         """
         if not isinstance(data, Mapping):
             raise InputError(f"expected a checklist document (a dict), got {type(data).__name__}")
-        if data.get("format", FORMAT) != FORMAT:
-            raise InputError(f"not a checklist document (format {data.get('format')!r})")
+        cls.check_document(data, FORMAT)
         missing = [k for k in ("items", "M") if k not in data]
         if missing:
             raise InputError(f"checklist document lacks {', '.join(missing)}")
         records = data.get("trace")
         trace = None if records is None else Trace.from_records(records)
-        cert = data.get("certificate")
+        certificate, stats = read_solve_fields(data)
         binarizer = data.get("binarizer")
         return cls(
             data["items"],
@@ -526,8 +524,8 @@ class Checklist(JsonDocument):
             item_groups=data.get("item_groups"),
             binarizer=None if binarizer is None else _decode(binarizer),
             outcome=data.get("outcome"),
-            certificate=None if cert is None else Certificate.from_dict(cert),
-            stats=_decode(data.get("stats") or {}),
+            certificate=certificate,
+            stats=stats,
             trace=trace,
             count_risk=data.get("count_risk"),
         )

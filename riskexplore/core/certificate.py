@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from riskexplore.core.events import relative_gap
-from riskexplore.core.jsonio import decode_float, encode_float
+from riskexplore.core.jsonio import decode, decode_float, encode, encode_float
 
 #: Human-readable reasons a solve stopped before proving optimality.
 _REASONS = {
@@ -100,6 +101,45 @@ class Certificate:
             decode_float(data["lower_bound"]),
             decode_float(data["gap"]),
         )
+
+
+def solve_fields(certificate: Certificate | None, stats: dict[str, Any]) -> dict[str, Any]:
+    """``{"certificate": ..., "stats": ...}``, what a model's document keeps of its solve.
+
+    Parameters
+    ----------
+    certificate : Certificate or None
+        The model's certificate.
+    stats : dict
+        Its solve statistics (non-finite floats are encoded, see
+        :func:`~riskexplore.core.jsonio.encode`).
+
+    Returns
+    -------
+    dict
+        The two fields, JSON-ready.
+    """
+    return {
+        "certificate": None if certificate is None else certificate.to_dict(),
+        "stats": encode(stats),
+    }
+
+
+def read_solve_fields(data: Mapping[str, Any]) -> tuple[Certificate | None, dict[str, Any]]:
+    """The certificate and the statistics of a document of :func:`solve_fields`.
+
+    Parameters
+    ----------
+    data : mapping
+        The model's document (either field may be absent).
+
+    Returns
+    -------
+    tuple
+        ``(certificate or None, stats)``.
+    """
+    cert = data.get("certificate")
+    return None if cert is None else Certificate.from_dict(cert), decode(data.get("stats") or {})
 
 
 def _percent(gap: float) -> str:

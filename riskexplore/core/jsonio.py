@@ -222,6 +222,40 @@ class JsonDocument:
         """A model from JSON text or from the path of a JSON file."""
         return cls.from_dict(load_json(source, cls.json_kind))  # type: ignore[attr-defined]
 
+    @classmethod
+    def check_document(
+        cls,
+        data: Mapping[str, Any],
+        format_name: str,
+        newest: int | None = None,
+        *,
+        required: bool = False,
+    ) -> None:
+        """Raise :class:`InputError` unless ``data`` is a document of ``format_name`` that this
+        version reads.
+
+        Parameters
+        ----------
+        data : mapping
+            The document.
+        format_name : str
+            Its ``format`` field.
+        newest : int, optional
+            The newest ``version`` this version reads (None: any).
+        required : bool
+            Whether the ``format`` field must be there (else a document without one is
+            taken as of ``format_name``).
+        """
+        given = data.get("format") if required else data.get("format", format_name)
+        if given != format_name:
+            raise InputError(f"not a {cls.json_kind} document (format {data.get('format')!r})")
+        version = data.get("version", 1)
+        if newest is not None and isinstance(version, int) and version > newest:
+            raise InputError(
+                f"{cls.json_kind} document version {version} is newer than this riskexplore "
+                f"reads ({newest}); upgrade riskexplore"
+            )
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, type(self)):
             return NotImplemented

@@ -24,12 +24,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.core.certificate import Certificate
+from riskexplore.core.certificate import Certificate, read_solve_fields, solve_fields
 from riskexplore.core.distance import Distance
 from riskexplore.core.events import Trace
 from riskexplore.core.jsonio import JsonDocument
-from riskexplore.core.jsonio import decode as _decode
-from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.core.recalibration import recalibration_note
 from riskexplore.data.binarize import Binarizer
@@ -579,8 +577,7 @@ class RiskScore(JsonDocument):
             "points": dict(self._points),
             "intercept": self.intercept,
             "multiplier": self.multiplier,
-            "certificate": None if self.certificate is None else self.certificate.to_dict(),
-            "stats": _encode(self.stats),
+            **solve_fields(self.certificate, self.stats),
             "feature_info": None
             if self.feature_info is None
             else {k: dict(v) for k, v in self.feature_info.items()},
@@ -613,23 +610,14 @@ class RiskScore(JsonDocument):
         InputError
             If the document is not a risk score or lacks a field.
         """
-        if data.get("format", FORMAT) != FORMAT:
-            raise InputError(f"not a risk score document (format {data.get('format')!r})")
-        version = data.get("version", 1)
-        if isinstance(version, int) and version > FORMAT_VERSION:
-            raise InputError(
-                f"risk score document version {version} is newer than this riskexplore "
-                f"reads ({FORMAT_VERSION}); upgrade riskexplore"
-            )
+        cls.check_document(data, FORMAT, FORMAT_VERSION)
         records = data.get("trace")
         trace = None if records is None else Trace.from_records(records)
-        cert = data.get("certificate")
         return cls(
             data["feature_names"],
             data["points"],
             data["intercept"],
-            None if cert is None else Certificate.from_dict(cert),
-            _decode(data.get("stats") or {}),
+            *read_solve_fields(data),
             data.get("feature_info"),
             data.get("observed_score_range"),
             trace,

@@ -15,10 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.core.certificate import Certificate
+from riskexplore.core.certificate import Certificate, read_solve_fields, solve_fields
 from riskexplore.core.jsonio import JsonDocument
-from riskexplore.core.jsonio import decode as _decode
-from riskexplore.core.jsonio import encode as _encode
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
@@ -321,8 +319,7 @@ class SurvivalScore(JsonDocument):
                 "log_cumulative_hazard": [float(v) for v in self.baseline.log_cumulative_hazard],
             },
             "horizons": list(self.horizons),
-            "certificate": None if self.certificate is None else self.certificate.to_dict(),
-            "stats": _encode(self.stats),
+            **solve_fields(self.certificate, self.stats),
             "observed_score_range": None
             if self.observed_score_range is None
             else list(self.observed_score_range),
@@ -350,10 +347,7 @@ class SurvivalScore(JsonDocument):
         InputError
             If the document is not a survival score or is newer than this version reads.
         """
-        if data.get("format") != FORMAT:
-            raise InputError(f"not a survival score document (format {data.get('format')!r})")
-        if int(data.get("version", 1)) > FORMAT_VERSION:
-            raise InputError("this survival score document is newer than riskexplore; upgrade")
+        cls.check_document(data, FORMAT, FORMAT_VERSION, required=True)
         base = data["baseline"]
         baseline = None
         if base is not None:
@@ -361,14 +355,12 @@ class SurvivalScore(JsonDocument):
                 np.asarray(base["times"], dtype=float),
                 np.asarray(base["log_cumulative_hazard"], dtype=float),
             )
-        cert = data.get("certificate")
         return cls(
             data["feature_names"],
             data["points"],
             baseline,
             data.get("horizons") or None,
-            None if cert is None else Certificate.from_dict(cert),
-            _decode(data.get("stats") or {}),
+            *read_solve_fields(data),
             data.get("observed_score_range"),
             data.get("binarizer"),
         )
