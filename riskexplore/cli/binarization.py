@@ -32,6 +32,7 @@ __all__ = [
     "bundled_categorical",
     "cut_argument",
     "linear_columns",
+    "print_summary",
     "summary",
     "thresholds",
 ]
@@ -350,3 +351,20 @@ def _first(values: list[str], room: int = 60) -> str:
         shown.append(value)
     more = len(values) - len(shown)
     return ", ".join(shown) + (f", ... ({more} more)" if more else "")
+
+
+def print_summary(model: Any, binarization: dict[str, Any]) -> None:
+    """Print the :func:`summary` of a fitted model's binarizer, if it has one.
+
+    Parameters
+    ----------
+    model : object
+        The fitted model (its ``binarizer``, or None for a table used as given).
+    binarization : dict
+        The fit's raw-table arguments (``linear``, ``one_per_variable``).
+    """
+    if model.binarizer is None:
+        return
+    linear = binarization.get("linear", ())
+    one_per_column = binarization.get("one_per_variable", True)
+    print(summary(model.binarizer, linear, one_per_column), end="\n\n")

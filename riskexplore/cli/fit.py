@@ -28,7 +28,7 @@ from riskexplore.cli.binarization import (
     all_binary,
     bundled_categorical,
     linear_columns,
-    summary,
+    print_summary,
     thresholds,
 )
 from riskexplore.cli.errors import CLIError
@@ -56,6 +56,7 @@ __all__ = [
     "DESCRIPTION",
     "SURVIVAL_COMMAND",
     "add_arguments",
+    "add_points_range",
     "add_near_optimal_arguments",
     "binarization_arguments",
     "fit_report",
@@ -84,8 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-size", type=nonnegative_int, metavar="R", help="most features with points"
     )
-    parser.add_argument("--coef-min", type=int, default=COEF_MIN, metavar="A", help="least points")
-    parser.add_argument("--coef-max", type=int, default=COEF_MAX, metavar="B", help="most points")
+    add_points_range(parser)
     parser.add_argument("--intercept-min", type=int, default=INTERCEPT_MIN, metavar="A0")
     parser.add_argument("--intercept-max", type=int, default=INTERCEPT_MAX, metavar="B0")
     parser.add_argument(
@@ -137,12 +137,8 @@ def run(args: argparse.Namespace) -> int:
     """
     if args.time is not None or args.event is not None:  # a survival outcome
         return load_plugin(SURVIVAL_COMMAND).run(args)
-    for low, high, what in (
-        (args.coef_min, args.coef_max, "coef"),
-        (args.intercept_min, args.intercept_max, "intercept"),
-    ):
-        if low > high:
-            raise CLIError(f"--{what}-min {low} exceeds --{what}-max {high}")
+    check_range(vars(args), "coef_min", "coef_max", "coef")
+    check_range(vars(args), "intercept_min", "intercept_max", "intercept")
     scale_kwargs = _scale_arguments(args)
     rules = _operating_point(args)
     X, y, name = load_table(args.data, args.target)
@@ -179,15 +175,23 @@ def run(args: argparse.Namespace) -> int:
             report["audit"] = audit_json(audits)
         finish_reporting(model, X, y, args, validation_data, audits=audits, report=report)
         return print_model(model, report)
-    if model.binarizer is not None:
-        linear = binarization.get("linear", ())
-        print(
-            summary(model.binarizer, linear, binarization.get("one_per_variable", True)), end="\n\n"
-        )
+    print_summary(model, binarization)
     print_model(model, None)
     print_audits(audits, args.audit_data)
     finish_reporting(model, X, y, args, validation_data, audits=audits)
     return 0
+
+
+def add_points_range(parser: argparse.ArgumentParser) -> None:
+    """``--coef-min`` and ``--coef-max``, the points range (survival scores' too).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The command's parser.
+    """
+    parser.add_argument("--coef-min", type=int, default=COEF_MIN, metavar="A", help="least points")
+    parser.add_argument("--coef-max", type=int, default=COEF_MAX, metavar="B", help="most points")
 
 
 def binarization_arguments(args: argparse.Namespace, X, name: str) -> dict[str, Any]:

@@ -18,14 +18,15 @@ from riskexplore.cli.arguments import (
     nonnegative_float,
     nonnegative_int,
 )
-from riskexplore.cli.binarization import add_binarization, summary
+from riskexplore.cli.binarization import add_binarization, print_summary
 from riskexplore.cli.errors import CLIError
-from riskexplore.cli.fit import binarization_arguments
+from riskexplore.cli.fit import add_points_range, binarization_arguments
+from riskexplore.cli.near_optimal import check_range
 from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.reporting import add_reporting, finish_reporting
 from riskexplore.cli.solving import run_solve
 from riskexplore.cli.validate import survival_rows
-from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
+from riskexplore.risk_score.problem import C0
 from riskexplore.risk_score.survival.fit import iter_fit_survival_score
 
 __all__ = ["DESCRIPTION", "add_arguments", "run", "survival_report"]
@@ -60,8 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data(parser)
     add_survival_outcome(parser)
     parser.add_argument("--max-size", type=nonnegative_int, metavar="R", help="most items")
-    parser.add_argument("--coef-min", type=int, default=COEF_MIN, metavar="A", help="least points")
-    parser.add_argument("--coef-max", type=int, default=COEF_MAX, metavar="B", help="most points")
+    add_points_range(parser)
     parser.add_argument(
         "--c0", type=nonnegative_float, default=C0, metavar="C", help="penalty per item"
     )
@@ -107,8 +107,7 @@ def _check(args: argparse.Namespace) -> None:
             given.append("--" + name.replace("_", "-"))
     if given:
         raise CLIError(f"{', '.join(given)}: not offered for survival scores (--time)")
-    if args.coef_min > args.coef_max:
-        raise CLIError(f"--coef-min {args.coef_min} exceeds --coef-max {args.coef_max}")
+    check_range(vars(args), "coef_min", "coef_max", "coef")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,11 +149,7 @@ def run(args: argparse.Namespace) -> int:
         report = survival_report(model, name, len(X))
         finish_reporting(model, X, (time, event), args, validation_data, report=report)
         return print_model(model, report)
-    if model.binarizer is not None:
-        linear = binarization.get("linear", ())
-        print(
-            summary(model.binarizer, linear, binarization.get("one_per_variable", True)), end="\n\n"
-        )
+    print_summary(model, binarization)
     print_model(model, None)
     finish_reporting(model, X, (time, event), args, validation_data)
     return 0
