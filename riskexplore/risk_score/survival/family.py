@@ -7,8 +7,9 @@ is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so
 solves, a warm-up, the command ``riskexplore survival`` (``fit --time T --event E``), the
 Explorer's settings (time column, horizon, size, points range), near-optimal sets and hand
 edits (:mod:`~riskexplore.risk_score.survival.near_optimal`, ``ALTERNATIVES``), size paths
-(:mod:`~riskexplore.risk_score.survival.size_path`) and the subgroup audit (Harrell's C and
-calibration at the horizon per group, ``AuditSpec(outcome metrics)``). Validation
+(:mod:`~riskexplore.risk_score.survival.size_path`) and, through ``riskexplore.audit``
+(routed on the outcome), the subgroup audit; the Explorer's forest plot has no survival
+metrics yet (``AuditSpec(metrics=())``). Validation
 (``validate``, ``recalibrate``, the report) reads :data:`VALIDATION`: the total points, the
 risk by a horizon, the Breslow refit.
 """
