@@ -18,6 +18,7 @@ from riskexplore.cli.arguments import (
     nonnegative_float,
     nonnegative_int,
 )
+from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
 from riskexplore.cli.binarization import add_binarization, print_summary
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.fit import add_points_range, binarization_arguments
@@ -26,10 +27,18 @@ from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.reporting import add_reporting, finish_reporting
 from riskexplore.cli.solving import run_solve
 from riskexplore.cli.validate import survival_rows
-from riskexplore.risk_score.problem import C0
+from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import iter_fit_survival_score
+from riskexplore.risk_score.survival.problem import survival_outcome
 
-__all__ = ["DESCRIPTION", "add_arguments", "run", "survival_report"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "add_near_optimal_arguments",
+    "near_optimal_problem",
+    "run",
+    "survival_report",
+]
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
@@ -44,7 +53,6 @@ _RISK_SCORE_ONLY = {
     "multiplier_min": None,
     "multiplier_max": None,
     "at_score": None,
-    "audit": None,
     "audit_data": None,
     "scheduler": None,
 }
@@ -77,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
+    add_audit(parser)
     add_reporting(parser)
 
 
@@ -125,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     """
     _check(args)
     X, (time, event), name = survival_rows(args.data, args.time, args.event)
+    check_audit(args, X, None)  # (--audit-data is refused above)
     validation_data = _validation_rows(args, X)
     binarization = binarization_arguments(args, X, name)
 
@@ -145,12 +155,16 @@ def run(args: argparse.Namespace) -> int:
         )
 
     model = run_solve(start, None if args.json else ProgressPrinter())
+    audits = audit_report(model, X, survival_outcome(time, event), args)
     if args.json:
         report = survival_report(model, name, len(X))
+        if audits:
+            report["audit"] = audit_json(audits)
         finish_reporting(model, X, (time, event), args, validation_data, report=report)
         return print_model(model, report)
     print_summary(model, binarization)
     print_model(model, None)
+    print_audits(audits)
     finish_reporting(model, X, (time, event), args, validation_data)
     return 0
 
@@ -196,3 +210,73 @@ def survival_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
     if model.binarizer is not None:
         report["binarizer"] = model.binarizer.to_dict()
     return report
+
+
+# --- near-optimal --family survival_score ----------------------------------------------
+#: The survival scores' options of ``near-optimal``: their own, and those they share with
+#: risk scores (``--max-size``, ``--coef-min``, ``--coef-max``, ``--c0``).
+_NEAR_OPTIMAL_OPTIONS = ("time", "event", "horizon", "max_size", "coef_min", "coef_max", "c0")
+
+
+def add_near_optimal_arguments(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The survival scores' options of ``near-optimal``: ``--time``, ``--event``,
+    ``--horizon``, and the size, points and penalty options (added here unless another
+    family already added them).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The ``near-optimal`` parser.
+
+    Returns
+    -------
+    tuple of str
+        The options' names (``args`` attributes).
+    """
+    add_survival_outcome(parser)
+    group = parser.add_argument_group("survival scores (as for survival)")
+    for flag, kind, metavar in (
+        ("--max-size", nonnegative_int, "R"),
+        ("--coef-min", int, "A"),
+        ("--coef-max", int, "B"),
+        ("--c0", nonnegative_float, "C"),
+    ):
+        try:
+            group.add_argument(flag, type=kind, metavar=metavar)
+        except argparse.ArgumentError:  # the risk scores' option of the same meaning
+            pass
+    return _NEAR_OPTIMAL_OPTIONS
+
+
+def near_optimal_problem(args: argparse.Namespace, settings: dict[str, Any]):
+    """Check the survival settings given to ``near-optimal`` and read the rows: the time
+    and event columns leave ``settings`` (they are the outcome).
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+    settings : dict
+        The settings given (changed in place).
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name)``, ``y`` the structured survival outcome.
+
+    Raises
+    ------
+    CLIError
+        Without ``--time`` and ``--event``, with ``--target``, or for a points range given
+        the wrong way round.
+    """
+    if args.time is None or args.event is None:
+        raise CLIError("--family survival_score needs both --time COL and --event COL")
+    if getattr(args, "target", None) is not None:
+        raise CLIError("--target: a survival score's outcome is --time and --event")
+    settings.pop("time"), settings.pop("event")
+    lo, hi = settings.get("coef_min", COEF_MIN), settings.get("coef_max", COEF_MAX)
+    if lo > hi:
+        raise CLIError(f"--coef-min {lo} exceeds --coef-max {hi}")
+    X, (time, event), name = survival_rows(args.data, args.time, args.event)
+    return X, survival_outcome(time, event), name

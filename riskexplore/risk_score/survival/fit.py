@@ -159,7 +159,7 @@ def survival_score_from_result(problem: SurvivalProblem, result, horizon=None) -
     lam = np.rint(np.asarray(result.solution, dtype=float)).astype(np.int64)
     scores = problem.X @ lam[1:].astype(float)
     baseline = breslow_baseline(scores, problem.time, problem.event, problem.sample_weight)
-    return SurvivalScore(
+    model = SurvivalScore(
         problem.feature_names,
         lam[1:].tolist(),
         baseline,
@@ -169,6 +169,8 @@ def survival_score_from_result(problem: SurvivalProblem, result, horizon=None) -
         (math.floor(scores.min()), math.ceil(scores.max())),
         problem.binarizer,
     )
+    model._problem = problem  # for hand edits (never serialised)
+    return model
 
 
 def solve_survival_problem(
