@@ -37,7 +37,7 @@ from riskexplore.exploration.study.format import (
     checksum,
 )
 
-__all__ = ["check_document", "decode_study", "read_document"]
+__all__ = ["decode_study", "read_document"]
 
 
 def read_document(
@@ -58,7 +58,7 @@ def read_document(
     Returns
     -------
     (object, str)
-        The document (not checked yet: see :func:`check_document`) and the name.
+        The document (not checked yet: see :func:`decode_study`) and the name.
 
     Raises
     ------
@@ -100,22 +100,9 @@ def read_document(
     return doc, label
 
 
-def check_document(doc: Any, name: str) -> None:
+def _check_document(doc: Any, name: str) -> None:
     """Raise unless ``doc`` is a study of a format version this riskexplore reads, with its
-    checksum intact.
-
-    Parameters
-    ----------
-    doc : object
-        The parsed document.
-    name : str
-        The study in messages.
-
-    Raises
-    ------
-    InputError
-        For a document that is not a study, is of a newer format, or fails its checksum.
-    """
+    checksum intact."""
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
         raise InputError(f'{name} is not a riskexplore study (no "format": {FORMAT!r})')
     version = doc.get("version")
@@ -142,8 +129,8 @@ def check_document(doc: Any, name: str) -> None:
 
 
 def decode_study(doc: Any, name: str = "the study") -> dict[str, Any]:
-    """The fields of the study of a document, checked: its format, version and checksum
-    (:func:`check_document`), then every field.
+    """The fields of the study of a document, checked: its format, version and checksum,
+    then every field.
 
     Parameters
     ----------
@@ -163,7 +150,7 @@ def decode_study(doc: Any, name: str = "the study") -> dict[str, Any]:
         For a document that is not a study of a format this riskexplore reads, was
         edited, or holds a malformed field (the message names it).
     """
-    check_document(doc, name)
+    _check_document(doc, name)
     return _Decoder(name).fields(doc)
 
 

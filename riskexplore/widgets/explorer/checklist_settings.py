@@ -30,11 +30,8 @@ __all__ = ["ChecklistSettings"]
 class ChecklistSettings(FamilySettings):
     """The widgets of the checklists' settings.
 
-    Parameters
-    ----------
-    settings, style, layout
-        As :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings` (its
-        ``controls`` and ``box`` too).
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------

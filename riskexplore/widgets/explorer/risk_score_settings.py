@@ -30,11 +30,8 @@ __all__ = ["RiskScoreSettings"]
 class RiskScoreSettings(FamilySettings):
     """The widgets of the risk scores' settings.
 
-    Parameters
-    ----------
-    settings, style, layout
-        As :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings` (its
-        ``controls`` and ``box`` too).
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------

@@ -30,11 +30,8 @@ __all__ = ["SurvivalSettings"]
 class SurvivalSettings(FamilySettings):
     """The widgets of the survival scores' settings.
 
-    Parameters
-    ----------
-    settings, style, layout
-        As :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings` (its
-        ``controls`` and ``box`` too).
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------
