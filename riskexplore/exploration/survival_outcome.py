@@ -9,6 +9,8 @@ setting :data:`TIME_SETTING`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -46,6 +48,13 @@ def _is_event(values: pd.Series) -> bool:
     return set(pd.unique(values.astype(float, errors="ignore"))) <= {0, 1}
 
 
+def _columns_where(frame: pd.DataFrame | None, test: Callable[[pd.Series], bool]) -> list[str]:
+    """The names of the columns of ``frame`` (none without a table) that pass ``test``."""
+    if frame is None:
+        return []
+    return [str(c) for c in frame.columns if test(frame[c])]
+
+
 def time_column_options(frame: pd.DataFrame | None) -> list[str]:
     """Columns that can be a follow-up time: numbers ``>= 0``, none missing, more than two
     distinct values.
@@ -60,9 +69,7 @@ def time_column_options(frame: pd.DataFrame | None) -> list[str]:
     list of str
         The column names, in the table's order.
     """
-    if frame is None:
-        return []
-    return [str(c) for c in frame.columns if _is_time(frame[c])]
+    return _columns_where(frame, _is_time)
 
 
 def event_column_options(frame: pd.DataFrame | None) -> list[str]:
@@ -78,9 +85,7 @@ def event_column_options(frame: pd.DataFrame | None) -> list[str]:
     list of str
         The column names, in the table's order.
     """
-    if frame is None:
-        return []
-    return [str(c) for c in frame.columns if _is_event(frame[c])]
+    return _columns_where(frame, _is_event)
 
 
 def check_time_column(frame: pd.DataFrame, column: str, event: str | None) -> None:

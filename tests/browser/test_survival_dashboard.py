@@ -11,25 +11,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from _browser import button, card_clear_of_certificate, screenshot, upload_csv, watched_page
+from _browser import button, card_clear_of_certificate, risk_dashboard, screenshot, upload_csv
 from _survival_data import survival_table
 from playwright.sync_api import expect
 
-from riskexplore.cli.dashboard.server import start_voila, stop_process
-
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-LOAD_TIMEOUT_MS = 180_000  # kernel start + widget scripts on a busy machine
 
 
 def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
-    log = open(tmp_path / "voila.log", "w")
-    proc, url = start_voila("risk", timeout=120, log_file=log)
-    context, page, _errors, outside = watched_page(browser, 1280, 1000)
-    ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        page.goto(url, timeout=LOAD_TIMEOUT_MS)
-        solve = button(page, "Find the best score")
-        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+    picture = ARTIFACTS / "dashboard_survival.png"
+    with risk_dashboard(browser, tmp_path, picture) as (page, outside):
         button(page, "Time to event: when did it happen?").click()
         event = page.get_by_label("Event column (1: it happened)")
         expect(event).to_be_visible(timeout=30_000)
@@ -51,7 +42,7 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         expect(page.locator(".rx-horizon")).to_have_text(
             "risk of the event by 365, in the unit of days", timeout=30_000
         )
-        solve.click()
+        button(page, "Find the best score").click()
         search = page.locator(".rx-search-unconstrained")
         expect(search.locator(".rx-status")).to_contain_text("optimal", timeout=60_000)
         card = search.locator(".rx-model-card").first
@@ -74,13 +65,3 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         assert "Traceback" not in body
         assert not re.search(r"\d[eE][+-]\d", body), "scientific notation on the page"
         assert not outside, f"requests outside localhost: {outside}"
-    finally:
-        height = page.evaluate(  # Voila's page scrolls inside a container, not the body
-            "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
-        )
-        page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
-        page.wait_for_timeout(500)
-        screenshot(page, ARTIFACTS / "dashboard_survival.png", full_page=True)
-        context.close()
-        stop_process(proc)
-        log.close()
