@@ -80,7 +80,6 @@ class SearchArrays:
         self.counters = np.zeros(kernel.N_COUNTERS, dtype=np.int64)
         self.counters[kernel.TIES] = int(s.exact and collect_below is None)
         self.counters[kernel.SIMILAR] = int(settings.sibling_bound)
-        self.counters[kernel.GAINS] = int(settings.gain_bound)
         size = settings.frontier_size
         if size is None:
             size = DEFER_FRONTIER_SIZE if defer_band > 0 else FRONTIER_SIZE

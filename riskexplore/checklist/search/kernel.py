@@ -47,7 +47,6 @@ from riskexplore.checklist.search.bounds import (
     rows_ok,
     sibling_bound,
 )
-from riskexplore.checklist.search.gains import gain_bound, item_gains, top_sums
 
 #: Indices into the ``counters`` array shared with Python.
 (
@@ -69,9 +68,8 @@ from riskexplore.checklist.search.gains import gain_bound, item_gains, top_sums
     SIBLING_PRUNED,
     N_DEFERRED,
     DEFER_DEPTH,
-    GAINS,
-) = range(19)
-N_COUNTERS = 19
+) = range(18)
+N_COUNTERS = 18
 #: Phases: build the frontier (every node at the frontier depth, with its bound), then
 #: search below the frontier nodes in increasing order of bound.
 BUILD, DESCEND = 0, 1
@@ -153,18 +151,6 @@ def search(problem, cells, state, budget, slack, depth):
     # may have ruled one out
     similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
     leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
-    # the coverage bound (module gains): per-item gains at the node being expanded
-    gains = counters[GAINS] == 1
-    g_rows = n_positions if gains else 0
-    tp = np.zeros((g_rows, n_planes + 1))
-    fp = np.zeros((g_rows, n_planes + 1))
-    loss_now = np.zeros(n_planes + 1)
-    g_masks = np.zeros((n_planes + 1, n_planes + 1, n_words if gains else 0), dtype=np.uint64)
-    top_a = np.zeros((n_planes + 1, max_items + 1))
-    top_b = np.zeros((n_planes + 1, max_items + 1))
-    suf_a = np.zeros((n_groups + 1 if gains else 0, n_planes + 1, max_items + 1))
-    suf_b = np.zeros((n_groups + 1 if gains else 0, n_planes + 1, max_items + 1))
-    g_lower = np.zeros(n_planes + 1)
     # a node of a bound at least defer_at[0] (and of at most DEFER_DEPTH items, below the
     # frontier node) goes to the deferred list when its turn comes, after its searched
     # siblings had their say: the caller searches it later, least bound first, so the
@@ -247,16 +233,6 @@ def search(problem, cells, state, budget, slack, depth):
             fixed_counts[:] = 0
         kept = 0
         leaves = size == max_items  # the children have no descendants
-        R = max_items - lvl  # most items below this node, the child's included
-        use_gains = gains and not leaves and n_thresholds > 0
-        if use_gains:
-            g_first = 0 if parent_pos < 0 else group_of[parent_pos] + 1
-            item_gains(
-                X, objc, n_gain_words, parent_T, min(top, lvl), reach[g_first], first,
-                thresholds, n_thresholds, R, g_masks, tp, fp, loss_now, base,
-            )  # fmt: skip
-            top_sums(tp, fp, group_start, g_first, n_thresholds, R, R - 1, top_a, top_b,
-                     suf_a, suf_b)  # fmt: skip
         for i in range(n_thresholds):
             leaf_min[i] = np.inf
         for pos in range(first, n_positions):
@@ -337,14 +313,6 @@ def search(problem, cells, state, budget, slack, depth):
                 # false positives alone (before the costlier false-negative bound)
                 n_min = max(desc_lo, M)
                 fp_bound = max(flagged[i] + c_n * n_min + c_m * M, parent_bound)
-                if use_gains:
-                    g_lower[i] = c_n * n_min + c_m * M + gain_bound(
-                        loss_now[i], tp[pos, i], fp[pos, i], suf_a[g + 1, i, more],
-                        suf_b[g + 1, i, more], R,
-                    )  # fmt: skip
-                    fp_bound = max(fp_bound, g_lower[i])
-                else:
-                    g_lower[i] = -np.inf
                 if beaten(fp_bound, incumbent[0], slack, ties, path, size, best_path, best_len):
                     continue
                 pending[n_pending] = i
@@ -371,7 +339,7 @@ def search(problem, cells, state, budget, slack, depth):
                 M = thresholds[i]
                 n_min = max(desc_lo, M)
                 lower = base + gained[i] + flagged[i] + to_gain[i] + c_n * n_min + c_m * M
-                lower = max(lower, parent_bound, g_lower[i])
+                lower = max(lower, parent_bound)
                 if beaten(lower, incumbent[0], slack, ties, path, size, best_path, best_len):
                     continue
                 if n_rows and not rows_ok(
@@ -402,7 +370,6 @@ def search(problem, cells, state, budget, slack, depth):
                         base + gained[i] + flagged[i] + to_gain[i] + extra + c_n * n_min
                         + c_m * M,
                         parent_bound,
-                        g_lower[i],
                     )  # fmt: skip
                     if beaten(lower, incumbent[0], slack, ties, path, size, best_path, best_len):
                         continue

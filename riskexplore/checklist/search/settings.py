@@ -46,9 +46,6 @@ class ExactSearchSettings:
     sibling_bound : bool
         Bound a node whose children are leaves by a searched sibling of the same group
         (``bounds.sibling_bound``); off only to measure it.
-    gain_bound : bool
-        Bound the children of a node by what their completions can still gain, item by
-        item (:mod:`~riskexplore.checklist.search.gains`); off only to measure it.
     frontier_size : int or None
         The frontier is the deepest level with at most this many subsets (one item per
         group), at least two levels above the largest size (``None``: ``FRONTIER_SIZE``,
@@ -92,7 +89,6 @@ class ExactSearchSettings:
     client: object | None = None
     cell_bound: bool = True
     sibling_bound: bool = True
-    gain_bound: bool = True
     frontier_size: int | None = None
     refine: bool = True
     frontier_limit: int = 200_000
