@@ -21,7 +21,7 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
     assert [v for _label, v in controls.time_column.options] == ["", "age", "days"]
     controls.time_column.value = "days"
     assert ex.state.settings["time_column"] == "days" and "days" not in ex.state.X
-    assert "(the median follow-up), in the unit of days" in controls.horizon_words.value
+    assert "days (the median follow-up)" in controls.horizon_words.value
     controls.horizon.value = 365
     controls.survival_max_size.value = 2
     ex.time_limit.value = 20
