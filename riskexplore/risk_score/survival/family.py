@@ -335,6 +335,7 @@ FAMILY = ModelFamily(
     audit=AuditSpec(metrics=()),
     warm_up=warm_up,
     plugins=PlugIns(
+        explorer_builder="riskexplore.widgets.builders.survival:EXPLORER_BUILDER",
         explorer_settings="riskexplore.widgets.explorer.survival_settings:SurvivalSettings",
         command=BUILTIN_COMMANDS["survival_score"],
     ),

@@ -132,6 +132,11 @@ class SurvivalScore(JsonDocument):
         return {n: v for n, v in self._points.items() if v != 0}
 
     @property
+    def all_points(self) -> dict[str, int]:
+        """Points of every item, zeros included (what a points editor lists)."""
+        return dict(self._points)
+
+    @property
     def size(self) -> int:
         """Number of items with non-zero points."""
         return len(self.points)

@@ -12,6 +12,7 @@ from _survival_data import survival_table
 
 pytest.importorskip("ipywidgets")
 
+from riskexplore import Exclude  # noqa: E402
 from riskexplore.widgets.explorer.widget import Explorer  # noqa: E402
 
 
@@ -42,6 +43,7 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
     assert not ex.audit.choose("sex")  # the By group view says why, in words
     assert "is for yes/no outcomes" in ex.audit.message.value
     _validates_on_another_file(ex)
+    _rules_sizes_and_other_good_scores(ex)
     ex.family_picker.value = "risk_score"  # back: the time is a feature, the curves go
     assert "days" in ex.state.X and views.survival.static_figure() is None
     assert ex.reliability.figure in ex.reliability.widget.children
@@ -72,3 +74,23 @@ def _validates_on_another_file(ex) -> None:
     found = re.search(r"base64,([^\"]+)", view.report_link.value)
     page = base64.b64decode(found.group(1)).decode()
     assert 'id="survival-curves"' in page and "Harrell" in page
+
+
+def _rules_sizes_and_other_good_scores(ex) -> None:
+    """Step 3's rules (those on the points only), the search with them, the size path and
+    the other good scores work in survival mode; the yes/no panels say so in words."""
+    builder = ex.constraint_builder
+    assert "Never use a feature" in builder.types
+    assert "Predicted risk of an example" not in builder.types  # not linear for survival
+    used = next(iter(ex.state.runs["unconstrained"].model.points))
+    assert ex.add_constraint(Exclude(used))
+    ex.solve(constrained=True, wait=True, timeout=60)
+    model = ex.state.runs["constrained"].model
+    assert used not in model.points and model.certificate.status == "optimal"
+    assert ex.compute_path(sizes=[1, 2], time_limit_per_size=5, wait=True)
+    assert list(ex.pareto.path.to_frame()["size"]) == [1, 2]
+    alternatives = ex.alternatives
+    alternatives.compute(wait=True)
+    assert alternatives.state.found and alternatives.state.edit_rows()
+    assert "for yes/no outcomes" in alternatives.metrics.message.value
+    ex.constraint_builder.clear()
