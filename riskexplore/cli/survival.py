@@ -27,6 +27,7 @@ from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.reporting import add_reporting, finish_reporting
 from riskexplore.cli.solving import run_solve
 from riskexplore.cli.validate import survival_rows
+from riskexplore.data.survival import time_unit_of
 from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import iter_fit_survival_score
 from riskexplore.risk_score.survival.problem import survival_outcome
@@ -148,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
             coef_max=args.coef_max,
             c0=args.c0,
             horizon=args.horizon,
+            time_unit=time_unit_of(args.time),  # "days" for a column named so; else none
             time_limit=args.time_limit,
             stop=stop,
             n_jobs=args.n_jobs,

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.core.registry import families
+from riskexplore.data.survival import time_unit_of
 from riskexplore.errors import InputError
 
 __all__ = [
@@ -261,8 +262,9 @@ class SurvivalOutcome:
         return float(chosen) if chosen is not None else median_follow_up(y["time"])
 
     def describe_horizon(self) -> str:
-        """The horizon in plain words (``"risk by 365 (the median follow-up), in the unit
-        of days"``), or ``""`` when there is none yet.
+        """The horizon in plain words (``"risk of the event by 365 days (the median
+        follow-up)"``; ``"... by 365, in the unit of futime"`` when the time column's name
+        gives no unit), or ``""`` when there is none yet.
 
         Returns
         -------
@@ -273,8 +275,11 @@ class SurvivalOutcome:
         if horizon is None:
             return ""
         default = " (the median follow-up)" if self.settings.get(HORIZON_SETTING) is None else ""
-        unit = self.settings.get(TIME_SETTING)
-        return f"risk of the event by {format_time(horizon)}{default}, in the unit of {unit}"
+        column = self.settings.get(TIME_SETTING)
+        unit = time_unit_of(column)
+        if unit:
+            return f"risk of the event by {format_time(horizon)} {unit}{default}"
+        return f"risk of the event by {format_time(horizon)}{default}, in the unit of {column}"
 
     def _survival_settings(self, settings: dict) -> dict:
         """``settings`` with the horizon resolved (its default is the median follow-up)."""

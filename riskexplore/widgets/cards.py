@@ -20,12 +20,19 @@ from riskexplore.figures.layout import plain_number
 from riskexplore.figures.progress import incumbent_text
 
 __all__ = [
+    "YES_NO_ONLY",
     "ModelCardView",
     "certificate_html",
     "incumbent_model",
     "message_html",
     "model_html",
 ]
+
+#: What the panels of a 0/1 outcome say in survival mode.
+YES_NO_ONLY = (
+    "This panel is for yes/no outcomes. For a survival score, see its risk table in step 4 "
+    "and the Kaplan-Meier curves by score group."
+)
 
 _STATUS_WORDS = {
     "optimal": "certified optimal",

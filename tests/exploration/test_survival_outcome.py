@@ -58,10 +58,10 @@ def test_the_horizon_defaults_to_the_median_follow_up_in_plain_words():
     state.set_time_column("days")
     middle = float(np.median(state.training_outcome()["time"]))
     assert state.horizon() == middle == median_follow_up(state.training_outcome()["time"])
-    assert f"by {format_time(middle)} (the median follow-up)" in state.describe_horizon()
+    assert f"by {format_time(middle)} days (the median follow-up)" in state.describe_horizon()
     assert state.fit_kwargs()["horizon"] == middle
     state.update_settings(horizon=365)
-    assert state.describe_horizon() == "risk of the event by 365, in the unit of days"
+    assert state.describe_horizon() == "risk of the event by 365 days"
     assert [format_time(v) for v in (12000.0, 2.5, 0.125)] == ["12,000", "2.5", "0.12"]
     with pytest.raises(InputError, match="horizon"):
         state.update_settings(horizon=0)

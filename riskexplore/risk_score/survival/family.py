@@ -32,7 +32,7 @@ from riskexplore.core.registry import (
     ValidationSpec,
 )
 from riskexplore.data.binarize import Binarizer
-from riskexplore.data.survival import check_survival_outcome
+from riskexplore.data.survival import check_survival_outcome, time_unit_of
 from riskexplore.errors import InputError
 from riskexplore.risk_score.family import (
     POINTS_CONSTRAINT_TYPES,
@@ -205,12 +205,14 @@ def fit_arguments(
     Returns
     -------
     dict
-        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``binarize`` (and ``linear``
-        with a binarizer).
+        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``time_unit`` (the one the
+        time column's name gives, else "time units"), ``binarize`` (and ``linear`` with a
+        binarizer).
     """
     out = points_arguments(settings)
     horizon = settings["horizon"]
     out["horizon"] = None if horizon is None else float(horizon)
+    out["time_unit"] = time_unit_of(settings["time_column"]) or "time units"
     return out | raw_arguments(binarizer, linear)
 
 
@@ -333,6 +335,7 @@ FAMILY = ModelFamily(
     audit=AuditSpec(metrics=()),
     warm_up=warm_up,
     plugins=PlugIns(
+        explorer_builder="riskexplore.widgets.builders.survival:EXPLORER_BUILDER",
         explorer_settings="riskexplore.widgets.explorer.survival_settings:SurvivalSettings",
         command=BUILTIN_COMMANDS["survival_score"],
     ),

@@ -125,6 +125,8 @@ def _stats(problem: SurvivalProblem, result, lam: np.ndarray) -> dict[str, Any]:
         "n_constraints": len(problem.rows),
         "engine": "lcpa",
     }
+    if problem.time_unit:
+        stats["time_unit"] = problem.time_unit
     if result.stats:
         stats["solver"] = dict(result.stats)
     return stats
@@ -282,7 +284,8 @@ def fit_survival_score(
         As for :func:`~riskexplore.risk_score.fit.fit_risk_score`.
     **problem_kwargs
         Further :class:`SurvivalProblem` arguments (``sample_weight``, ``min_size``,
-        ``bounds``, ``signs``, ``c0_by_feature``, ``feature_names``); ``scale="learned"``
+        ``bounds``, ``signs``, ``c0_by_feature``, ``feature_names``, ``time_unit``: the
+        unit of the times in words, which the card names); ``scale="learned"``
         and ``bands`` are refused (not offered for survival scores yet).
 
     Returns

@@ -19,6 +19,7 @@ from riskexplore.core.certificate import Certificate, read_solve_fields, solve_f
 from riskexplore.core.distance import Distance
 from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.core.plain_numbers import plain_number
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 from riskexplore.risk_score.model import feature_matrix
@@ -131,6 +132,11 @@ class SurvivalScore(JsonDocument):
         return {n: v for n, v in self._points.items() if v != 0}
 
     @property
+    def all_points(self) -> dict[str, int]:
+        """Points of every item, zeros included (what a points editor lists)."""
+        return dict(self._points)
+
+    @property
     def size(self) -> int:
         """Number of items with non-zero points."""
         return len(self.points)
@@ -161,6 +167,27 @@ class SurvivalScore(JsonDocument):
             The edited model (this one is unchanged).
         """
         return _edits.with_points(self, points, X=X, y=y)
+
+    @property
+    def time_unit(self) -> str | None:
+        """The unit of the times in words (``"days"``), when the fit was told it."""
+        return self.stats.get("time_unit")
+
+    def horizon_words(self, horizon: float) -> str:
+        """A horizon with its unit: ``"365 days"`` (``"365"`` without a unit).
+
+        Parameters
+        ----------
+        horizon : float
+            The time.
+
+        Returns
+        -------
+        str
+            The words.
+        """
+        value = plain_number(float(horizon), 6)
+        return f"{value} {self.time_unit}" if self.time_unit else value
 
     @property
     def loss(self) -> float | None:
@@ -293,7 +320,7 @@ class SurvivalScore(JsonDocument):
         lines = [f"{n:<{left}}{p:+d} points" for n, p in self.points.items()] or [names[0]]
         if self.baseline is not None and self.horizons:
             table = self.risk_table()
-            heads = [f"risk by {h:g}" for h in self.horizons]
+            heads = [f"risk by {self.horizon_words(h)}" for h in self.horizons]
             width = max(width, *(len(head) + 2 for head in heads))  # columns stay apart
             lines += ["", "TOTAL SCORE".ljust(left) + "".join(h.rjust(width) for h in heads)]
             for row in table.itertuples(index=False):

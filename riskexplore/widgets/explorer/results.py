@@ -219,7 +219,7 @@ class ResultViews:
         per_size = float(time_limit_per_size or max(1.0, limit / 4))
         kw: dict[str, Any] = {"time_limit_per_size": per_size}
         if st.X_test is not None:
-            kw.update(X_test=st.X_test, y_test=st.y_test)
+            kw.update(X_test=st.X_test, y_test=st.training_outcome(test=True))
         size_parameter = st.model_family.size_parameter
         kw["sizes"] = sizes if sizes is not None else fit.pop(size_parameter)
         fit.pop(size_parameter, None)
@@ -231,7 +231,8 @@ class ResultViews:
         st = self._state()
         if st.X is not None:
             try:
-                self.pareto.configure(st.X, st.y, kind=st.family, **self._path_kwargs())
+                y = st.training_outcome()  # a survival family's: time and event
+                self.pareto.configure(st.X, y, kind=st.family, **self._path_kwargs())
             except Exception as exc:  # pragma: no cover - settings are validated
                 self._show(describe_error(exc))
 
@@ -266,7 +267,7 @@ class ResultViews:
         kw = self._path_kwargs(sizes, time_limit_per_size)
         if constraints:
             kw["constraints"] = constraints
-        ok = self.pareto.start(st.X, st.y, kind=st.family, **kw)
+        ok = self.pareto.start(st.X, st.training_outcome(), kind=st.family, **kw)
         if ok and wait:
             self.pareto.wait(timeout=600)
         return ok

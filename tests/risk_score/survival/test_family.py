@@ -67,8 +67,11 @@ def test_the_explorer_settings_are_checked_and_become_fit_arguments():
         "coef_min": -5,
         "coef_max": 5,
         "horizon": 365.0,
+        "time_unit": "days",
         "binarize": None,
     }
+    unnamed = family.fit_arguments(dict(settings, time_column="futime"))
+    assert unnamed["time_unit"] == "time units"  # the card never shows a bare "by 365"
     for bad, match in (
         ({"horizon": -1}, "horizon"),
         ({"coef_min": 1}, "points range"),
