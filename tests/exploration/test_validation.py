@@ -26,8 +26,10 @@ def heart():
     by the Explorer's own solve on the training rows; the held-out rows as a file."""
     state = ExplorerState()
     state.load_dataset("heart")
-    state.update_settings(max_size=3, time_limit=10)
+    # certifies in seconds; the margin is for a busy machine (a time-limited model may read no column)
+    state.update_settings(max_size=3, time_limit=300)
     model = state.solve_function([])(callbacks=[], stop=None)
+    assert model.certificate.is_optimal, model.certificate  # the tests assume the optimum
     state.record("unconstrained", model, state.family, state.settings, [], state.data_version)
     other = pd.concat([state.X_test, state.y_test], axis=1)
     return state, model, other
@@ -113,8 +115,9 @@ def followup():
     state.set_family("survival_score")
     state.set_outcome("died")
     state.set_time_column("days")
-    state.update_settings(max_size=2, time_limit=5, horizon=365)
+    state.update_settings(max_size=2, time_limit=120, horizon=365)
     model = state.solve_function([])(callbacks=[], stop=None)
+    assert model.certificate.is_optimal, model.certificate
     state.record("unconstrained", model, state.family, state.settings, [], state.data_version)
     return state, model, state.frame.loc[state.y_test.index]
 
