@@ -26,7 +26,7 @@ def heart():
     by the Explorer's own solve on the training rows; the held-out rows as a file."""
     state = ExplorerState()
     state.load_dataset("heart")
-    # certifies in seconds; the margin is for a busy machine (a time-limited model may read no column)
+    # certifies in seconds; room for a busy machine (a stopped model may read no column)
     state.update_settings(max_size=3, time_limit=300)
     model = state.solve_function([])(callbacks=[], stop=None)
     assert model.certificate.is_optimal, model.certificate  # the tests assume the optimum
