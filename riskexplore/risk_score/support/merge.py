@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from riskexplore.risk_score.support.entropy import pattern_entropy
+
 __all__ = ["PAIR_BUDGET", "PATTERN_CAP", "gather_rows", "row_splits"]
 
 #: Merge rows only when a support's value patterns are at most this many.
@@ -196,22 +198,59 @@ def _pair_index(a, b, d):
 
 
 @njit(cache=True)
-def _split_two(feats, k, VT, K, w, split, levels, acc, ws):
-    """Pattern weights when the last two features are binary: from the first features'
-    pattern sums, each last feature's rarer rows and the rows rare on both."""
-    rare, starts, rows, pair_ptr, pair_rows = split
-    scratch, sums, key, S, stamp, version, T = ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8]
-    d = rare.size
-    r = _prefix_codes(feats, k - 2, K)
+def _rare_sums(feats, k, f, VT, w, split, levels, ws, r):
+    """Make sure ``ws[3]`` holds the weights of the first ``k - 2`` features' patterns
+    and ``ws[5][f]`` those of feature ``f``'s rarer rows (each summed once a prefix)."""
+    starts, rows = split[1], split[2]
+    scratch, sums, key, S, stamp, version = ws[2], ws[3], ws[4], ws[5], ws[6], ws[7]
     codes = _coded(k - 2, VT, levels)
     if not _same_key(key, feats, k - 2):
         _sum_by_code(codes, w, scratch, sums, r)
         version[0] += 1
+    if stamp[f] != version[0]:
+        _sum_rows_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
+        stamp[f] = version[0]
+
+
+@njit(cache=True)
+def prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws):
+    """The label's conditional entropy given ``feats[:k - 1]``
+    (:mod:`~riskexplore.risk_score.support.entropy`), from the sums the pair split keeps
+    for the support ``feats[:k]`` anyway; ``-1.0`` when that split does not apply.
+
+    The sums are those :func:`gather` then reads, so a support that is not ruled out
+    costs no second pass.
+    """
+    if (
+        not _pair_split_applies(feats, k, K, split)
+        or _codes(feats, k - 2, k, VT, K, levels, cached) < 0
+    ):
+        return -1.0
+    r = _prefix_codes(feats, k - 2, K)
+    a = feats[k - 2]
+    _rare_sums(feats, k, a, VT, w, split, levels, ws, r)
+    sums, Sa = ws[3], ws[5][a]
+    h = 0.0
+    for c in range(0, r, 2):  # a pattern's negative, then positive weight
+        h += pattern_entropy(Sa[c], Sa[c + 1])
+        h += pattern_entropy(
+            _half(sums[c] - Sa[c], sums[c]), _half(sums[c + 1] - Sa[c + 1], sums[c + 1])
+        )
+    return h
+
+
+@njit(cache=True)
+def _split_two(feats, k, VT, K, w, split, levels, acc, ws):
+    """Pattern weights when the last two features are binary: from the first features'
+    pattern sums, each last feature's rarer rows and the rows rare on both."""
+    rare, starts, rows, pair_ptr, pair_rows = split
+    scratch, sums, S, T = ws[2], ws[3], ws[5], ws[8]
+    d = rare.size
+    r = _prefix_codes(feats, k - 2, K)
+    codes = _coded(k - 2, VT, levels)
     a, b = feats[k - 2], feats[k - 1]
     for f in (a, b):
-        if stamp[f] != version[0]:
-            _sum_rows_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
-            stamp[f] = version[0]
+        _rare_sums(feats, k, f, VT, w, split, levels, ws, r)
     p = _pair_index(a, b, d)
     _sum_rows_by_code(codes, w, pair_rows, pair_ptr[p], pair_ptr[p + 1], scratch, T, r)
     va, vb = rare[a], rare[b]
