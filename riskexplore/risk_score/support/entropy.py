@@ -20,7 +20,9 @@ supports ``Q + {e}`` that share their first features ``Q`` come together: the co
     H(Y | X_Q) - min(H(Y | X_Q), H(X_e), min_a H(X_e | X_a)) + penalties >= cutoff
 
 without reading its rows. On adult (110 items) this drops about 60% of a prefix's
-extensions at a few table look-ups each.
+extensions at a few table look-ups each. Where it does not, the counts of ``e``'s rarer
+rows by the patterns of ``Q``'s first features bound ``I(Y; X_e | X_Q)`` more tightly
+(:func:`~riskexplore.risk_score.support.merge.extension_information`; about 80% dropped).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def pattern_entropy(neg, pos):
 
 
 @njit(cache=True)
-def extension_bound(h_prefix, feats, k, Hc, He):
+def extension_bound(h_prefix, feats, k, Hc, He, information=np.inf):
     """A lower bound on the loss of every model on ``feats[:k]`` from ``h_prefix``, the
     label's conditional entropy given ``feats[:k - 1]``.
 
@@ -59,14 +61,17 @@ def extension_bound(h_prefix, feats, k, Hc, He):
         Support size.
     Hc, He : arrays (d, d), (d,)
         :func:`entropy_tables`: upper bounds on ``H(X_e | X_a)`` and ``H(X_e)``.
+    information : float
+        Another upper bound on ``I(Y; X_e | X_Q)``, from the counts
+        (:func:`~riskexplore.risk_score.support.merge.extension_information`).
 
     Returns
     -------
     float
-        ``h_prefix - min(h_prefix, He[e], min_a Hc[e, a])``.
+        ``h_prefix - min(h_prefix, information, He[e], min_a Hc[e, a])``.
     """
     e = feats[k - 1]
-    gain = min(h_prefix, He[e])
+    gain = min(h_prefix, He[e], information)
     for q in range(k - 1):
         gain = min(gain, Hc[e, feats[q]])
     return h_prefix - gain

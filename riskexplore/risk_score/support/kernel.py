@@ -29,6 +29,7 @@ from numba import njit
 from riskexplore.risk_score.support.binned import binned_workspace, gather_binned
 from riskexplore.risk_score.support.entropy import extension_bound
 from riskexplore.risk_score.support.merge import (
+    extension_information,
     gather,
     merges_exactly,
     prefix_entropy,
@@ -319,6 +320,9 @@ def screen_batch(
             h = h_key[0]
             if h >= 0.0:
                 bound = extension_bound(h, feats, k, entropy[0], entropy[1]) - 1e-12
+                if bound < cutoff - pen:  # the counts' own bound: tighter, dearer
+                    info = extension_information(feats, k, VT, K, w, split, levels, cached, ws)
+                    bound = extension_bound(h, feats, k, entropy[0], entropy[1], info) - 1e-12
                 if bound >= cutoff - pen:
                     bounds[s] = fits[s] = bound + pen
                     thetas[s, : k + 1] = theta[: k + 1]

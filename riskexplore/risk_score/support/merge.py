@@ -213,13 +213,34 @@ def _rare_sums(feats, k, f, VT, w, split, levels, ws, r):
 
 
 @njit(cache=True)
-def prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws):
-    """The label's conditional entropy given ``feats[:k - 1]``
-    (:mod:`~riskexplore.risk_score.support.entropy`), from the sums the pair split keeps
-    for the support ``feats[:k]`` anyway; ``-1.0`` when that split does not apply.
+def _information(feats, k, f, VT, w, split, levels, ws, r):
+    """``(I(X_f; Y | X_P), H(X_f | X_P, Y))`` for ``P = feats[:k - 2]``, from the sums of
+    :func:`_rare_sums` (kept per prefix like them)."""
+    _rare_sums(feats, k, f, VT, w, split, levels, ws, r)
+    info, stamp, version = ws[9], ws[10], ws[7]
+    if stamp[f] != version[0]:
+        sums, Sf = ws[3], ws[5][f]
+        gain = spread = 0.0
+        for c in range(0, r, 2):  # a pattern's negative, then positive weight
+            neg, pos = sums[c], sums[c + 1]
+            on, op = _half(neg - Sf[c], neg), _half(pos - Sf[c + 1], pos)
+            gain += pattern_entropy(neg, pos) - pattern_entropy(Sf[c], Sf[c + 1])
+            gain -= pattern_entropy(on, op)
+            spread += pattern_entropy(Sf[c], on) + pattern_entropy(Sf[c + 1], op)
+        info[f, 0], info[f, 1] = max(gain, 0.0), spread
+        stamp[f] = version[0]
+    return info[f, 0], info[f, 1]
 
-    The sums are those :func:`gather` then reads, so a support that is not ruled out
-    costs no second pass.
+
+@njit(cache=True)
+def prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws):
+    """``H(Y | X_Q)`` for ``Q = feats[:k - 1]``
+    (:mod:`~riskexplore.risk_score.support.entropy`), or ``-1`` when the pair split does
+    not apply to the support ``feats[:k]``.
+
+    With ``P = feats[:k - 2]`` and ``a = feats[k - 2]`` it is ``H(Y | X_P) - I(Y; X_a |
+    X_P)``, read from ``a``'s rarer rows summed by ``P``'s patterns: the sums the pair split
+    keeps anyway, so a support that is not ruled out costs no second pass.
     """
     if (
         not _pair_split_applies(feats, k, K, split)
@@ -227,16 +248,32 @@ def prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws):
     ):
         return -1.0
     r = _prefix_codes(feats, k - 2, K)
-    a = feats[k - 2]
-    _rare_sums(feats, k, a, VT, w, split, levels, ws, r)
-    sums, Sa = ws[3], ws[5][a]
-    h = 0.0
-    for c in range(0, r, 2):  # a pattern's negative, then positive weight
-        h += pattern_entropy(Sa[c], Sa[c + 1])
-        h += pattern_entropy(
-            _half(sums[c] - Sa[c], sums[c]), _half(sums[c + 1] - Sa[c + 1], sums[c + 1])
-        )
-    return h
+    gain_a = _information(feats, k, feats[k - 2], VT, w, split, levels, ws, r)[0]
+    memo, version = ws[11], ws[7]
+    if memo[1] != version[0]:  # H(Y | X_P), once per prefix
+        sums = ws[3]
+        h = 0.0
+        for c in range(0, r, 2):
+            h += pattern_entropy(sums[c], sums[c + 1])
+        memo[0], memo[1] = h, version[0]
+    return max(memo[0] - gain_a, 0.0)
+
+
+@njit(cache=True)
+def extension_information(feats, k, VT, K, w, split, levels, cached, ws):
+    """An upper bound on ``I(Y; X_e | X_Q)`` for ``e = feats[k - 1]``, ``Q = feats[:k - 1]``
+    (where :func:`prefix_entropy` applies).
+
+    With ``P`` and ``a`` as there, the chain rule gives ``I(Y; X_e | X_P, X_a) <=
+    I(X_e; Y, X_a | X_P) = I(X_e; Y | X_P) + I(X_e; X_a | X_P, Y)``, and the last term is
+    at most ``min(H(X_a | X_P, Y), H(X_e | X_P, Y))``: each read from a feature's rarer
+    rows summed by ``P``'s patterns, once per prefix ``P``.
+    """
+    _codes(feats, k - 2, k, VT, K, levels, cached)
+    r = _prefix_codes(feats, k - 2, K)
+    spread_a = _information(feats, k, feats[k - 2], VT, w, split, levels, ws, r)[1]
+    gain_e, spread_e = _information(feats, k, feats[k - 1], VT, w, split, levels, ws, r)
+    return gain_e + min(spread_a, spread_e) + 1e-12
 
 
 @njit(cache=True)
@@ -332,6 +369,9 @@ def workspace(kmax, n, d):
         np.full(d, -1, dtype=np.int64),  # 6: ... and the version of 3 they are for
         np.zeros(1, dtype=np.int64),  # 7: that version
         np.zeros(codes),  # 8: the sums of a last feature's rarer rows, or a pair's
+        np.zeros((d, 2)),  # 9: per feature, what it tells of the label given those
+        np.full(d, -1, dtype=np.int64),  # 10: ... and the version of 3 it is for
+        np.array([0.0, -1.0]),  # 11: the label's entropy given those, and its version
     )
     return (
         np.zeros((rows, width)), np.zeros(rows), np.zeros(rows),

@@ -62,6 +62,44 @@ def test_the_tables_bound_the_conditional_entropies(seed):
     assert Hc[1, 0] < He[1] - 1e-3  # levels of one column: knowing one tells of the other
 
 
+def entropy_of(data: SupportData, columns) -> float:
+    """The joint entropy of the rows' values on ``columns`` of ``VT`` (the label is row
+    ``d``), in the loss's units."""
+    codes = np.zeros(data.VT.shape[1], dtype=np.int64)
+    for j in columns:
+        codes = codes * 8 + data.VT[j]
+    p = np.bincount(codes, weights=data.w)
+    return float(data.w.sum() * math.log(data.w.sum()) - sum(v * math.log(v) for v in p if v > 0))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_prefix_entropy_and_the_information_bound_against_their_definitions(seed):
+    from riskexplore.risk_score.support.merge import (
+        extension_information,
+        prefix_entropy,
+        workspace,
+    )
+
+    data = SupportData(one_hot_problem(seed).loss)
+    d, label = data.d, data.d
+    *_, levels, cached, _, ws = workspace(4, data.X.shape[0], d)
+    args = (data.VT, data.K, data.w, data.split, levels, cached, ws)
+    tighter = 0
+    for support in itertools.islice(itertools.permutations(range(d), 4), 0, None, 5):
+        feats = np.array(support, dtype=np.int64)
+        Q, e = list(support[:3]), support[3]
+        h_q = entropy_of(data, [*Q, label]) - entropy_of(data, Q)
+        info = (
+            entropy_of(data, [*Q, label]) + entropy_of(data, [*Q, e])
+            - entropy_of(data, Q) - entropy_of(data, [*Q, e, label])
+        )  # fmt: skip
+        assert prefix_entropy(feats, 4, *args) == pytest.approx(h_q, abs=1e-12)
+        bound = extension_information(feats, 4, *args)
+        assert bound >= info - 1e-12
+        tighter += bound < data.entropy[1][e] - 1e-3  # below H(X_e): it tells something
+    assert tighter >= 10
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_supports_ruled_out_by_entropy_hold_nothing_below_the_cutoff(seed):
     problem = one_hot_problem(seed)
