@@ -291,6 +291,7 @@ def screen_batch(
     theta = np.zeros(kmax + 1)
     prev = np.full(max(kmax, 1), -1, dtype=np.int64)
     h_key = np.full(kmax + 2, -1.0)  # H(Y | X_Q), then Q's size and features
+    tried = ruled = 0  # supports put to the entropy bound, and those it ruled out
     prev_k = -1
     for s in range(supports.shape[0]):
         k = sizes[s]
@@ -314,7 +315,10 @@ def screen_batch(
         for q in range(k):
             prev[q] = feats[q]
         prev_k = k
-        if screened and k >= 2:  # ruled out by its first features' counts?
+        # ruled out by its first features' counts? (tried while it pays: on a table
+        # where it rules out under one support in five its look-ups cost more than it saves)
+        if screened and k >= 2 and (tried < 256 or 5 * ruled >= tried):
+            tried += 1
             if not _same_prefix(h_key, feats, k):
                 h_key[0] = prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws)
             h = h_key[0]
@@ -324,6 +328,7 @@ def screen_batch(
                     info = extension_information(feats, k, VT, K, w, split, levels, cached, ws)
                     bound = extension_bound(h, feats, k, entropy[0], entropy[1], info) - 1e-12
                 if bound >= cutoff - pen:
+                    ruled += 1
                     bounds[s] = fits[s] = bound + pen
                     thetas[s, : k + 1] = theta[: k + 1]
                     continue
