@@ -49,6 +49,11 @@ def test_validate_a_survival_score_equals_validate_survival_on_its_arrays(split)
     assert by_keywords.horizon == 1.0
     assert by_keywords.harrell_c.estimate == pytest.approx(got.harrell_c.estimate)
     assert by_keywords.predicted_risk > got.predicted_risk
+    doc = model.to_dict()
+    in_days = type(model).from_dict({**doc, "stats": {**doc["stats"], "time_unit": "days"}})
+    named = validate(in_days, X, time=time, event=event, n_boot=0)
+    assert named.time_unit == "days" and got.time_unit is None
+    assert "by the horizon 0.5 days;" in named.to_text()
 
 
 def test_recalibrate_refits_the_baseline_so_that_observed_over_expected_is_one(split):

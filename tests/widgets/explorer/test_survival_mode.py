@@ -69,7 +69,7 @@ def _validates_on_another_file(ex) -> None:
     assert not re.search(r"\de[-+]\d", words)  # no scientific notation
     assert "score group" in view.decision.figure.layout.title.text  # Kaplan-Meier curves
     assert view.decision.figure.layout.xaxis.title.text == "days"
-    assert "Calibration by time 365" in view.calibration.figure.layout.title.text
+    assert "Calibration by 365 days" in view.calibration.figure.layout.title.text
     assert view.prepare_report() and "validated on other.csv" in view.report_link.value
     found = re.search(r"base64,([^\"]+)", view.report_link.value)
     page = base64.b64decode(found.group(1)).decode()
