@@ -327,7 +327,8 @@ class AuditSpec:
     ----------
     metrics : tuple of str
         The metrics the audit's forest plot offers, in order (of ``"calibration"``,
-        ``"auc"``, ``"fnr"``, ``"fpr"``, ``"ppv"``); by default a classifier's.
+        ``"auc"``, ``"fnr"``, ``"fpr"``, ``"ppv"``; for a survival outcome
+        ``"observed_expected"``, ``"c_index"``); by default a classifier's.
     calibration_rule : callable or None
         ``(where, *, max_gap, limit, label, target) -> constraint``: the rule that limits
         a calibration finding (a risk score's

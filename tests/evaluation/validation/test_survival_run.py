@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from _survival_data import structured
 
-from riskexplore import RiskScore, fit_survival_score, recalibrate, validate
+from riskexplore import RiskScore, audit, fit_survival_score, recalibrate, validate
 from riskexplore.errors import InputError
 from riskexplore.evaluation.survival import SurvivalValidation, kaplan_meier, validate_survival
 from riskexplore.report import report_html
@@ -89,11 +89,14 @@ def test_each_family_refuses_the_other_kind_of_outcome(split):
         validate(binary, X, event.astype(int), horizon=1.0)
 
 
-def test_the_report_of_a_survival_score_takes_its_validation_and_refuses_an_audit(split):
+def test_the_report_of_a_survival_score_takes_its_validation_and_its_audit(split):
     model, X, time, event = split
     v = validate(model, X, time=time, event=event, n_boot=0)
     page = report_html(model, validation=v)
     assert 'id="survival-curves"' in page and "Calibration at the horizon" in page
     assert "risk by 0.5" in page and "not given" in page  # no rows: no data summary
-    with pytest.raises(InputError, match="audit is not offered for survival scores"):
-        report_html(model, validation=v.to_dict(), audit={"sex": {}})
+    assert "no subgroup audit was run" in page
+    by_a = audit(model, X, structured(time, event), "a", n_boot=20)
+    page = report_html(model, validation=v.to_dict(), audit=by_a)
+    assert '<a href="#audit">Subgroup audit</a>' in page and "<h3>By a</h3>" in page
+    assert "c_index" in page and "no subgroup audit was run" not in page
