@@ -199,7 +199,7 @@ class PathPlot:
     traces : tuple of (name, column, subplot row, interval columns or None)
         One trace per metric; the first carries the certified interval.
     titles : tuple of str
-        The three subplot titles.
+        The three subplot titles (the figure has as many subplots as the traces' rows use).
     objective_label : str
         The y axis of the first subplot.
     middle_percent : bool

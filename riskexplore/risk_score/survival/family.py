@@ -323,8 +323,12 @@ FAMILY = ModelFamily(
     path_metric="cox_loss",
     describe_path_row=describe_path_row,
     path_plot=PathPlot(
-        traces=(("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),),
-        titles=("Training Cox loss with certified interval", "", ""),
+        traces=(
+            ("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),
+            ("train C-index", "train_c_index", 2, None),
+            ("test C-index", "test_c_index", 2, None),
+        ),
+        titles=("Training Cox loss with certified interval", "C-index (Harrell's C)", ""),
         objective_label="loss",
         middle_percent=False,
     ),
