@@ -54,7 +54,6 @@ _RISK_SCORE_ONLY = {
     "multiplier_min": None,
     "multiplier_max": None,
     "at_score": None,
-    "audit_data": None,
     "scheduler": None,
 }
 
@@ -90,16 +89,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_reporting(parser)
 
 
-def _validation_rows(args: argparse.Namespace, X) -> tuple[Any, tuple] | None:
-    """The rows of ``--validate-data`` (read before the fit: a bad file fails early)."""
-    if args.validate_data is None:
+def _other_rows(args: argparse.Namespace, X, flag: str) -> tuple[Any, tuple] | None:
+    """The rows of ``--validate-data`` or ``--audit-data`` (``flag``): the training data's
+    columns and the time and event (read before the fit: a bad file fails early)."""
+    path = getattr(args, flag.removeprefix("--").replace("-", "_"))
+    if path is None:
         return None
-    rows, outcome, _ = survival_rows(args.validate_data, args.time, args.event)
+    rows, outcome, _ = survival_rows(path, args.time, args.event)
     missing = [str(c) for c in X.columns if str(c) not in [str(k) for k in rows.columns]]
     if missing:
         raise CLIError(
-            f"--validate-data {args.validate_data} lacks the columns {', '.join(missing)}: it "
-            "needs the time, the event and every column of the training data"
+            f"{flag} {path} lacks the columns {', '.join(missing)}: it needs the time, the "
+            "event and every column of the training data"
         )
     return rows[list(X.columns)], outcome
 
@@ -135,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
     """
     _check(args)
     X, (time, event), name = survival_rows(args.data, args.time, args.event)
-    check_audit(args, X, None)  # (--audit-data is refused above)
-    validation_data = _validation_rows(args, X)
+    check_audit(args, X, None, load=False)  # (--audit-data: its rows have a time too)
+    audit_data = _other_rows(args, X, "--audit-data") if args.audit else None
+    validation_data = _other_rows(args, X, "--validate-data")
     binarization = binarization_arguments(args, X, name)
 
     def start(stop: threading.Event):
@@ -157,17 +159,21 @@ def run(args: argparse.Namespace) -> int:
         )
 
     model = run_solve(start, None if args.json else ProgressPrinter())
-    audits = audit_report(model, X, survival_outcome(time, event), args)
+    if audit_data is not None:
+        audit_data = (audit_data[0], survival_outcome(*audit_data[1]))
+    audits = audit_report(model, X, survival_outcome(time, event), args, audit_data)
     if args.json:
         report = survival_report(model, name, len(X))
         if audits:
             report["audit"] = audit_json(audits)
-        finish_reporting(model, X, (time, event), args, validation_data, report=report)
+        finish_reporting(
+            model, X, (time, event), args, validation_data, audits=audits, report=report
+        )
         return print_model(model, report)
     print_summary(model, binarization)
     print_model(model, None)
-    print_audits(audits)
-    finish_reporting(model, X, (time, event), args, validation_data)
+    print_audits(audits, args.audit_data)
+    finish_reporting(model, X, (time, event), args, validation_data, audits=audits)
     return 0
 
 

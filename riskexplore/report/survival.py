@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from riskexplore.core.plain_numbers import plain_number
+from riskexplore.evaluation.survival.result import horizon_words
 from riskexplore.figures.survival import km_figure, survival_calibration_figure
 from riskexplore.report.cohorts import Cohort
 from riskexplore.report.markup import paragraph, percent, section
@@ -23,6 +23,7 @@ SURVIVAL_CONTENTS = (
     ("performance", "Performance"),
     ("survival-curves", "Survival by score group"),
     ("calibration", "Calibration at the horizon"),
+    ("audit", "Subgroup audit"),
     ("tripod", "TRIPOD+AI items"),
 )
 
@@ -69,7 +70,8 @@ def survival_metrics_section(cohorts: Sequence[Cohort]) -> str:
     level = f"{100 * float(first.get('confidence') or 0.95):.0f}%"
     rows = [
         ["patients (events; events by the horizon)", *(_patients(c.validation) for c in cohorts)],
-        ["horizon", *(plain_number(c.validation["horizon"]) for c in cohorts)],
+        ["horizon", *(horizon_words(c.validation["horizon"], c.validation.get("time_unit"))
+                      for c in cohorts)],
         ["mean predicted risk by the horizon",
          *(_risk({"estimate": c.validation.get("predicted_risk")}) for c in cohorts)],
         ["observed risk by the horizon (1 − Kaplan-Meier)",

@@ -2,7 +2,8 @@
 *Time to event* chosen in step 1, the event and follow-up time columns and a horizon, one
 search; the card gives the certificate in plain words and the risk by the horizon (with its
 unit) of each total score, step 5 the Kaplan-Meier curves by score group with words about
-them, and the panels for yes/no outcomes say so; "Validate on another file" gives the
+them, and the panels for yes/no outcomes say so; By group, Compare the sizes and Find other
+good scores work; "Validate on another file" gives the
 figures at the horizon in words, both plots and the survival report. No scientific
 notation, the card clear of its certificate. Screenshots are saved to ``artifacts/``
 (gitignored) and their paths printed.
@@ -26,10 +27,15 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         button(page, "Time to event: when did it happen?").click()
         event = page.get_by_label("Event column (1: it happened)")
         expect(event).to_be_visible(timeout=30_000)
-        # what the page does not offer for survival scores yet is not offered; rules are
-        expect(button(page, "Compare the sizes")).to_be_hidden()
-        expect(button(page, "Find the best score with my rules")).to_be_visible()
+        # what the page does not offer for survival scores yet is not offered; rules, sizes
+        # and other good scores are
+        expect(button(page, "What is each characteristic worth?")).to_be_hidden()
+        for offered in ("Find the best score with my rules", "Compare the sizes"):
+            expect(button(page, offered)).to_be_visible()
+        expect(button(page, "Find other good scores")).to_be_visible()
         expect(page.locator("body")).to_contain_text("each curve is a group of patients")
+        expect(page.locator("body")).to_contain_text("For a time to event, the score is checked")
+        expect(page.locator("body")).not_to_contain_text("(train, blue)")
         table = survival_table(n=240)
         upload_csv(page, "followup.csv", table.to_csv(index=False).encode())
         expect(page.locator(".rx-message", has_text="Loaded followup.csv").first).to_be_visible(
@@ -65,11 +71,35 @@ def test_a_survival_score_on_the_risk_dashboard(browser, tmp_path):
         assert legend.count() >= 2, "one Kaplan-Meier curve per score group, at least two"
         screenshot(page.locator(".rx-reliability").first, ARTIFACTS / "dashboard_survival_km.png")
         expect(page.locator(".rx-metrics")).to_contain_text("for yes/no outcomes")
+        _by_group_sizes_and_other_good_scores(page)
         _validate_on_another_file(page, table.sample(frac=0.5, random_state=2))
         body = page.locator("body").inner_text()
         assert "Traceback" not in body
         assert not re.search(r"\d[eE][+-]\d", body), "scientific notation on the page"
         assert not outside, f"requests outside localhost: {outside}"
+
+
+def _by_group_sizes_and_other_good_scores(page) -> None:
+    """The By group table in plain words, the size path and other good scores, drawn."""
+    by_group = page.locator(".rx-by-group")
+    by_group.get_by_label("group patients by").select_option("sex")
+    audit_table = by_group.locator(".rx-audit-table table")
+    expect(audit_table).to_contain_text("had the event by 365 days", timeout=60_000)
+    for words in ("telling apart (C-index)", "observed / predicted", "sex = 1"):
+        expect(audit_table).to_contain_text(words)
+    expect(by_group.locator(".rx-audit-forest .js-plotly-plot")).to_be_visible(timeout=30_000)
+    screenshot(by_group, ARTIFACTS / "dashboard_survival_by_group.png")
+    button(page, "Compare the sizes").click()
+    done = page.locator(".rx-path-controls", has_text=re.compile(r"done: \d+ sizes?"))
+    expect(done).to_be_visible(timeout=120_000)
+    path = page.locator(".rx-path .js-plotly-plot").first
+    expect(path).to_be_visible(timeout=30_000)
+    expect(page.locator(".rx-path").first).to_contain_text("Cox loss")
+    screenshot(page.locator(".rx-path").first, ARTIFACTS / "dashboard_survival_sizes.png")
+    block = page.locator(".rx-alternatives")
+    button(block, "Find other good scores").click()
+    expect(block.locator(".rx-alt-card")).to_contain_text("Model #1", timeout=60_000)
+    screenshot(block, ARTIFACTS / "dashboard_survival_alternatives.png")
 
 
 def _validate_on_another_file(page, other) -> None:
@@ -99,3 +129,4 @@ def _validate_on_another_file(page, other) -> None:
         link.click()
     report = Path(download.value.path()).read_text(encoding="utf-8")
     assert 'id="survival-curves"' in report and "Harrell" in report
+    assert "By sex (training patients)" in report  # the By group step's audit

@@ -155,6 +155,30 @@ def test_near_optimal_lists_survival_scores_and_fit_audits_them(table, capsys):
     assert code == 0 and "Audit of the train data by stage" in out and "C-index" in out
 
 
+def test_fit_audits_other_rows_and_puts_the_audits_in_the_report(table, tmp_path, capsys):
+    path, frame = table
+    no_time = tmp_path / "no_time.csv"
+    frame.drop(columns=["months"]).to_csv(no_time, index=False)
+    base = ["fit", str(path), "--time", "months", "--event", "died", "--horizon", "1",
+            "--audit", "stage", "--audit-min-size", "20"]  # fmt: skip
+    assert main([*base, "--audit-data", str(no_time)]) == 2  # refused before the fit
+    assert "months" in capsys.readouterr().err
+    other = tmp_path / "other.csv"
+    frame.iloc[::2].to_csv(other, index=False)
+    report_file = tmp_path / "audited.html"
+    code = main(
+        [*base, "--max-size", "1", "--time-limit", "30", "--n-jobs", "1",
+         "--audit-data", str(other), "--report", str(report_file)]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0 and "Audit of the train data by stage" in out
+    assert "Audit of the data of other.csv by stage" in out and "observed by 1" in out
+    page = report_file.read_text(encoding="utf-8")
+    assert '<a href="#audit">Subgroup audit</a>' in page
+    assert "<h3>By stage (train)</h3>" in page and "<h3>By stage (audit_data)</h3>" in page
+    assert page.count("stage = III") >= 2 and "no subgroup audit was run" not in page
+
+
 @pytest.mark.parametrize(
     "extra,words",
     [

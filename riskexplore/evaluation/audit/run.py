@@ -340,6 +340,7 @@ def _survival_audit(model, X, y, grouping, settings: dict, horizon) -> AuditResu
     h = family.validation.horizon_of(model, horizon)
     scores = np.asarray(family.validation.card_score(model, X), dtype=float)
     risk = np.asarray(family.validation.risk_of(model, X, h), dtype=float)
+    unit = getattr(model, "time_unit", None)  # "days": "had the event by 365 days"
     table, findings, overall = survival_audit_parts(
         scores,
         risk,
@@ -353,8 +354,9 @@ def _survival_audit(model, X, y, grouping, settings: dict, horizon) -> AuditResu
         n_boot=settings["n_boot"],
         seed=settings["seed"],
         subject=settings["subject"],
+        time_unit=unit,
     )
-    settings.update(kind=family.name, outcome="survival", horizon=h)
+    settings.update(kind=family.name, outcome="survival", horizon=h, time_unit=unit)
     return AuditResult(table, findings, overall, settings)
 
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import pandas as pd
 
-from riskexplore.core.plain_numbers import plain_number
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.findings import Finding
+from riskexplore.evaluation.survival.result import horizon_words
 from riskexplore.evaluation.survival.validation import DEFAULT_N_BOOT, validate_survival
 
 __all__ = ["SURVIVAL_COLUMNS", "survival_audit_parts", "survival_audit_text"]
@@ -82,6 +82,7 @@ def survival_audit_parts(
     n_boot: int,
     seed: int,
     subject: str,
+    time_unit: str | None = None,
 ) -> tuple[pd.DataFrame, list[Finding], dict[str, Any]]:
     """The table, findings and overall figures of a survival audit.
 
@@ -107,6 +108,8 @@ def survival_audit_parts(
         The seed of the bootstrap.
     subject : str
         Who the rows are, in the findings' sentences.
+    time_unit : str, optional
+        The unit of the times in words (``"days"``), for the sentences.
 
     Returns
     -------
@@ -132,10 +135,11 @@ def survival_audit_parts(
     table = pd.DataFrame(rows)
     overall, note = _group(scores, risk, time, event, horizon, options, seed)
     overall = {"n": len(time), "events": int(event.sum()), **overall, "note": note}
-    return table, _findings(table, horizon, confidence, subject), overall
+    when = horizon_words(horizon, time_unit)
+    return table, _findings(table, when, confidence, subject), overall
 
 
-def _findings(table: pd.DataFrame, horizon: float, confidence: float, subject: str):
+def _findings(table: pd.DataFrame, when: str, confidence: float, subject: str):
     findings = []
     level = f"{100 * confidence:g}%"
     for row in table.itertuples(index=False):
@@ -147,7 +151,7 @@ def _findings(table: pd.DataFrame, horizon: float, confidence: float, subject: s
         more = "more" if low > predicted else "fewer"
         sentence = (
             f"For {subject} with {row.group}, {_percent(row.observed_risk)} had the event by "
-            f"{plain_number(horizon)} ({level} interval {_percent(low)} to {_percent(high)}): "
+            f"{when} ({level} interval {_percent(low)} to {_percent(high)}): "
             f"{more} than the {_percent(predicted)} the score predicts."
         )
         gap = row.observed_risk - predicted
@@ -194,7 +198,7 @@ def survival_audit_text(result) -> str:
         The text.
     """
     settings = result.settings
-    horizon = plain_number(settings["horizon"])
+    horizon = horizon_words(settings["horizon"], settings.get("time_unit"))
     head = ["group", "n", "events", "C-index", f"observed by {horizon}", "predicted", "O/E"]
     lines = [head]
     for row in result.table.itertuples(index=False):

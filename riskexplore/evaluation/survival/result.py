@@ -20,7 +20,7 @@ from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
 from riskexplore.evaluation.validation.result import HeadlineWords, records
 
-__all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation"]
+__all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation", "horizon_words"]
 
 #: The headline figures, in the order of :meth:`SurvivalValidation.table`, with their names.
 SURVIVAL_HEADLINE = {
@@ -31,6 +31,25 @@ SURVIVAL_HEADLINE = {
     "observed_expected": "observed / expected risk by the horizon (ideal 1)",
     "calibration_slope": "calibration slope (ideal 1)",
 }
+
+
+def horizon_words(horizon: float, unit: str | None = None) -> str:
+    """A horizon in plain digits with its unit: ``"365 days"`` (``"365"`` without one).
+
+    Parameters
+    ----------
+    horizon : float
+        The time.
+    unit : str, optional
+        Its unit in words.
+
+    Returns
+    -------
+    str
+        The words.
+    """
+    value = plain_number(float(horizon))
+    return f"{value} {unit}" if unit else value
 
 
 @dataclass(frozen=True)
@@ -75,6 +94,8 @@ class SurvivalValidation(HeadlineWords):
         The bootstrap resamples of the discrimination intervals.
     notes : list of str
         What could not be computed, and why, and how the figures were made.
+    time_unit : str or None
+        The unit of the times in words (``"days"``; the model's), None when unknown.
     """
 
     n: int
@@ -97,6 +118,7 @@ class SurvivalValidation(HeadlineWords):
     n_boot: int
     notes: list[str] = field(default_factory=list)
     kind: str = "survival score"
+    time_unit: str | None = None
 
     HEADLINE_FIGURES: ClassVar[dict[str, str]] = SURVIVAL_HEADLINE
 
@@ -106,7 +128,7 @@ class SurvivalValidation(HeadlineWords):
         Returns
         -------
         dict
-            ``kind, n, events, horizon, events_by_horizon, confidence, censoring_from,
+            ``kind, n, events, horizon, time_unit, events_by_horizon, confidence, censoring_from,
             predicted_risk, min_group_rows, n_boot``, the headline figures (each
             ``{"estimate", "lower", "upper", "method"}``), the lists ``calibration``,
             ``group_calibration``, ``km_curves`` and ``notes``.
@@ -116,6 +138,7 @@ class SurvivalValidation(HeadlineWords):
             "n": int(self.n),
             "events": int(self.events),
             "horizon": json_number(self.horizon),
+            "time_unit": self.time_unit,
             "events_by_horizon": int(self.events_by_horizon),
             "confidence": float(self.confidence),
             "censoring_from": self.censoring_from,
@@ -135,6 +158,6 @@ class SurvivalValidation(HeadlineWords):
         return (
             f"Validation of a {self.kind} on {self.n} patients, {self.events} with the event "
             f"({share:.1f}%), {self.events_by_horizon} by the horizon "
-            f"{plain_number(self.horizon)}; mean predicted risk by then "
+            f"{horizon_words(self.horizon, self.time_unit)}; mean predicted risk by then "
             f"{100 * self.predicted_risk:.1f}%"
         )

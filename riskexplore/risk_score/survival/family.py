@@ -8,8 +8,8 @@ solves, a warm-up, the command ``riskexplore survival`` (``fit --time T --event 
 Explorer's settings (time column, horizon, size, points range), near-optimal sets and hand
 edits (:mod:`~riskexplore.risk_score.survival.near_optimal`, ``ALTERNATIVES``), size paths
 (:mod:`~riskexplore.risk_score.survival.size_path`) and, through ``riskexplore.audit``
-(routed on the outcome), the subgroup audit; the Explorer's forest plot has no survival
-metrics yet (``AuditSpec(metrics=())``). Validation
+(routed on the outcome), the subgroup audit; the Explorer's forest plot compares the
+groups on O/E and Harrell's C (no rule limits a survival finding yet). Validation
 (``validate``, ``recalibrate``, the report) reads :data:`VALIDATION`: the total points, the
 risk by a horizon, the Breslow refit.
 """
@@ -323,8 +323,12 @@ FAMILY = ModelFamily(
     path_metric="cox_loss",
     describe_path_row=describe_path_row,
     path_plot=PathPlot(
-        traces=(("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),),
-        titles=("Training Cox loss with certified interval", "", ""),
+        traces=(
+            ("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),
+            ("train C-index", "train_c_index", 2, None),
+            ("test C-index", "test_c_index", 2, None),
+        ),
+        titles=("Training Cox loss with certified interval", "C-index (Harrell's C)", ""),
         objective_label="loss",
         middle_percent=False,
     ),
@@ -332,7 +336,7 @@ FAMILY = ModelFamily(
     noun="score",
     alternatives=ALTERNATIVES,
     shared={"cut_pool": CutPool},
-    audit=AuditSpec(metrics=()),
+    audit=AuditSpec(metrics=("observed_expected", "c_index")),
     warm_up=warm_up,
     plugins=PlugIns(
         explorer_builder="riskexplore.widgets.builders.survival:EXPLORER_BUILDER",

@@ -8,6 +8,7 @@ on the rows kept aside (the training rows when none are), drawn by
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from riskexplore.evaluation.survival.validation import validate_survival
@@ -76,7 +77,7 @@ class SurvivalResultView:
                 min_group_rows=MIN_GROUP_ROWS,
             )  # fmt: skip
             self._figure = km_figure(
-                validation,
+                replace(validation, time_unit=model.time_unit),
                 title=f"Survival by score group on the {len(y)} {where}",
                 time_label=f"time ({state.settings.get('time_column')})",
                 height=440,

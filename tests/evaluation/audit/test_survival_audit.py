@@ -23,7 +23,7 @@ def fitted():
     X = table[["age", "chf"]]
     model = fit_survival_score(
         X, table["days"], table["died"], max_size=2, coef_min=-3, coef_max=3, horizon=365,
-        n_jobs=1,
+        n_jobs=1, time_unit="days",
     )  # fmt: skip
     return model, table, structured(table["days"].to_numpy(float), table["died"].to_numpy(bool))
 
@@ -53,6 +53,7 @@ def test_a_group_has_the_numbers_of_validate_survival_on_its_rows(fitted):
     assert math.isnan(site_c["c_index"])
     text = result.to_text()
     assert "C-index" in text and "no event in this group" in text and "O/E" in text
+    assert "risk by 365 days)" in text and result.settings["time_unit"] == "days"
     assert result.to_dict()["groups"][0]["group"] == "site = A"
 
 
@@ -73,4 +74,4 @@ def test_a_group_whose_events_come_sooner_than_predicted_is_a_finding(fitted):
     (finding,) = result.findings
     assert finding.group == "site = B" and finding.metric == "calibration"
     assert finding.value > finding.rest_value and finding.low > 0
-    assert "more than the" in finding.sentence and "by 365" in finding.sentence
+    assert "more than the" in finding.sentence and "by 365 days (95% interval" in finding.sentence

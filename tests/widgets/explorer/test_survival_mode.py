@@ -40,8 +40,7 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
     assert views.survival.static_figure() is not None
     assert views.survival.widget in ex.reliability.widget.children
     assert "for yes/no outcomes" in views.metrics.message.value
-    assert not ex.audit.choose("sex")  # the By group view says why, in words
-    assert "is for yes/no outcomes" in ex.audit.message.value
+    _audits_by_group(ex)
     _validates_on_another_file(ex)
     _rules_sizes_and_other_good_scores(ex)
     ex.family_picker.value = "risk_score"  # back: the time is a feature, the curves go
@@ -51,6 +50,25 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
 
 def _text(value: str) -> str:
     return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", value).split()))
+
+
+def _audits_by_group(ex) -> None:
+    """The By group view of a survival score: events, C-index, observed against predicted
+    risk by the horizon with its unit, O/E, in plain words; the forest plot on O/E."""
+    view = ex.audit
+    assert view.choose("sex", min_size=10), view.message.value
+    table = _text(view.table.value)
+    for words in ("with the event", "telling apart (C-index)", "had the event by 365 days"):
+        assert words in table
+    assert "sex = 0" in table and "sex = 1" in table and "to" in table  # intervals
+    assert not re.search(r"\de[-+]\d|nan", table)  # plain numbers only
+    assert [v for _label, v in view.metric.options] == ["observed_expected", "c_index"]
+    forest = view.static_figure()
+    assert "observed / predicted risk" in forest.layout.xaxis.title.text
+    assert len(forest.data[0].y) == 2  # both groups judged
+    assert view.reliability_box.layout.display == "none"  # no yes/no reliability
+    view.metric.value = "c_index"
+    assert view.static_figure().layout.xaxis.title.text == "C-index"
 
 
 def _validates_on_another_file(ex) -> None:
@@ -69,7 +87,7 @@ def _validates_on_another_file(ex) -> None:
     assert not re.search(r"\de[-+]\d", words)  # no scientific notation
     assert "score group" in view.decision.figure.layout.title.text  # Kaplan-Meier curves
     assert view.decision.figure.layout.xaxis.title.text == "days"
-    assert "Calibration by time 365" in view.calibration.figure.layout.title.text
+    assert "Calibration by 365 days" in view.calibration.figure.layout.title.text
     assert view.prepare_report() and "validated on other.csv" in view.report_link.value
     found = re.search(r"base64,([^\"]+)", view.report_link.value)
     page = base64.b64decode(found.group(1)).decode()
