@@ -50,11 +50,9 @@ class SearchArrays:
     data : SearchData
         The problem's arrays.
     settings : ExactSearchSettings
-        The frontier size and whether the sibling bound is on.
+        The frontier size, the defer depth and whether the sibling bound is on.
     defer_band : float
         The search's defer band (> 0: the default frontier is the shallow one).
-    defer_depth : int
-        The largest size of a deferred node.
     collect_below : float, optional
         Collect mode: every checklist with a key below this is handed back.
 
@@ -72,7 +70,6 @@ class SearchArrays:
         settings: ExactSearchSettings,
         *,
         defer_band: float,
-        defer_depth: int,
         collect_below: float | None = None,
     ) -> None:
         self.data = s = data
@@ -99,7 +96,8 @@ class SearchArrays:
         self.mark = np.zeros(n_cells, dtype=np.uint8)
         self.path = np.zeros(levels, dtype=np.int64)
         self._deferred(max(_DEFER_ROOM, 2 * width))  # one expansion's children always fit
-        self.counters[kernel.DEFER_DEPTH] = defer_depth
+        depth = settings.defer_depth
+        self.counters[kernel.DEFER_DEPTH] = s.max_items - 1 if depth is None else depth
         if collect_below is not None:
             self.counters[kernel.COLLECT] = 1
             self.incumbent[0] = collect_below

@@ -84,7 +84,7 @@ from riskexplore.checklist.search.arrays import OpenNode, SearchArrays
 from riskexplore.checklist.search.cells import CELL_ENTRY_BUDGET
 from riskexplore.checklist.search.data import Batch, SearchData, build_search
 from riskexplore.checklist.search.refine import refine_frontier
-from riskexplore.checklist.search.settings import ExactSearchSettings, deferral
+from riskexplore.checklist.search.settings import DEFER_BAND, DEFER_MIN_WORDS, ExactSearchSettings
 from riskexplore.checklist.search.stats import search_stats
 from riskexplore.core.events import EventEmitter, SolveEvent, Trace, relative_gap
 from riskexplore.core.limits import Clock, Limits
@@ -136,9 +136,10 @@ class ExactSearch:
             cells_budget=CELL_ENTRY_BUDGET if self.settings.cell_bound else 0,
         )
         self.build_time = time.perf_counter() - t0
-        self.defer_band, self.defer_depth = deferral(
-            self.settings, len(self.data.valid), self.data.max_items
-        )
+        band = self.settings.defer_band
+        if band is None:
+            band = DEFER_BAND if len(self.data.valid) >= DEFER_MIN_WORDS else 0.0
+        self.defer_band = band
         self.arrays: SearchArrays | None = None  # allocated by start()
         self.best: tuple[np.ndarray, int] | None = None
         self.found: list[tuple[tuple[int, ...], int]] = []  # (item indices, M) collected
@@ -159,11 +160,7 @@ class ExactSearch:
     # --- the compiled loop -------------------------------------------------------------
     def _new_arrays(self) -> SearchArrays:
         return SearchArrays(
-            self.data,
-            self.settings,
-            defer_band=self.defer_band,
-            defer_depth=self.defer_depth,
-            collect_below=self.collect_below,
+            self.data, self.settings, defer_band=self.defer_band, collect_below=self.collect_below
         )
 
     @property

@@ -7,14 +7,7 @@ from dataclasses import dataclass
 from riskexplore.core.parallel import check_client, resolve_n_jobs
 from riskexplore.errors import InputError
 
-__all__ = [
-    "DEFER_BAND",
-    "DEFER_FRONTIER_SIZE",
-    "DEFER_MIN_WORDS",
-    "SMALL_DEFER_ABOVE_LEAVES",
-    "ExactSearchSettings",
-    "deferral",
-]
+__all__ = ["DEFER_BAND", "DEFER_FRONTIER_SIZE", "DEFER_MIN_WORDS", "ExactSearchSettings"]
 
 #: Deferring is on by default when the rows fill at least this many 64-bit words (a
 #: node's expansion then costs far more than handling a deferred node).
@@ -24,10 +17,6 @@ DEFER_MIN_WORDS = 32
 DEFER_FRONTIER_SIZE = 1000
 #: Share of the gap of the default defer band.
 DEFER_BAND = 0.25
-#: On small data (under ``DEFER_MIN_WORDS`` words), nodes are deferred only down to this
-#: many levels above the leaves: best-first at the top of the tree, where the bound
-#: rises, and depth-first below, where a node costs less than deferring it.
-SMALL_DEFER_ABOVE_LEAVES = 3
 
 
 @dataclass
@@ -78,14 +67,11 @@ class ExactSearchSettings:
         depth-first below, so the lower bound rises early (on adult_raw N <= 5, nodes
         bounded below 80% of the optimum hold a tenth of the work, but the depth-first
         order searched them for four fifths of the time). 0 turns it off: depth-first
-        below each frontier node. ``None``: 0.25 (on small data, under
-        ``DEFER_MIN_WORDS`` words of 64, only down to three levels above the leaves,
-        where a node costs less than handling it twice: heart N <= 8 took 5.4 s
-        deferring every node against 4.0 s without; and not at all for at most 4 items).
+        below each frontier node. ``None``: 0.25 when the rows fill at least
+        ``DEFER_MIN_WORDS`` words of 64, else 0 (on small data a node costs less than
+        handling it twice: heart N <= 8 took 5.4 s deferring against 4.0 s without).
     defer_depth : int or None
-        Largest size of a deferred node (``None``: any node below the frontier, or, when
-        ``defer_band`` is ``None`` too and the data are small, nodes of at most
-        ``max_items - SMALL_DEFER_ABOVE_LEAVES`` items; see :func:`deferral`). A node
+        Largest size of a deferred node (``None``: any node below the frontier). A node
         is deferred when its turn comes, so that its searched siblings can still rule it
         out (the sibling bound) first.
     refine_share : float
@@ -120,35 +106,3 @@ class ExactSearchSettings:
             )
         if self.defer_depth is not None and self.defer_depth < 0:
             raise InputError(f"defer_depth must be None or at least 0, got {self.defer_depth}")
-
-
-def deferral(settings: ExactSearchSettings, n_words: int, max_items: int) -> tuple[float, int]:
-    """The defer band and the largest size of a deferred node of one search.
-
-    Parameters
-    ----------
-    settings : ExactSearchSettings
-        Its ``defer_band`` and ``defer_depth`` (``None``: the defaults below).
-    n_words : int
-        64-bit words the search rows fill.
-    max_items : int
-        Most items of a checklist.
-
-    Returns
-    -------
-    band, depth : float, int
-        By default, on large data (at least ``DEFER_MIN_WORDS`` words) every node below
-        the frontier down to the parents of the leaves may wait (``DEFER_BAND``); on small
-        data only nodes of at most ``max_items - SMALL_DEFER_ABOVE_LEAVES`` items, and
-        none when that leaves no level below the one-item frontier. A band given
-        without a depth defers down to the parents of the leaves.
-    """
-    large = n_words >= DEFER_MIN_WORDS
-    depth = settings.defer_depth
-    if depth is None:  # a band given alone defers any node, as documented
-        every = large or settings.defer_band is not None
-        depth = max_items - 1 if every else max_items - SMALL_DEFER_ABOVE_LEAVES
-    band = settings.defer_band
-    if band is None:
-        band = DEFER_BAND if large or depth >= 2 else 0.0
-    return band, max(depth, 0)

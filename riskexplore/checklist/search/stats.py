@@ -46,7 +46,6 @@ def search_stats(search: Any, n_ok: int) -> dict:
         "frontier_nodes": search.frontier_built,
         "deferred_nodes": search.deferred_nodes,
         "defer_band": search.defer_band,
-        "defer_depth": search.defer_depth,
         "frontier_time": search.frontier_time,
         "cell_entries": int(s.cells.entry_start[-1]) if s.cells is not None else 0,
         "cell_bounds": search.cell_bounds + search.other_cell_bounds if arrays is not None else 0,
