@@ -53,6 +53,7 @@ import numpy as np
 from riskexplore.checklist.constraints import checklist_constraints_to_rows
 from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import check_name, close_matches_hint
+from riskexplore.core.distinct_rows import distinct_rows
 from riskexplore.core.params import Check, Interval, validate
 from riskexplore.core.rates import group_frame, group_labels
 from riskexplore.data.validation import check_training_data
@@ -257,8 +258,7 @@ class ChecklistProblem:
         X = self.X
         if X.shape[1] == 0:  # pragma: no cover - rejected by validation
             raise InputError("X has no items")
-        patterns, inverse = np.unique(X, axis=0, return_inverse=True)
-        inverse = np.asarray(inverse).ravel()
+        patterns, inverse = distinct_rows(X)
         self.patterns = patterns.astype(np.uint8)
         self.pattern_of_row = inverse
         U = patterns.shape[0]
