@@ -43,6 +43,7 @@ References
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -296,6 +297,21 @@ class ChecklistProblem:
         for row in self.error_rows:
             for key in (*row.fn, *row.fp):
                 self.group_class_weights(key)  # validates the labels
+
+    def without_rows(self) -> ChecklistProblem:
+        """A copy without the table's rows (``X``, ``y``, ``weights``, the groups and
+        ``pattern_of_row``): the distinct patterns and everything else kept, for the
+        workers of a search that are given its arrays (a million rows stay here).
+
+        Returns
+        -------
+        ChecklistProblem
+            A shallow copy; its row-level attributes are None.
+        """
+        light = copy.copy(self)
+        light.X = light.y = light.weights = light.pattern_of_row = light.groups = None
+        light._group_rows, light._group_unique = {}, {}
+        return light
 
     # --- groups ------------------------------------------------------------------------
     def group_labels(self, by: Sequence[str] | None = None) -> list[str]:
