@@ -99,7 +99,12 @@ def _by_group_sizes_and_other_good_scores(page) -> None:
     block = page.locator(".rx-alternatives")
     button(block, "Find other good scores").click()
     expect(block.locator(".rx-alt-card")).to_contain_text("Model #1", timeout=60_000)
+    bars = block.locator(".rx-alt-frequency .js-plotly-plot .barlayer .trace")
+    expect(bars.first).to_be_visible(timeout=30_000)  # how often each item is used
+    expect(block.get_by_text("This panel is for yes/no outcomes")).to_have_count(1)
     screenshot(block, ARTIFACTS / "dashboard_survival_alternatives.png")
+    frequency = block.locator(".rx-alt-frequency")
+    screenshot(frequency, ARTIFACTS / "dashboard_survival_frequency.png")
 
 
 def _validate_on_another_file(page, other) -> None:

@@ -57,7 +57,7 @@ from riskexplore.widgets.alternatives.html import (
     strip_tags,
 )
 from riskexplore.widgets.alternatives.layout import alternatives_page
-from riskexplore.widgets.cards import YES_NO_ONLY, message_html, model_html
+from riskexplore.widgets.cards import message_html, model_html, show_yes_no_only
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.reliability import ReliabilityView
 
@@ -616,9 +616,8 @@ class AlternativesView(ExplorerTab):
         self.reset_button.disabled = not state.edited
         self.edits.show(state)
         if get_family(state.family).outcome == "survival":  # the panels need a 0/1 outcome
-            for panel in (self.metrics, self.reliability):
-                panel.clear()
-                panel.message.value = message_html(YES_NO_ONLY, "info")
+            show_yes_no_only(self.metrics)
+            show_yes_no_only(self.reliability, say_why=False)
             return
         X, y, X_test, y_test = state.data
         self._show_metrics(model, X, y, X_test, y_test)

@@ -16,9 +16,9 @@ from typing import Any
 
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
-from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.cards import message_html, show_yes_no_only
 from riskexplore.widgets.compare_view import CompareView
-from riskexplore.widgets.explorer.survival_results import YES_NO_ONLY, SurvivalResultView
+from riskexplore.widgets.explorer.survival_results import SurvivalResultView
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.pareto import ParetoView
 from riskexplore.widgets.reliability import ReliabilityView
@@ -108,9 +108,8 @@ class ResultViews:
         for view in self.followers:
             view.refresh()
         if st.survival_mode:  # the panels below need a 0/1 outcome
-            for view in (self.metrics, self.compare):
-                view.clear()
-                view.message.value = message_html(YES_NO_ONLY, "info")
+            for view in (self.metrics, self.compare):  # in two places: each says why
+                show_yes_no_only(view)
             return
         self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
         try:

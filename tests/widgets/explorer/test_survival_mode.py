@@ -40,12 +40,14 @@ def test_survival_mode_shows_the_risk_table_and_km_curves_and_says_what_is_yes_n
     assert views.survival.static_figure() is not None
     assert views.survival.widget in ex.reliability.widget.children
     assert "for yes/no outcomes" in views.metrics.message.value
+    assert views.metrics.figure not in views.metrics.widget.children  # no empty plot below
     _audits_by_group(ex)
     _validates_on_another_file(ex)
     _rules_sizes_and_other_good_scores(ex)
     ex.family_picker.value = "risk_score"  # back: the time is a feature, the curves go
     assert "days" in ex.state.X and views.survival.static_figure() is None
     assert ex.reliability.figure in ex.reliability.widget.children
+    assert views.metrics.figure in views.metrics.widget.children
 
 
 def _text(value: str) -> str:
@@ -111,4 +113,5 @@ def _rules_sizes_and_other_good_scores(ex) -> None:
     alternatives.compute(wait=True)
     assert alternatives.state.found and alternatives.state.edit_rows()
     assert "for yes/no outcomes" in alternatives.metrics.message.value
+    assert alternatives.metrics.figure not in alternatives.metrics.widget.children
     ex.constraint_builder.clear()
