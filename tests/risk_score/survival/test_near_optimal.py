@@ -14,6 +14,7 @@ from riskexplore import SurvivalScore, fit_survival_score
 from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.near_optimal import near_optimal_models
+from riskexplore.evaluation.prices import feature_prices
 from riskexplore.risk_score.constraints import Exclude, Include
 
 
@@ -118,3 +119,25 @@ def test_a_hand_edit_recomputes_the_loss_and_baseline_with_a_certified_distance(
     assert [Exclude(name)] == get_family("survival_score").alternatives.feature_constraints(
         model, name, False
     )
+
+
+def test_feature_prices_contain_the_brute_force_price_of_each_item():
+    """What each item is worth (``feature_prices``): the certified interval of the price of
+    leaving an item of the best score out, or forcing another in, holds the brute-force one."""
+    X, time, event, _ = survival_data(n=80, d=3, seed=3)
+    c0, coef = 0.002, 2
+    prices = feature_prices(
+        X, structured(time, event), family="survival_score", time_limit=60,
+        coef_min=-coef, coef_max=coef, c0=c0,
+    )  # fmt: skip
+    _, best = _brute_force_set(X, time, event, c0, coef, 0.0)
+    assert prices.complete and prices.best.objective == pytest.approx(best, abs=1e-9)
+    names = list(prices.best.feature_names)
+    assert sorted(p.feature for p in prices.prices) == sorted(names)
+    for p in prices.prices:
+        j = names.index(p.feature)
+        _, value = _brute_force_set(
+            X, time, event, c0, coef, 0.0, keep=lambda q, j=j, i=p.in_best: (q[j] != 0) != i
+        )
+        assert p.in_best == (p.feature in prices.best.points)
+        assert p.low - 1e-9 <= value - best <= p.high + 1e-9
