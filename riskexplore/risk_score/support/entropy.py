@@ -22,7 +22,7 @@ supports ``Q + {e}`` that share their first features ``Q`` come together: the co
 without reading its rows. On adult (110 items) this drops about 60% of a prefix's
 extensions at a few table look-ups each. Where it does not, the counts of ``e``'s rarer
 rows by the patterns of ``Q``'s first features bound ``I(Y; X_e | X_Q)`` more tightly
-(:func:`~riskexplore.risk_score.support.merge.extension_information`; about 80% dropped).
+(``merge.extension_information``; about 80% dropped).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def extension_bound(h_prefix, feats, k, Hc, He, information=np.inf):
         :func:`entropy_tables`: upper bounds on ``H(X_e | X_a)`` and ``H(X_e)``.
     information : float
         Another upper bound on ``I(Y; X_e | X_Q)``, from the counts
-        (:func:`~riskexplore.risk_score.support.merge.extension_information`).
+        (``merge.extension_information``).
 
     Returns
     -------
