@@ -503,19 +503,7 @@ def near_optimal_risk_scores(
     >>> found.complete, len(found)  # doctest: +SKIP
     (True, 44)
     """
-    return near_optimal_models(
-        X,
-        y,
-        family="risk_score",
-        tolerance=tolerance,
-        max_models=max_models,
-        time_limit=time_limit,
-        stop=stop,
-        constraints=constraints,
-        X_test=X_test,
-        y_test=y_test,
-        **settings,
-    )
+    return _shortcut("risk_score", locals())
 
 
 def near_optimal_checklists(
@@ -571,19 +559,7 @@ def near_optimal_checklists(
     InfeasibleError
         If no checklist obeys the settings and constraints.
     """
-    return near_optimal_models(
-        X,
-        y,
-        family="checklist",
-        tolerance=tolerance,
-        max_models=max_models,
-        time_limit=time_limit,
-        stop=stop,
-        constraints=constraints,
-        X_test=X_test,
-        y_test=y_test,
-        **settings,
-    )
+    return _shortcut("checklist", locals())
 
 
 def near_optimal_survival_scores(
@@ -634,19 +610,28 @@ def near_optimal_survival_scores(
     InfeasibleError
         If no survival score obeys the settings and constraints.
     """
-    return near_optimal_models(
-        X,
-        y,
-        family="survival_score",
-        tolerance=tolerance,
-        max_models=max_models,
-        time_limit=time_limit,
-        stop=stop,
-        constraints=constraints,
-        X_test=X_test,
-        y_test=y_test,
-        **settings,
-    )
+    return _shortcut("survival_score", locals())
+
+
+def _shortcut(family: str, arguments: dict[str, Any]) -> NearOptimalSet:
+    """A one-family shortcut's call of :func:`near_optimal_models`.
+
+    Parameters
+    ----------
+    family : str
+        The family's name.
+    arguments : dict
+        The shortcut's arguments, its ``locals()`` on entry (``settings`` the keyword
+        arguments it collected).
+
+    Returns
+    -------
+    NearOptimalSet
+        The set.
+    """
+    keywords = dict(arguments)
+    settings = keywords.pop("settings")
+    return near_optimal_models(family=family, **keywords, **settings)
 
 
 def _finite(value):

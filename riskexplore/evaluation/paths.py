@@ -222,6 +222,29 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the paths -------------------------------------------------------------------------
+def _shortcut(family: str, arguments: dict[str, Any]) -> SizePath:
+    """A one-family shortcut's call of :func:`size_path`.
+
+    Parameters
+    ----------
+    family : str
+        The family's name.
+    arguments : dict
+        The shortcut's arguments, its ``locals()`` on entry (``fit_kwargs`` the keyword
+        arguments it collected; a checklist's ``n_values`` are the sizes).
+
+    Returns
+    -------
+    SizePath
+        The path.
+    """
+    keywords = dict(arguments)
+    fit_kwargs = keywords.pop("fit_kwargs")
+    if "n_values" in keywords:
+        keywords["sizes"] = keywords.pop("n_values")
+    return size_path(family=family, **keywords, **fit_kwargs)
+
+
 def size_path(
     X,
     y,
@@ -338,19 +361,7 @@ def risk_score_size_path(
     SizePath
         Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
     """
-    return size_path(
-        X,
-        y,
-        family="risk_score",
-        sizes=sizes,
-        time_limit_per_size=time_limit_per_size,
-        X_test=X_test,
-        y_test=y_test,
-        callback=callback,
-        cut_pool=cut_pool,
-        stop=stop,
-        **fit_kwargs,
-    )
+    return _shortcut("risk_score", locals())
 
 
 def checklist_size_path(
@@ -386,20 +397,7 @@ def checklist_size_path(
     SizePath
         Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
     """
-    return size_path(
-        X,
-        y,
-        family="checklist",
-        sizes=n_values,
-        time_limit_per_size=time_limit_per_size,
-        X_test=X_test,
-        y_test=y_test,
-        groups=groups,
-        test_groups=test_groups,
-        callback=callback,
-        stop=stop,
-        **fit_kwargs,
-    )
+    return _shortcut("checklist", locals())
 
 
 def survival_score_size_path(
@@ -439,16 +437,4 @@ def survival_score_size_path(
     SizePath
         One row per size; ``path.models`` the survival scores.
     """
-    return size_path(
-        X,
-        y,
-        family="survival_score",
-        sizes=sizes,
-        time_limit_per_size=time_limit_per_size,
-        X_test=X_test,
-        y_test=y_test,
-        callback=callback,
-        cut_pool=cut_pool,
-        stop=stop,
-        **fit_kwargs,
-    )
+    return _shortcut("survival_score", locals())
