@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,7 @@ from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, f
 __all__ = [
     "NearOptimalScore",
     "NearOptimalScores",
+    "PointsModels",
     "near_optimal_models",
     "solve_near_optimal",
     "with_models",
@@ -310,6 +311,30 @@ def _model(problem: RiskScoreProblem, lam: tuple[int, ...], objective: float):
     )
 
 
+@dataclass(frozen=True)
+class PointsModels:
+    """What :func:`near_optimal_models` builds from data: the problem and the models of a
+    datafit of integer points (risk scores by default; survival scores give theirs).
+
+    Attributes
+    ----------
+    build : callable
+        ``(X, y, constraints=..., **problem_settings) -> problem``.
+    from_result : callable
+        ``(problem, result) -> model``: the model of a solve (the template of the others).
+    model_at : callable
+        ``(template, problem, lam, *, status, lower_bound) -> model``: the model at the
+        integer vector ``lam`` with its certified distance.
+    refused : callable
+        ``problem_settings -> str or None``: why the search is not offered for them.
+    """
+
+    build: Callable[..., RiskScoreProblem] = build_problem
+    from_result: Callable[[Any, SolveResult], Any] = RiskScore.from_result
+    model_at: Callable[..., Any] = model_at
+    refused: Callable[[dict[str, Any]], str | None] = fixed_scale_only
+
+
 def near_optimal_models(
     X,
     y,
@@ -321,6 +346,7 @@ def near_optimal_models(
     constraints: Iterable = (),
     cut_pool: CutPool | None = None,
     settings: LCPASettings | None = None,
+    models: PointsModels = PointsModels(),
     **problem_settings: Any,
 ) -> NearOptimalScores:
     """Every risk score within ``tolerance`` of the optimum, from data: each record's
@@ -345,6 +371,9 @@ def near_optimal_models(
         Loss cuts shared with other solves on the same data.
     settings : LCPASettings, optional
         Algorithm settings.
+    models : PointsModels
+        The problem and models built (by default risk scores'; survival scores give
+        theirs).
     **problem_settings
         Settings of :func:`~riskexplore.risk_score.fit.build_problem` (``max_size``,
         ``coef_min``, ``coef_max``, ``c0``, ``intercept_min``, ...).
@@ -361,11 +390,11 @@ def near_optimal_models(
     InfeasibleError
         If no risk score obeys the settings and constraints.
     """
-    refused = fixed_scale_only(problem_settings)
+    refused = models.refused(problem_settings)
     if refused is not None:
         raise InputError(refused)
     limits = checked_limits(time_limit, None, DEFAULT_GAP_TOLERANCE, stop)
-    problem = build_problem(X, y, constraints=constraints, **problem_settings)
+    problem = models.build(X, y, constraints=constraints, **problem_settings)
     found = solve_near_optimal(
         problem,
         tolerance=tolerance,
@@ -376,12 +405,12 @@ def near_optimal_models(
     )
     template = None
 
-    def model_of(lam: np.ndarray, objective: float, status: str) -> RiskScore:
+    def model_of(lam: np.ndarray, objective: float, status: str):
         nonlocal template
         if template is None:  # the settings' statistics, once
             result = SolveResult(status, lam, objective, found.lower_bound)
-            template = RiskScore.from_result(problem, result)
-        return model_at(template, problem, lam, status=status, lower_bound=found.lower_bound)
+            template = models.from_result(problem, result)
+        return models.model_at(template, problem, lam, status=status, lower_bound=found.lower_bound)
 
     return with_models(found, model_of)
 

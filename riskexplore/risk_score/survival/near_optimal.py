@@ -11,42 +11,29 @@ is certified and it can be edited by hand (``with_points``).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
+import dataclasses
+from functools import partial
 from typing import Any
 
-import numpy as np
-
-from riskexplore.core.limits import DEFAULT_GAP_TOLERANCE, StopRequest, checked_limits
-from riskexplore.core.registry import AlternativesSpec
-from riskexplore.core.result import SolveResult
-from riskexplore.risk_score.family import feature_constraints
-from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.lcpa.search import LCPASettings
-from riskexplore.risk_score.near_optimal import NearOptimalScores, solve_near_optimal, with_models
+from riskexplore.core.registry import every_setting_supported
+from riskexplore.risk_score.family import ALTERNATIVES as RISK_SCORE_ALTERNATIVES
+from riskexplore.risk_score.near_optimal import (
+    NearOptimalScores,
+    PointsModels,
+    near_optimal_models,
+)
 from riskexplore.risk_score.survival.edits import edit, survival_model_at
 from riskexplore.risk_score.survival.fit import build_survival_problem, survival_score_from_result
-from riskexplore.risk_score.survival.model import SurvivalScore, check_horizons
+from riskexplore.risk_score.survival.model import check_horizons
 
 __all__ = ["ALTERNATIVES", "near_optimal_survival_models", "training_problem"]
 
 
-def near_optimal_survival_models(
-    X,
-    y,
-    *,
-    tolerance: float = 0.01,
-    max_models: int = 100,
-    time_limit: float = math.inf,
-    stop: StopRequest = None,
-    constraints: Iterable = (),
-    cut_pool: CutPool | None = None,
-    settings: LCPASettings | None = None,
-    horizon=None,
-    **problem_settings: Any,
-) -> NearOptimalScores:
+def near_optimal_survival_models(X, y, *, horizon=None, **arguments: Any) -> NearOptimalScores:
     """Every survival score within ``tolerance`` of the optimum, from data (the registry's
-    near-optimal search of survival scores).
+    near-optimal search of survival scores): the risk scores'
+    :func:`~riskexplore.risk_score.near_optimal.near_optimal_models` on the survival
+    problem, each record's ``model`` a survival score.
 
     Parameters
     ----------
@@ -54,24 +41,12 @@ def near_optimal_survival_models(
         Training rows (a raw table is binarized, as for ``fit_survival_score``).
     y : structured array
         ``[("event", bool), ("time", float)]``.
-    tolerance : float
-        Relative distance to the optimum (0.01: objectives within 1%).
-    max_models : int
-        Most models returned (the best ones; the set is then incomplete).
-    time_limit : float
-        Seconds for the whole search (both runs).
-    stop : threading.Event or callable, optional
-        Ends the search early (the set is then incomplete).
-    constraints : iterable
-        Constraints on the points every model obeys.
-    cut_pool : CutPool, optional
-        Loss cuts shared with other solves on the same data.
-    settings : LCPASettings, optional
-        Algorithm settings.
     horizon : float or sequence of float, optional
         The models' horizons (their risk tables and ``predict_risk``).
-    **problem_settings
-        Settings of :func:`~riskexplore.risk_score.survival.fit.build_survival_problem`
+    **arguments
+        As for ``near_optimal_models`` (``tolerance``, ``max_models``, ``time_limit``,
+        ``stop``, ``constraints`` on the points, ``cut_pool``, ``settings``), and the
+        settings of :func:`~riskexplore.risk_score.survival.fit.build_survival_problem`
         (``max_size``, ``coef_min``, ``coef_max``, ``c0``, ``binarize``, ...).
 
     Returns
@@ -87,28 +62,13 @@ def near_optimal_survival_models(
         If no survival score obeys the settings and constraints.
     """
     horizons = check_horizons(horizon) or None
-    limits = checked_limits(time_limit, None, DEFAULT_GAP_TOLERANCE, stop)
-    problem = build_survival_problem(X, y, constraints=constraints, **problem_settings)
-    found = solve_near_optimal(
-        problem,
-        tolerance=tolerance,
-        max_models=max_models,
-        limits=limits,
-        settings=settings,
-        cut_pool=cut_pool,
+    models = PointsModels(
+        build=build_survival_problem,
+        from_result=partial(survival_score_from_result, horizon=horizons),
+        model_at=survival_model_at,
+        refused=lambda problem_settings: None,  # the survival fit says what it refuses
     )
-    template: SurvivalScore | None = None
-
-    def model_of(lam: np.ndarray, objective: float, status: str) -> SurvivalScore:
-        nonlocal template
-        if template is None:  # the settings' statistics, once
-            result = SolveResult(status, lam, objective, found.lower_bound)
-            template = survival_score_from_result(problem, result, horizons)
-        return survival_model_at(
-            template, problem, lam, status=status, lower_bound=found.lower_bound
-        )
-
-    return with_models(found, model_of)
+    return near_optimal_models(X, y, models=models, **arguments)
 
 
 def training_problem(X, y, settings, constraints):
@@ -133,18 +93,14 @@ def training_problem(X, y, settings, constraints):
     return build_survival_problem(X, y, constraints=list(constraints), **rest)
 
 
-#: Near-optimal sets, hand edits and feature prices of survival scores (as risk scores':
-#: a relative tolerance on the objective, points per item, Include / Exclude to force one).
-ALTERNATIVES = AlternativesSpec(
+#: Near-optimal sets, hand edits and feature prices of survival scores: risk scores' (a
+#: relative tolerance on the objective, points per item, Include / Exclude to force one)
+#: with the survival search, edits and fields.
+ALTERNATIVES = dataclasses.replace(
+    RISK_SCORE_ALTERNATIVES,
     near_optimal=near_optimal_survival_models,
-    tolerance=0.01,
-    tolerance_unit="relative",
-    features_of=lambda model: tuple(model.points),
-    all_features=lambda model: tuple(model.feature_names),
-    feature_constraints=feature_constraints,
-    shared=lambda: {"cut_pool": CutPool()},
-    edit_kind="points",
     edit=edit,
     describe_model=lambda model: {"points": dict(model.points)},
+    unsupported=every_setting_supported,  # the survival fit says what it refuses
     training_problem=training_problem,
 )
