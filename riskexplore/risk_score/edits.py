@@ -16,7 +16,7 @@ model read from JSON needs ``X`` and ``y`` again.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "best_intercept",
     "certified_edit",
     "edit",
+    "edited",
     "model_at",
     "problem_of",
     "saved_space",
@@ -55,16 +56,30 @@ __all__ = [
 _SOLVE_STATS = ("nodes", "cuts", "time", "solver")
 
 
-def problem_of(model, X=None, y=None) -> tuple[RiskScoreProblem, list[str]]:
+def problem_of(
+    model,
+    X=None,
+    y=None,
+    *,
+    problem_class: type[RiskScoreProblem] = RiskScoreProblem,
+    noun: str = "risk score",
+    intercept: tuple[int, int] | None = None,
+) -> tuple[RiskScoreProblem, list[str]]:
     """The training problem of ``model``: the one its fit kept, or one rebuilt from
     ``X, y`` and the settings saved with the model.
 
     Parameters
     ----------
-    model : RiskScore
+    model : RiskScore or SurvivalScore
         The model.
     X, y : optional
         The training data (needed for a model read from JSON).
+    problem_class : type
+        The problem rebuilt (a survival score's :class:`SurvivalProblem`).
+    noun : str
+        The model in messages.
+    intercept : (int, int), optional
+        The intercept's bounds of a rebuilt problem (as for :func:`saved_space`).
 
     Returns
     -------
@@ -76,12 +91,12 @@ def problem_of(model, X=None, y=None) -> tuple[RiskScoreProblem, list[str]]:
     InputError
         Without training data, or with only one of ``X`` and ``y``.
     """
-    problem = attached_problem(model, X, y, noun="risk score", call="with_points")
+    problem = attached_problem(model, X, y, noun=noun, call="with_points")
     if problem is not None:
         return problem, []
-    X, cset = saved_space(model, X)
+    X, cset = saved_space(model, X, intercept)
     stats = model.stats
-    problem = RiskScoreProblem(
+    problem = problem_class(
         X,
         y,
         feature_names=list(model.feature_names),
@@ -272,13 +287,14 @@ def model_at(
     status: str,
     lower_bound: float,
     notes: tuple[str, ...] = (),
+    build: Callable[..., Any] | None = None,
 ):
     """A model of ``type(template)`` at the integer vector ``lam``, with statistics and
     certificate recomputed on ``problem`` and its :class:`Distance` to the best model.
 
     Parameters
     ----------
-    template : RiskScore
+    template : RiskScore or SurvivalScore
         A model of the same problem (its settings statistics and feature ranges are kept).
     problem : RiskScoreProblem
         The training problem.
@@ -290,20 +306,29 @@ def model_at(
         The proven lower bound on the best model of the problem.
     notes : tuple of str
         Remarks for the distance.
+    build : callable, optional
+        ``(template, problem, lam, stats, certificate, scores) -> model``, ``scores`` the
+        training rows' total points: the family's model (by default a risk score).
 
     Returns
     -------
-    RiskScore
+    RiskScore or SurvivalScore
         The model (its ``_problem`` is ``problem``).
     """
     lam = np.asarray(lam, dtype=np.int64)
     stats, certificate = certified_edit(
         template, problem, lam, status=status, lower_bound=lower_bound, notes=notes
     )
-    X = np.asarray(problem.X, dtype=float)
-    scores = X @ lam[1:].astype(float)
+    scores = np.asarray(problem.X, dtype=float) @ lam[1:].astype(float)
+    model = (build or _risk_score_at)(template, problem, lam, stats, certificate, scores)
+    model._problem = problem
+    return model
+
+
+def _risk_score_at(template, problem, lam, stats, certificate, scores):
+    """The risk score of :func:`model_at`."""
     observed = (scores.min(), scores.max()) if len(scores) else None
-    model = type(template)(
+    return type(template)(
         feature_names=list(problem.feature_names),
         points=lam[1:].tolist(),
         intercept=int(lam[0]),
@@ -313,8 +338,6 @@ def model_at(
         observed_score_range=observed,
         binarizer=getattr(template, "binarizer", None),
     )
-    model._problem = problem
-    return model
 
 
 def with_points(model, points: Mapping[str, Any], *, intercept=None, X=None, y=None):
@@ -346,15 +369,62 @@ def with_points(model, points: Mapping[str, Any], *, intercept=None, X=None, y=N
     if refused is not None:
         raise InputError(f"with_points: {refused}")
     problem, notes = problem_of(model, X, y)
+
+    def intercept_of(lam: np.ndarray) -> int:
+        if intercept is None:
+            return best_intercept(problem, lam)
+        return whole(intercept, "intercept")
+
+    return edited(model, problem, notes, points, intercept_of=intercept_of)
+
+
+def edited(
+    model,
+    problem: RiskScoreProblem,
+    notes: list[str],
+    points: Mapping[str, Any],
+    *,
+    intercept_of: Callable[[np.ndarray], int] | None = None,
+    build: Callable[..., Any] | None = None,
+):
+    """``model`` with new ``points`` for some features, its certificate (status
+    ``"edited"``) keeping the original lower bound: what every hand edit of points does.
+
+    Parameters
+    ----------
+    model : RiskScore or SurvivalScore
+        The model edited.
+    problem : RiskScoreProblem
+        Its training problem (:func:`problem_of`).
+    notes : list of str
+        What the problem cannot check (:func:`problem_of`).
+    points : mapping feature -> int
+        The new points.
+    intercept_of : callable, optional
+        ``lam -> intercept`` for the new points; None: no intercept (0).
+    build : callable, optional
+        The family's model, as for :func:`model_at`.
+
+    Returns
+    -------
+    RiskScore or SurvivalScore
+        The edited model.
+    """
     names = list(problem.feature_names)
-    lam = np.array([model.intercept, *(model.all_points.get(n, 0) for n in names)], np.int64)
+    lam = np.array([0, *(model.all_points.get(n, 0) for n in names)], np.int64)
     set_points(lam, names, points)
-    if intercept is None:
-        lam[0] = best_intercept(problem, lam)
-    else:
-        lam[0] = whole(intercept, "intercept")
+    if intercept_of is not None:
+        lam[0] = intercept_of(lam)
     lower_bound = -math.inf if model.certificate is None else float(model.certificate.lower_bound)
-    return model_at(model, problem, lam, status="edited", lower_bound=lower_bound, notes=notes)
+    return model_at(
+        model,
+        problem,
+        lam,
+        status="edited",
+        lower_bound=lower_bound,
+        notes=tuple(notes),
+        build=build,
+    )
 
 
 def set_points(lam: np.ndarray, names: list[str], points: Mapping[str, Any]) -> None:

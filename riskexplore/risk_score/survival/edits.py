@@ -21,69 +21,19 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.core.distance import attached_problem
 from riskexplore.errors import InputError
-from riskexplore.risk_score.edits import (
-    certified_edit,
-    saved_space,
-    set_points,
-    unsaved_constraints,
-)
+from riskexplore.risk_score.edits import edited, model_at, problem_of
 from riskexplore.risk_score.survival.baseline import breslow_baseline
 from riskexplore.risk_score.survival.problem import SurvivalProblem
 
-__all__ = ["edit", "survival_model_at", "survival_problem_of", "with_points"]
+__all__ = ["edit", "survival_model_at", "with_points"]
 
 
-def survival_problem_of(model, X=None, y=None) -> tuple[SurvivalProblem, list[str]]:
-    """The training problem of ``model``: the one its fit kept, or one rebuilt from
-    ``X, y`` and the settings saved with the model.
-
-    Parameters
-    ----------
-    model : SurvivalScore
-        The model.
-    X, y : optional
-        The training rows and their survival outcome (needed for a model read from JSON).
-
-    Returns
-    -------
-    tuple
-        ``(problem, notes)``: notes say what a rebuilt problem cannot check.
-
-    Raises
-    ------
-    InputError
-        Without training data, or with only one of ``X`` and ``y``.
-    """
-    problem = attached_problem(model, X, y, noun="survival score", call="with_points")
-    if problem is not None:
-        return problem, []
-    X, cset = saved_space(model, X, intercept=(0, 0))
-    stats = model.stats
-    problem = SurvivalProblem(
-        X,
-        y,
-        feature_names=list(model.feature_names),
-        coefficient_set=cset,
-        min_size=int(stats.get("min_size", 0)),
-        max_size=stats.get("max_size"),
-    )
-    return problem, unsaved_constraints(stats)
-
-
-def survival_model_at(
-    template,
-    problem: SurvivalProblem,
-    lam: np.ndarray,
-    *,
-    status: str,
-    lower_bound: float,
-    notes: tuple[str, ...] = (),
-):
+def survival_model_at(template, problem: SurvivalProblem, lam: np.ndarray, **certificate):
     """A survival score at the integer vector ``lam = [0, points...]``: its Cox loss,
     objective, Breslow baseline and :class:`~riskexplore.core.distance.Distance` to the best
-    model recomputed on ``problem``.
+    model recomputed on ``problem`` (the risk scores'
+    :func:`~riskexplore.risk_score.edits.model_at` building a survival score).
 
     Parameters
     ----------
@@ -93,26 +43,22 @@ def survival_model_at(
         The training problem.
     lam : ndarray
         ``[0, points...]`` (may lie outside the problem's bounds).
-    status : str
-        The certificate's status (``"alternative"``, ``"edited"``, ...).
-    lower_bound : float
-        The proven lower bound on the best model of the problem.
-    notes : tuple of str
-        Remarks for the distance.
+    **certificate
+        ``status``, ``lower_bound`` and ``notes``, as for ``model_at``.
 
     Returns
     -------
     SurvivalScore
         The model (its ``_problem`` is ``problem``).
     """
-    lam = np.asarray(lam, dtype=np.int64)
-    stats, certificate = certified_edit(
-        template, problem, lam, status=status, lower_bound=lower_bound, notes=notes
-    )
-    scores = np.asarray(problem.X, dtype=float) @ lam[1:].astype(float)
+    return model_at(template, problem, lam, build=_survival_score_at, **certificate)
+
+
+def _survival_score_at(template, problem, lam, stats, certificate, scores):
+    """The survival score of :func:`survival_model_at`: Breslow's baseline refitted."""
     baseline = breslow_baseline(scores, problem.time, problem.event, problem.sample_weight)
     observed = (math.floor(scores.min()), math.ceil(scores.max())) if len(scores) else None
-    model = type(template)(
+    return type(template)(
         list(problem.feature_names),
         lam[1:].tolist(),
         baseline,
@@ -122,8 +68,6 @@ def survival_model_at(
         observed,
         template.binarizer,
     )
-    model._problem = problem
-    return model
 
 
 def with_points(model, points: Mapping[str, Any], *, X=None, y=None):
@@ -148,14 +92,10 @@ def with_points(model, points: Mapping[str, Any], *, X=None, y=None):
     InputError
         For an unknown item, points that are not whole numbers, or no training data.
     """
-    problem, notes = survival_problem_of(model, X, y)
-    names = list(problem.feature_names)
-    lam = np.array([0, *(model._points.get(n, 0) for n in names)], dtype=np.int64)
-    set_points(lam, names, points)
-    lower_bound = -math.inf if model.certificate is None else float(model.certificate.lower_bound)
-    return survival_model_at(
-        model, problem, lam, status="edited", lower_bound=lower_bound, notes=tuple(notes)
+    problem, notes = problem_of(
+        model, X, y, problem_class=SurvivalProblem, noun="survival score", intercept=(0, 0)
     )
+    return edited(model, problem, notes, points, build=_survival_score_at)
 
 
 def edit(model, change: Mapping[str, Any]):
