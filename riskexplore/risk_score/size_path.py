@@ -5,8 +5,9 @@ only on the data) and is warm-started from the previous size's model, which is f
 for the larger limit unless constraints such as a minimum size exclude it. The metrics of
 each row are added by :func:`riskexplore.evaluation.paths.size_path`. Survival scores'
 session (:mod:`riskexplore.risk_score.survival.size_path`) is this one with its own
-problem, warm start and solve (the hooks ``build``, ``feasible``, ``solve_built``); the
-intervals below hold for any loss that is never negative (the Cox loss too).
+problem, warm start and solve (the hooks ``problem_builder``, ``feasible``,
+``solve_built``); the intervals below hold for any loss that is never negative (the Cox
+loss too).
 
 Certified intervals
 -------------------
@@ -26,6 +27,7 @@ Let ``V*(R)`` be the optimal objective at size limit ``R`` and ``L*(R)`` the sma
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,7 +36,7 @@ from riskexplore.risk_score.fit import build_problem, points_feasible, solve_pro
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.raw_settings import split_raw
 
-__all__ = ["RiskScorePathSession"]
+__all__ = ["RiskScorePathSession", "describe_path_row", "loss_words"]
 
 #: Arguments of fit_risk_score that belong to the solver rather than to the problem.
 _SOLVE_KEYS = ("node_limit", "gap_tolerance", "callbacks", "settings")
@@ -89,10 +91,13 @@ class RiskScorePathSession:
         """The outcome the binarizer of a raw table reads (``bands="auto"`` needs it)."""
         return y
 
+    #: ``(X, y, max_size=..., **fit_kwargs) -> problem``: the family's problem.
+    problem_builder = staticmethod(build_problem)
+
     def build(self, size: int | None):
         """The problem at size limit ``size`` (None: the settings' own)."""
         sized = {} if size is None else {"max_size": size}
-        return build_problem(self.X, self.y, **sized, **self.fit_kwargs)
+        return self.problem_builder(self.X, self.y, **sized, **self.fit_kwargs)
 
     def feasible(self, problem, model) -> bool:
         """Whether ``model`` (the previous size's) is a valid warm start of ``problem``."""
@@ -173,10 +178,28 @@ def describe_path_row(row: dict[str, Any]) -> str:
     str
         The text (after ``"size <= R"``).
     """
-    parts = [
-        f"loss {row['loss']:.4f} in [{row['loss_lower']:.4f}, {row['loss_upper']:.4f}]",
-        f"gap {100 * row['gap']:.1f}%",
-    ]
+    parts = loss_words(row, "loss")
     if row.get("test_auc") is not None:
         parts.append(f"test AUC {row['test_auc']:.3f}, CAL {100 * row['test_cal']:.1f}%")
     return "  ".join(parts)
+
+
+def loss_words(row: Mapping[str, Any], column: str, name: str | None = None) -> list[str]:
+    """A path row's loss with its certified interval, and its gap, in words.
+
+    Parameters
+    ----------
+    row : mapping
+        A row of a size path with a model.
+    column : str
+        The row's column of the loss (``"loss"``, ``"cox_loss"``).
+    name : str, optional
+        The loss in words (by default ``column``).
+
+    Returns
+    -------
+    list of str
+        ``["loss 0.5123 in [0.5000, 0.5123]", "gap 1.2%"]``.
+    """
+    interval = f"[{row['loss_lower']:.4f}, {row['loss_upper']:.4f}]"
+    return [f"{name or column} {row[column]:.4f} in {interval}", f"gap {100 * row['gap']:.1f}%"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from riskexplore.errors import InputError
-from riskexplore.risk_score.size_path import RiskScorePathSession
+from riskexplore.risk_score.size_path import RiskScorePathSession, loss_words
 from riskexplore.risk_score.survival.fit import build_survival_problem, solve_survival_problem
 from riskexplore.risk_score.survival.model import check_horizons
 
@@ -47,6 +47,7 @@ class SurvivalPathSession(RiskScorePathSession):
     test_metrics = ("c_index",)
     loss_column = "cox_loss"
     solve_keys = ("node_limit", "gap_tolerance", "callbacks", "settings", "n_jobs", "client")
+    problem_builder = staticmethod(build_survival_problem)
 
     def __init__(self, X, y, **kwargs: Any) -> None:
         if kwargs.get("bands"):
@@ -57,11 +58,6 @@ class SurvivalPathSession(RiskScorePathSession):
     def raw_outcome(self, y):
         """None: a survival score's items do not depend on the outcome."""
         return None
-
-    def build(self, size: int | None):
-        """The survival problem at size limit ``size`` (None: the settings' own)."""
-        sized = {} if size is None else {"max_size": size}
-        return build_survival_problem(self.X, self.y, **sized, **self.fit_kwargs)
 
     def feasible(self, problem, model) -> bool:
         """Whether the previous size's points meet this problem's bounds and constraints."""
@@ -86,10 +82,7 @@ def describe_path_row(row) -> str:
     str
         The text (after ``"size <= R"``).
     """
-    parts = [
-        f"Cox loss {row['cox_loss']:.4f} in [{row['loss_lower']:.4f}, {row['loss_upper']:.4f}]",
-        f"gap {100 * row['gap']:.1f}%",
-    ]
+    parts = loss_words(row, "cox_loss", "Cox loss")
     for split in ("train", "test"):
         value = row.get(f"{split}_c_index")
         if value is not None:
