@@ -62,7 +62,52 @@ def _sigmoid(s) -> np.ndarray:
     return np.where(s >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
-class RiskScore(JsonDocument):
+class PointsScore(JsonDocument):
+    """What every score of integer points per feature (item) offers: its points, size,
+    loss, objective and certified distance (risk scores, survival scores).
+
+    A subclass sets ``_points`` (every feature's points, in order) and ``stats`` (the
+    solve's statistics and settings).
+    """
+
+    _points: dict[str, int]
+    stats: dict[str, Any]
+
+    @property
+    def points(self) -> dict[str, int]:
+        """Non-zero points by feature name, in feature order."""
+        return {n: v for n, v in self._points.items() if v != 0}
+
+    @property
+    def all_points(self) -> dict[str, int]:
+        """Points of every feature, zeros included (what a points editor lists)."""
+        return dict(self._points)
+
+    @property
+    def size(self) -> int:
+        """Number of features with non-zero points."""
+        return len(self.points)
+
+    @property
+    def loss(self) -> float | None:
+        """The training loss of the solve that found the model (a risk score's logistic
+        loss, a survival score's Cox loss; None when not known)."""
+        return self.stats.get("loss")
+
+    @property
+    def objective(self) -> float | None:
+        """The objective (loss plus penalties) of the solve that found the model."""
+        return self.stats.get("objective")
+
+    @property
+    def distance(self) -> Distance | None:
+        """The certified distance to the best model of the same settings (objective
+        minus the proven lower bound), with the constraints an edit breaks; None without a
+        certificate."""
+        return Distance.of_model(self)
+
+
+class RiskScore(PointsScore):
     """A risk score model.
 
     Parameters
@@ -233,21 +278,6 @@ class RiskScore(JsonDocument):
 
     # --- the model -------------------------------------------------------------------
     @property
-    def points(self) -> dict[str, int]:
-        """Non-zero points by feature name, in feature order."""
-        return {n: v for n, v in self._points.items() if v != 0}
-
-    @property
-    def all_points(self) -> dict[str, int]:
-        """Points of every feature, zeros included."""
-        return dict(self._points)
-
-    @property
-    def size(self) -> int:
-        """Number of features with non-zero points."""
-        return len(self.points)
-
-    @property
     def coefficients(self) -> np.ndarray:
         """Integer vector ``[intercept, points_1..points_d]`` (a solver warm start; a
         recalibrated intercept rounded)."""
@@ -259,16 +289,6 @@ class RiskScore(JsonDocument):
         ``"fixed"``."""
         learned = self.stats.get("scale") == "learned" or self.multiplier != 1.0
         return "learned" if learned else "fixed"
-
-    @property
-    def loss(self) -> float | None:
-        """The training loss of the solve that found the model (None when not known)."""
-        return self.stats.get("loss")
-
-    @property
-    def objective(self) -> float | None:
-        """The objective (loss plus penalties) of the solve that found the model."""
-        return self.stats.get("objective")
 
     # --- prediction ------------------------------------------------------------------
     def total_points(self, X) -> np.ndarray:
@@ -559,13 +579,6 @@ class RiskScore(JsonDocument):
         'at most 0.00193 (0.41%) above the best possible objective'
         """
         return _edits.with_points(self, points, intercept=intercept, X=X, y=y)
-
-    @property
-    def distance(self) -> Distance | None:
-        """The certified distance to the best model of the same settings (objective
-        minus the proven lower bound), with the constraints an edit breaks; None without a
-        certificate."""
-        return Distance.of_model(self)
 
     # --- serialisation ---------------------------------------------------------------
     def to_dict(self, include_trace: bool = False) -> dict[str, Any]:

@@ -16,13 +16,11 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.core.certificate import Certificate, read_solve_fields, solve_fields
-from riskexplore.core.distance import Distance
-from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import plain as _plain
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
-from riskexplore.risk_score.model import feature_matrix
+from riskexplore.risk_score.model import PointsScore, feature_matrix
 from riskexplore.risk_score.survival import edits as _edits
 from riskexplore.risk_score.survival.baseline import BreslowBaseline
 from riskexplore.risk_score.survival.card_html import survival_card_html
@@ -62,7 +60,7 @@ def check_horizons(horizon) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-class SurvivalScore(JsonDocument):
+class SurvivalScore(PointsScore):
     """A survival score model.
 
     Parameters
@@ -126,28 +124,6 @@ class SurvivalScore(JsonDocument):
         self.binarizer = binarizer
 
     # --- the model -----------------------------------------------------------------------
-    @property
-    def points(self) -> dict[str, int]:
-        """Non-zero points by item name, in item order."""
-        return {n: v for n, v in self._points.items() if v != 0}
-
-    @property
-    def all_points(self) -> dict[str, int]:
-        """Points of every item, zeros included (what a points editor lists)."""
-        return dict(self._points)
-
-    @property
-    def size(self) -> int:
-        """Number of items with non-zero points."""
-        return len(self.points)
-
-    @property
-    def distance(self) -> Distance | None:
-        """The certified distance to the best model of the same settings (objective minus
-        the proven lower bound), with the constraints an edit breaks; None without a
-        certificate."""
-        return Distance.of_model(self)
-
     def with_points(self, points: Mapping[str, int], *, X=None, y=None) -> SurvivalScore:
         """A new model with other points for some items, and its certified distance to
         the best model of the same settings (see
@@ -188,16 +164,6 @@ class SurvivalScore(JsonDocument):
         """
         value = plain_number(float(horizon), 6)
         return f"{value} {self.time_unit}" if self.time_unit else value
-
-    @property
-    def loss(self) -> float | None:
-        """The mean Breslow negative partial log-likelihood on the training rows."""
-        return self.stats.get("loss")
-
-    @property
-    def objective(self) -> float | None:
-        """The loss plus ``c0`` per item used (what the certificate bounds)."""
-        return self.stats.get("objective")
 
     def total_points(self, X) -> np.ndarray:
         """The total points of each row.
