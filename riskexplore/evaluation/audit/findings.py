@@ -21,6 +21,7 @@ model.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ __all__ = [
     "FINDING_METRICS",
     "GAP_METRICS",
     "Finding",
+    "audit_text",
     "auc_gap",
     "calibration_gap",
     "find",
@@ -300,3 +302,43 @@ def find(
                 )
             )
     return out
+
+
+def audit_text(
+    title: str,
+    rows: Sequence[Sequence[str]],
+    widths: Sequence[int],
+    findings: Sequence[Finding],
+    no_finding: str,
+) -> str:
+    """An audit as plain text (for the command line): its title, its table's rows in
+    columns, then its findings.
+
+    Parameters
+    ----------
+    title : str
+        The first line.
+    rows : sequence of sequence of str
+        The table's rows, the header first (a short row leaves its last columns out).
+    widths : sequence of int
+        Each column's width.
+    findings : sequence of Finding
+        The findings, one line each.
+    no_finding : str
+        The line when there is none.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    out = [title]
+    for r in rows:
+        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip())
+    out.append("")
+    if findings:
+        out.append("Findings:")
+        out += [f"- {f.sentence}" for f in findings]
+    else:
+        out.append(no_finding)
+    return "\n".join(out)

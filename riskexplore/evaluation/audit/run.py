@@ -20,7 +20,13 @@ import pandas as pd
 from riskexplore.core.registry import family_of
 from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
-from riskexplore.evaluation.audit.findings import GAP_METRICS, Finding, find, gap_columns
+from riskexplore.evaluation.audit.findings import (
+    GAP_METRICS,
+    Finding,
+    audit_text,
+    find,
+    gap_columns,
+)
 from riskexplore.evaluation.audit.groups import make_groups
 from riskexplore.evaluation.audit.metrics import group_metrics, model_predictions
 from riskexplore.evaluation.audit.time_to_event import survival_audit_parts, survival_audit_text
@@ -452,18 +458,14 @@ def _text(result: AuditResult) -> str:
     for r in lines:
         widths[0], widths[1] = max(widths[0], len(r[0])), max(widths[1], len(r[1]))
     limit = result.settings["min_size"]
-    out = [f"Audit by {' x '.join(result.settings['by'])} ({_level(result)} intervals)"]
-    for r in [head, *lines]:
-        if isinstance(r, tuple):
-            r = [*r, f"{TOO_FEW} (n < {limit})"]
-        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip())
-    out.append("")
-    if result.findings:
-        out.append("Findings:")
-        out += [f"- {f.sentence}" for f in result.findings]
-    else:
-        out.append("No finding: no group does worse than the rest beyond chance.")
-    return "\n".join(out)
+    rows = [[*r, f"{TOO_FEW} (n < {limit})"] if isinstance(r, tuple) else r for r in lines]
+    return audit_text(
+        f"Audit by {' x '.join(result.settings['by'])} ({_level(result)} intervals)",
+        [head, *rows],
+        widths,
+        result.findings,
+        "No finding: no group does worse than the rest beyond chance.",
+    )
 
 
 def _level(result: AuditResult) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from riskexplore.errors import InputError
-from riskexplore.evaluation.audit.findings import Finding
+from riskexplore.evaluation.audit.findings import Finding, audit_text
 from riskexplore.evaluation.survival.result import horizon_words
 from riskexplore.evaluation.survival.validation import DEFAULT_N_BOOT, validate_survival
 
@@ -217,13 +217,10 @@ def survival_audit_text(result) -> str:
         max(len(r[j]) for r in lines if len(r) == len(head) or j < 3) for j in range(len(head))
     ]
     level = f"{100 * settings['confidence']:g}%"
-    out = [f"Audit by {' x '.join(settings['by'])} ({level} intervals, risk by {horizon})"]
-    for r in lines:
-        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)).rstrip())
-    out.append("")
-    if result.findings:
-        out.append("Findings:")
-        out += [f"- {f.sentence}" for f in result.findings]
-    else:
-        out.append("No finding: in every group judged, the observed risk agrees with the score's.")
-    return "\n".join(out)
+    return audit_text(
+        f"Audit by {' x '.join(settings['by'])} ({level} intervals, risk by {horizon})",
+        lines,
+        widths,
+        result.findings,
+        "No finding: in every group judged, the observed risk agrees with the score's.",
+    )
