@@ -55,6 +55,7 @@ __all__ = [
     "load_plugin",
     "no_plain_words",
     "register_family",
+    "shortcut_call",
 ]
 
 #: The families shipped with riskexplore: name -> module whose ``FAMILY`` describes it.
@@ -725,3 +726,35 @@ def family_of_incumbent(incumbent: Mapping[str, Any]) -> ModelFamily | None:
         if family.incumbent_key in incumbent:
             return family
     return None
+
+
+def shortcut_call(
+    function: Callable[..., Any],
+    family: str,
+    arguments: Mapping[str, Any],
+    collected: str,
+    renamed: Mapping[str, str] | None = None,
+) -> Any:
+    """A public one-family shortcut's call of ``function(..., family=family, ...)`` (the
+    shortcut keeps its own explicit signature and docstring).
+
+    Parameters
+    ----------
+    function : callable
+        The function of any family (``size_path``, ``near_optimal_models``).
+    family : str
+        The shortcut's family.
+    arguments : mapping
+        The shortcut's arguments: its ``locals()`` on entry.
+    collected : str
+        The name of the shortcut's ``**`` keyword arguments, passed on as keywords.
+    renamed : mapping, optional
+        The shortcut's own names of ``function``'s arguments (``{"n_values": "sizes"}``).
+
+    Returns
+    -------
+    object
+        What ``function`` returns.
+    """
+    keywords = {(renamed or {}).get(k, k): v for k, v in arguments.items() if k != collected}
+    return function(family=family, **keywords, **arguments[collected])

@@ -35,7 +35,13 @@ import pandas as pd
 
 from riskexplore.core.diversity import feature_counts, group_by_features
 from riskexplore.core.limits import StopRequest
-from riskexplore.core.registry import DEFAULT_FAMILY, AlternativesSpec, ModelFamily, get_family
+from riskexplore.core.registry import (
+    DEFAULT_FAMILY,
+    AlternativesSpec,
+    ModelFamily,
+    get_family,
+    shortcut_call,
+)
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import model_metrics
 
@@ -503,7 +509,7 @@ def near_optimal_risk_scores(
     >>> found.complete, len(found)  # doctest: +SKIP
     (True, 44)
     """
-    return _shortcut("risk_score", locals())
+    return shortcut_call(near_optimal_models, "risk_score", locals(), "settings")
 
 
 def near_optimal_checklists(
@@ -559,7 +565,7 @@ def near_optimal_checklists(
     InfeasibleError
         If no checklist obeys the settings and constraints.
     """
-    return _shortcut("checklist", locals())
+    return shortcut_call(near_optimal_models, "checklist", locals(), "settings")
 
 
 def near_optimal_survival_scores(
@@ -610,28 +616,7 @@ def near_optimal_survival_scores(
     InfeasibleError
         If no survival score obeys the settings and constraints.
     """
-    return _shortcut("survival_score", locals())
-
-
-def _shortcut(family: str, arguments: dict[str, Any]) -> NearOptimalSet:
-    """A one-family shortcut's call of :func:`near_optimal_models`.
-
-    Parameters
-    ----------
-    family : str
-        The family's name.
-    arguments : dict
-        The shortcut's arguments, its ``locals()`` on entry (``settings`` the keyword
-        arguments it collected).
-
-    Returns
-    -------
-    NearOptimalSet
-        The set.
-    """
-    keywords = dict(arguments)
-    settings = keywords.pop("settings")
-    return near_optimal_models(family=family, **keywords, **settings)
+    return shortcut_call(near_optimal_models, "survival_score", locals(), "settings")
 
 
 def _finite(value):

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, get_family
+from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, get_family, shortcut_call
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
 
@@ -222,29 +222,6 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- the paths -------------------------------------------------------------------------
-def _shortcut(family: str, arguments: dict[str, Any]) -> SizePath:
-    """A one-family shortcut's call of :func:`size_path`.
-
-    Parameters
-    ----------
-    family : str
-        The family's name.
-    arguments : dict
-        The shortcut's arguments, its ``locals()`` on entry (``fit_kwargs`` the keyword
-        arguments it collected; a checklist's ``n_values`` are the sizes).
-
-    Returns
-    -------
-    SizePath
-        The path.
-    """
-    keywords = dict(arguments)
-    fit_kwargs = keywords.pop("fit_kwargs")
-    if "n_values" in keywords:
-        keywords["sizes"] = keywords.pop("n_values")
-    return size_path(family=family, **keywords, **fit_kwargs)
-
-
 def size_path(
     X,
     y,
@@ -361,7 +338,7 @@ def risk_score_size_path(
     SizePath
         Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
     """
-    return _shortcut("risk_score", locals())
+    return shortcut_call(size_path, "risk_score", locals(), "fit_kwargs")
 
 
 def checklist_size_path(
@@ -397,7 +374,7 @@ def checklist_size_path(
     SizePath
         Rows as described in :meth:`SizePath.to_frame`; ``path.models`` the models.
     """
-    return _shortcut("checklist", locals())
+    return shortcut_call(size_path, "checklist", locals(), "fit_kwargs", {"n_values": "sizes"})
 
 
 def survival_score_size_path(
@@ -437,4 +414,4 @@ def survival_score_size_path(
     SizePath
         One row per size; ``path.models`` the survival scores.
     """
-    return _shortcut("survival_score", locals())
+    return shortcut_call(size_path, "survival_score", locals(), "fit_kwargs")
