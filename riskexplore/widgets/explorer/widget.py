@@ -719,12 +719,11 @@ class Explorer:
 
         Parameters
         ----------
-        source : str, Path, bytes, dict or Study
-            A study file's path, its content, or a study.
-        data : DataFrame, bytes, str or Path, optional
-            The table to open it on (a CSV file's bytes or path).
-        name : str, optional
-            The file's name in messages (for bytes, as an upload gives them).
+        source, data, name
+            As for ``ExplorerState.open_study``, which this calls: the study (a file's
+            path, its content, or a
+            :class:`~riskexplore.exploration.study.document.Study`), the table to open it on
+            and the file's name in messages.
 
         Returns
         -------
