@@ -32,7 +32,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["entropy_tables", "extension_bound", "pattern_entropy"]
+__all__ = ["counts_entropy", "entropy_tables", "extension_bound", "pattern_entropy"]
 
 
 @njit(cache=True)
@@ -44,6 +44,17 @@ def _xlogx(a):
 def pattern_entropy(neg, pos):
     """``H`` of one pattern's labels times its weight: ``T log T - P log P - N log N``."""
     return _xlogx(neg + pos) - _xlogx(pos) - _xlogx(neg)
+
+
+@njit(cache=True)
+def counts_entropy(acc, codes):
+    """``H(Y | X_S)`` from a support's pattern weights (``acc[c]`` negative and
+    ``acc[c + 1]`` positive weight of each value pattern, ``c`` even, below ``codes``): a
+    lower bound on the loss of every model on the support, without fitting one."""
+    h = 0.0
+    for c in range(0, codes, 2):
+        h += pattern_entropy(acc[c], acc[c + 1])
+    return h
 
 
 @njit(cache=True)

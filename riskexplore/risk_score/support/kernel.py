@@ -27,10 +27,12 @@ import numpy as np
 from numba import njit
 
 from riskexplore.risk_score.support.binned import binned_workspace, gather_binned
-from riskexplore.risk_score.support.entropy import extension_bound
+from riskexplore.risk_score.support.entropy import counts_entropy, extension_bound
 from riskexplore.risk_score.support.merge import (
+    expand_patterns,
     extension_information,
     gather,
+    merge_counts,
     merges_exactly,
     prefix_entropy,
     workspace,
@@ -258,7 +260,9 @@ def screen_batch(
         (:func:`~riskexplore.risk_score.support.entropy.entropy_tables`): a support
         whose first features' counts already rule it out
         (:func:`~riskexplore.risk_score.support.entropy.extension_bound`) is not fitted;
-        its bound is that one.
+        its bound is that one. A support whose rows merge is then bounded by its
+        patterns' own entropy (:func:`~riskexplore.risk_score.support.entropy.counts_entropy`,
+        no Newton), and fitted only when that stays below ``cutoff``.
     VB, KB, columns : arrays
         ``SupportData.bins``: the rows' bins per level
         (:mod:`~riskexplore.risk_score.support.binned`) and each feature's nonzero
@@ -337,7 +341,18 @@ def screen_batch(
             f, bound = _binned_bound(
                 feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, cutoff - pen
             )
-        if bound < cutoff - pen:  # the rows themselves (Newton from the grouped fit)
+        if bound < cutoff - pen and screened and merges_exactly(feats, k, K, n):
+            # the patterns' own entropy: within about 1e-4 of the fit on one-hot data, it
+            # rules out most supports the counts' bounds left, without Newton
+            codes = merge_counts(feats, k, VT, K, w, split, levels, cached, acc, ws)
+            h = counts_entropy(acc, codes)
+            h -= 1e-12 * (1.0 + h)
+            if h >= cutoff - pen:
+                bound = f = h
+            else:
+                m = expand_patterns(feats, k, K, vals, acc, codes, Xb, yb, wb)
+                f, bound = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
+        elif bound < cutoff - pen:  # the rows themselves (Newton from the grouped fit)
             m = gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb)
             f, b = fit_support(Xb, yb, wb, m, k, lo, hi, theta, cutoff - pen)
             bound = max(bound, b)

@@ -311,31 +311,30 @@ def _pair_split_applies(feats, k, K, split):
 
 
 @njit(cache=True)
-def gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb):
-    """Rows of the regression on ``feats[:k]`` (merged by pattern when few); their count.
-
-    Merged rows are one per value pattern: the values in ``Xb``, the share of positive
-    weight in ``yb`` and the weight in ``wb``. Rows that do not merge are copied with a
-    share of 1 or 0.
-    """
+def merge_counts(feats, k, VT, K, w, split, levels, cached, acc, ws):
+    """The weight of each pattern of ``feats[:k]`` and the label, into ``acc`` (a value
+    pattern's negative weight at an even index, its positive weight after it); the
+    number of codes, or -1 when the rows do not merge (too many patterns)."""
     pair = _pair_split_applies(feats, k, K, split)
     single = not pair and k > 0 and split[0][feats[k - 1]] >= 0
     depth = k - 2 if pair else max(k - 1, 0)
     patterns = _codes(feats, depth, k, VT, K, levels, cached)
     if patterns < 0:
-        n = X.shape[0]
-        for i in range(n):
-            for q in range(k):
-                Xb[i, q] = X[i, feats[q]]
-            yb[i] = 1.0 if y[i] > 0 else 0.0
-            wb[i] = w[i]
-        return n
+        return -1
     if pair:
         _split_two(feats, k, VT, K, w, split, levels, acc, ws)
     elif single:
         _split_last(feats, k, VT, K, w, split, levels, acc, ws)
     else:
         _merge_all(feats, k, VT, K, w, levels, acc, ws[2], patterns)
+    return patterns
+
+
+@njit(cache=True)
+def expand_patterns(feats, k, K, vals, acc, patterns, Xb, yb, wb):
+    """Rows of the regression from :func:`merge_counts`: one per value pattern with some
+    weight, its values in ``Xb``, its share of positive weight in ``yb`` and its weight in
+    ``wb``; their count."""
     m = 0
     for c in range(0, patterns, 2):  # a value pattern's negative, then positive weight
         total = acc[c] + acc[c + 1]
@@ -350,6 +349,25 @@ def gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, y
         wb[m] = total
         m += 1
     return m
+
+
+@njit(cache=True)
+def gather(feats, k, VT, K, vals, X, y, w, split, levels, cached, acc, ws, Xb, yb, wb):
+    """Rows of the regression on ``feats[:k]`` (merged by pattern when few); their count.
+
+    Merged rows are one per value pattern (:func:`expand_patterns`). Rows that do not
+    merge are copied with a share of 1 or 0.
+    """
+    patterns = merge_counts(feats, k, VT, K, w, split, levels, cached, acc, ws)
+    if patterns >= 0:
+        return expand_patterns(feats, k, K, vals, acc, patterns, Xb, yb, wb)
+    n = X.shape[0]
+    for i in range(n):
+        for q in range(k):
+            Xb[i, q] = X[i, feats[q]]
+        yb[i] = 1.0 if y[i] > 0 else 0.0
+        wb[i] = w[i]
+    return n
 
 
 @njit(cache=True)

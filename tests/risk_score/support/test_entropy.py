@@ -100,6 +100,30 @@ def test_the_prefix_entropy_and_the_information_bound_against_their_definitions(
     assert tighter >= 10
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_the_counts_entropy_is_the_conditional_entropy_and_below_every_fit(seed):
+    from riskexplore.risk_score.support.entropy import counts_entropy
+    from riskexplore.risk_score.support.merge import merge_counts, workspace
+
+    problem = one_hot_problem(seed, max_size=4)
+    data = SupportData(problem.loss)
+    d, label = data.d, data.d
+    *_, levels, cached, acc, ws = workspace(4, data.X.shape[0], d)
+    lo = np.concatenate([[-4.0], np.full(d, -2.0)])
+    fits = screen_supports(
+        data, forced=(), free=range(d), k_min=0, k_max=4, w_lower=lo, w_upper=-lo,
+        c0=np.zeros(d),
+    )  # fmt: skip
+    for s in range(len(fits)):  # lexicographic order: the merge's caches are exercised
+        feats = fits.support(s)
+        codes = merge_counts(feats, feats.size, data.VT, data.K, data.w, data.split, levels,
+                             cached, acc, ws)  # fmt: skip
+        h = counts_entropy(acc, codes)
+        exact = entropy_of(data, [*feats, label]) - entropy_of(data, list(feats))
+        assert h == pytest.approx(exact, abs=1e-12)
+        assert h <= fits.fits[s] + 1e-12  # every model on the support loses at least h
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_supports_ruled_out_by_entropy_hold_nothing_below_the_cutoff(seed):
     problem = one_hot_problem(seed)
