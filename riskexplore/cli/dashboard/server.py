@@ -20,6 +20,7 @@ from pathlib import Path
 
 from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir
 from riskexplore.core.core_gate import CORES_VARIABLE, GATE_VARIABLE
+from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 __all__ = [
     "LOGIN_PAGES",
@@ -29,6 +30,7 @@ __all__ = [
     "UNUSED_EXTENSIONS",
     "free_port",
     "gate_directory",
+    "plotly_address",
     "port_free",
     "start_voila",
     "stop_process",
@@ -161,7 +163,58 @@ def template_root(directory: str | Path | None = None) -> Path:
     (folder / "conf.json").write_text(json.dumps({"base_template": "lab"}) + "\n")
     (folder / "index.html.j2").write_text(_INDEX)
     (folder / "page.html").write_text(_PAGE)
+    _write_plotly(folder / "static")
     return root
+
+
+def _write_plotly(static: Path) -> str:
+    """Write plotly.js as an ES module into the template's static folder (which Voila
+    serves under ``voila/static/``) unless it is there already; its file name.
+
+    Written under a temporary name and renamed, so a server starting at the same time
+    never serves half a file; other plotly versions' files are removed.
+
+    Parameters
+    ----------
+    static : Path
+        The folder.
+
+    Returns
+    -------
+    str
+        The file's name.
+    """
+    digest, content = plotly_module()
+    name = f"plotly-{digest}.js"
+    static.mkdir(parents=True, exist_ok=True)
+    target = static / name
+    if not target.is_file() or target.stat().st_size != len(content):
+        partial = static / f".{name}.{os.getpid()}"
+        partial.write_bytes(content)
+        os.replace(partial, target)
+    for old in static.glob("plotly-*.js"):
+        if old.name != name:
+            old.unlink(missing_ok=True)
+    return name
+
+
+def plotly_address(base_url: str = "/") -> str:
+    """The address where a dashboard server with prefix ``base_url`` serves plotly.js (what
+    its kernels' :class:`~riskexplore.widgets.plot_view.PlotlyLibrary` sends the page
+    instead of the bundle). The digest in the query makes the browser keep the file.
+
+    Parameters
+    ----------
+    base_url : str
+        The prefix of every page (``/`` or ``/prefix/``).
+
+    Returns
+    -------
+    str
+        The address (a path on the server).
+    """
+    digest, _content = plotly_module()
+    return f"{base_url}voila/static/plotly-{digest}.js?v={digest}"
 
 
 def voila_command(
@@ -346,9 +399,10 @@ def gate_directory(port: int) -> Path:
     return Path(tempfile.gettempdir()) / f"riskexplore-cores-{_user()}" / str(port)
 
 
-def _server_environment(port: int, cores: int | None) -> dict[str, str]:
-    """The environment of the server on ``port``: the offline template on ``JUPYTER_PATH``
-    and the core gate of its searches (see :func:`start_voila`).
+def _server_environment(port: int, cores: int | None, base_url: str = "/") -> dict[str, str]:
+    """The environment of the server on ``port``: the offline template on ``JUPYTER_PATH``,
+    the core gate of its searches and the address of plotly.js for its kernels (see
+    :func:`start_voila`).
 
     Parameters
     ----------
@@ -356,6 +410,8 @@ def _server_environment(port: int, cores: int | None) -> dict[str, str]:
         The server's port.
     cores : int or None
         Searches that may run at once (default: one per core).
+    base_url : str
+        The prefix of every page.
 
     Returns
     -------
@@ -375,6 +431,7 @@ def _server_environment(port: int, cores: int | None) -> dict[str, str]:
         raise ValueError(f"cores must be a whole number of at least 1, got {cores!r}")
     env[GATE_VARIABLE] = str(gate_directory(port))
     env[CORES_VARIABLE] = str(cores or os.cpu_count() or 1)
+    env[PLOTLY_URL_VARIABLE] = plotly_address(base_url)
     return env
 
 
@@ -433,7 +490,7 @@ def start_voila(
         base_url=base_url,
         extra=extra,
     )
-    env = _server_environment(port, cores)
+    env = _server_environment(port, cores, base_url)
     if isinstance(which, Path):
         cwd = which if which.is_dir() else which.parent
     else:

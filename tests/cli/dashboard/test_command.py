@@ -20,11 +20,14 @@ from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir, install_
 from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
 from riskexplore.cli.dashboard.server import (
     TEMPLATE_NAME,
+    _server_environment,
     free_port,
+    plotly_address,
     stop_process,
     template_root,
     voila_command,
 )
+from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 
 def test_default_template_folder_is_reused():
@@ -40,6 +43,20 @@ def test_template_in_a_given_folder(tmp_path):
     root = template_root(tmp_path / "t")
     assert root == tmp_path / "t"
     assert (root / "voila" / "templates" / TEMPLATE_NAME / "page.html").is_file()
+
+
+def test_the_template_serves_plotly_and_the_kernels_are_told_where(tmp_path):
+    static = template_root(tmp_path / "t") / "voila" / "templates" / TEMPLATE_NAME / "static"
+    digest, content = plotly_module()
+    (served,) = static.glob("plotly-*.js")  # Voila serves the folder under voila/static/
+    assert served.name == f"plotly-{digest}.js" and served.read_bytes() == content
+    (static / "plotly-0ld.js").write_text("x")  # another plotly's file goes
+    template_root(tmp_path / "t")
+    assert [p.name for p in static.glob("plotly-*.js")] == [served.name]
+    address = plotly_address("/prefix/")
+    assert address == f"/prefix/voila/static/{served.name}?v={digest}"
+    env = _server_environment(8125, None, "/prefix/")
+    assert env[PLOTLY_URL_VARIABLE] == address
 
 
 def test_voila_command_hides_code_and_tracebacks():
