@@ -199,7 +199,9 @@ class PageKernelManager(AsyncMappingKernelManager):
         notebook_name : str or None
             The notebook.
         """
-        self._last_take = time.monotonic()
+        # a page being built: refills and spares wait for quiet (a burst served from the pool
+        # calls no other hook before the pages connect, so the refills started at once)
+        self._last_take = self._last_page_activity = time.monotonic()
         if notebook_name is None or not hasattr(self, "kernel_pools_config"):
             return
         config, base = self._pool_config(notebook_name)

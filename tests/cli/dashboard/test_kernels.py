@@ -308,3 +308,18 @@ def test_the_pool_shrinks_back_when_nobody_comes(tmp_path, monkeypatch):
         assert _pool_sizes(km) == (3, 3)
 
     asyncio.run(scenario())
+
+
+def test_spares_and_refills_after_a_take_wait_for_quiet(tmp_path, monkeypatch):
+    async def scenario():
+        km, started = _voila_pool(tmp_path, monkeypatch, pool_limit=4)
+        km.refill_quiet = 0.3
+        await asyncio.sleep(0.1)
+        await km.get_rendered_notebook("nb.ipynb")  # a page is being built
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (3, 1)  # its refill and a spare wait for quiet
+        await asyncio.sleep(0.5)
+        assert _pool_sizes(km) == (3, 3)
+        return started
+
+    assert asyncio.run(scenario()) == ["True"] * 4
