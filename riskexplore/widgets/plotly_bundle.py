@@ -3,8 +3,9 @@ bundle as an ES module for a server to serve as a static file, and the environme
 by which the dashboard server tells its kernels the module's address.
 
 No third-party import: the dashboard launcher writes the module before any kernel starts
-(:mod:`riskexplore.cli.dashboard.server`), and :class:`~riskexplore.widgets.plot_view.
-PlotlyLibrary` sends a page either that address or the bundle itself.
+(:mod:`riskexplore.cli.dashboard.server`), and
+:class:`~riskexplore.widgets.plot_view.PlotlyLibrary` sends a page either that address or
+the bundle itself.
 """
 
 from __future__ import annotations
