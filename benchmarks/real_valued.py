@@ -31,6 +31,13 @@ from riskexplore.risk_score.scaled import solve_scaled_lcpa
 
 def make_problem(seed: int = 1, max_size: int = 5) -> RiskScoreProblem:
     """The stand-in: 4,601 rows, 57 skewed real-valued columns, a sparse logistic label."""
+    X, y = make_table(seed)
+    return RiskScoreProblem(X, y, max_size=max_size, **SETTINGS)
+
+
+def make_table(seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The stand-in's ``(X, y)``: also the checklists' real-valued table
+    (``checklists.py --parts real``)."""
     rng = np.random.default_rng(seed)
     n, d = 4601, 57
     Z = rng.normal(size=(n, d))
@@ -40,7 +47,7 @@ def make_problem(seed: int = 1, max_size: int = 5) -> RiskScoreProblem:
     beta[rng.choice(d, 8, replace=False)] = rng.normal(size=8)
     score = (X > np.median(X, axis=0)).astype(float) @ beta
     y = (rng.random(n) < 1 / (1 + np.exp(-(2 * score - 0.5)))).astype(int)
-    return RiskScoreProblem(X, y, max_size=max_size, **SETTINGS)
+    return X, y
 
 
 #: Where the screen engine's time went (``SolveResult.stats``).

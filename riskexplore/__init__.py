@@ -70,6 +70,10 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.evaluation.near_optimal import (
         near_optimal_risk_scores as near_optimal_risk_scores,
     )
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_survival_scores as near_optimal_survival_scores,
+    )
+    from riskexplore.evaluation.paths import survival_score_size_path as survival_score_size_path
 
     # beyond the optimum: near-optimal sets and the price of each feature
     from riskexplore.evaluation.prices import feature_prices as feature_prices

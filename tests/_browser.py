@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 from _gallery import gallery
 
+from riskexplore.cli.dashboard.server import start_voila, stop_process
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -33,6 +35,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+#: How long a dashboard may take to show its first button: kernel start + plotly import +
+#: widget scripts on a busy machine.
+DASHBOARD_LOAD_MS = 180_000
 #: URL prefixes a page may load; everything else is blocked and recorded.
 LOCAL_PREFIXES = ("http://127.0.0.1", "http://localhost", "data:", "blob:")
 
@@ -133,6 +138,41 @@ def screenshot(target, path: Path, **options) -> None:
     hashes = gallery.record(path)
     if hashes is not None:
         TAKEN[Path(path)] = hashes
+
+
+def full_page_screenshot(page, path: Path) -> None:
+    """A screenshot of a whole Voila page (it scrolls inside a container, not the body:
+    the viewport is made as tall as its content first, at most 9,000 pixels)."""
+    height = page.evaluate(
+        "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
+    page.wait_for_timeout(500)
+    screenshot(page, path, full_page=True)
+
+
+@contextlib.contextmanager
+def risk_dashboard(browser, tmp_path: Path, picture: Path):
+    """The risk dashboard served by Voila, open in a page 1280 pixels wide that loads
+    nothing from outside, its *Find the best score* button shown.
+
+    Yields ``(page, outside)`` (``outside``: the URLs blocked, for the test to assert
+    empty); on leaving, a full-page screenshot to ``picture``, then the page and the server
+    are closed.
+    """
+    log = open(tmp_path / "voila.log", "w")
+    proc, url = start_voila("risk", timeout=120, log_file=log)
+    context, page, _errors, outside = watched_page(browser, 1280, 1000)
+    picture.parent.mkdir(exist_ok=True)
+    try:
+        page.goto(url, timeout=DASHBOARD_LOAD_MS)
+        button(page, "Find the best score").wait_for(state="visible", timeout=DASHBOARD_LOAD_MS)
+        yield page, outside
+    finally:
+        full_page_screenshot(page, picture)
+        context.close()
+        stop_process(proc)
+        log.close()
 
 
 def settle_gallery(passed: bool) -> None:

@@ -46,6 +46,8 @@ ADDED = (
     "SurvivalScore",
     "fit_survival_score",
     "iter_fit_survival_score",
+    "near_optimal_survival_scores",
+    "survival_score_size_path",
 )
 
 #: Modules of work in progress (merged from main while it goes on) whose docstrings are

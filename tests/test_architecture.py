@@ -205,8 +205,16 @@ UPPER = ("evaluation", "figures", "exploration", "widgets", "report", "cli")
 #: Functions that name their family by design: the public shortcuts of one family.
 SHORTCUTS = {
     "riskexplore.evaluation.cv": ("risk_score_recipe",),
-    "riskexplore.evaluation.near_optimal": ("near_optimal_risk_scores", "near_optimal_checklists"),
-    "riskexplore.evaluation.paths": ("risk_score_size_path", "checklist_size_path"),
+    "riskexplore.evaluation.near_optimal": (
+        "near_optimal_risk_scores",
+        "near_optimal_checklists",
+        "near_optimal_survival_scores",
+    ),
+    "riskexplore.evaluation.paths": (
+        "risk_score_size_path",
+        "checklist_size_path",
+        "survival_score_size_path",
+    ),
 }
 
 #: Modules whose strings equal to a family's name mean something else (their imports are

@@ -43,6 +43,7 @@ References
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -53,6 +54,7 @@ import numpy as np
 from riskexplore.checklist.constraints import checklist_constraints_to_rows
 from riskexplore.checklist.rows import ALL, ChecklistRow, ErrorRow
 from riskexplore.core.constraints import check_name, close_matches_hint
+from riskexplore.core.distinct_rows import distinct_rows
 from riskexplore.core.params import Check, Interval, validate
 from riskexplore.core.rates import group_frame, group_labels
 from riskexplore.data.validation import check_training_data
@@ -257,8 +259,7 @@ class ChecklistProblem:
         X = self.X
         if X.shape[1] == 0:  # pragma: no cover - rejected by validation
             raise InputError("X has no items")
-        patterns, inverse = np.unique(X, axis=0, return_inverse=True)
-        inverse = np.asarray(inverse).ravel()
+        patterns, inverse = distinct_rows(X)
         self.patterns = patterns.astype(np.uint8)
         self.pattern_of_row = inverse
         U = patterns.shape[0]
@@ -296,6 +297,21 @@ class ChecklistProblem:
         for row in self.error_rows:
             for key in (*row.fn, *row.fp):
                 self.group_class_weights(key)  # validates the labels
+
+    def without_rows(self) -> ChecklistProblem:
+        """A copy without the table's rows (``X``, ``y``, ``weights``, the groups and
+        ``pattern_of_row``): the distinct patterns and everything else kept, for the
+        workers of a search that are given its arrays (a million rows stay here).
+
+        Returns
+        -------
+        ChecklistProblem
+            A shallow copy; its row-level attributes are None.
+        """
+        light = copy.copy(self)
+        light.X = light.y = light.weights = light.pattern_of_row = light.groups = None
+        light._group_rows, light._group_unique = {}, {}
+        return light
 
     # --- groups ------------------------------------------------------------------------
     def group_labels(self, by: Sequence[str] | None = None) -> list[str]:

@@ -221,7 +221,7 @@ def add_data(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_survival_outcome(parser: argparse.ArgumentParser) -> None:
+def add_survival_outcome(parser: argparse.ArgumentParser, *, one_horizon: bool = False) -> None:
     """``--time COL``, ``--event COL`` and ``--horizon H [H ...]``: a survival outcome (a
     survival score is fitted instead of a risk score).
 
@@ -229,19 +229,27 @@ def add_survival_outcome(parser: argparse.ArgumentParser) -> None:
     ----------
     parser : ArgumentParser
         The command's parser.
+    one_horizon : bool
+        A single ``--horizon H`` (default: the model's first), for a command that reads a
+        saved survival score rather than fitting one.
     """
-    group = parser.add_argument_group("survival outcome (fits a survival score)")
+    title = "a survival score" if one_horizon else "fits a survival score"
+    group = parser.add_argument_group(f"survival outcome ({title})")
     group.add_argument("--time", metavar="COL", help="follow-up time column (>= 0)")
     group.add_argument(
         "--event", metavar="COL", help="event column: 1 if the event happened, 0 if censored"
     )
-    group.add_argument(
-        "--horizon",
-        type=positive_finite_float,
-        nargs="+",
-        metavar="H",
-        help="time(s) at which the card reads the risk of the event, in the unit of --time",
-    )
+    if one_horizon:
+        horizon = {
+            "help": "the time of the predicted risks, in the unit of --time (default: the "
+            "model's first horizon)"
+        }
+    else:
+        horizon = {
+            "nargs": "+",
+            "help": "time(s) at which the card reads the risk of the event, in the unit of --time",
+        }
+    group.add_argument("--horizon", type=positive_finite_float, metavar="H", **horizon)
 
 
 def load_table(data: str, target: str | None):

@@ -58,7 +58,7 @@ def add_audit(parser: argparse.ArgumentParser) -> None:
 
 
 def check_audit(
-    args: argparse.Namespace, X: pd.DataFrame, y: pd.Series
+    args: argparse.Namespace, X: pd.DataFrame, y: pd.Series | None, *, load: bool = True
 ) -> tuple[pd.DataFrame, pd.Series] | None:
     """Check ``--audit`` and ``--audit-data`` against the data before the fit.
 
@@ -68,14 +68,17 @@ def check_audit(
         The parsed arguments.
     X : DataFrame
         The features.
-    y : Series
+    y : Series or None
         The outcome (its name is the outcome column ``--audit-data`` must have).
+    load : bool
+        Whether to read ``--audit-data`` here (False: the caller reads it, e.g. a survival
+        score's rows with their time and event).
 
     Returns
     -------
     (DataFrame, Series) or None
         The rows of ``--audit-data`` (the training data's columns, in their order, and the
-        outcome), or None without it.
+        outcome), or None without it (or with ``load=False``).
 
     Raises
     ------
@@ -92,7 +95,7 @@ def check_audit(
     if len(args.audit) > 2:
         raise CLIError(f"--audit is given {len(args.audit)} times; give one column or two")
     check_by(X, args.audit)
-    if path is None:
+    if path is None or not load:
         return None
     return load_audit_data(path, X, y)
 
@@ -157,10 +160,10 @@ def audit_report(
 
     Parameters
     ----------
-    model : RiskScore or Checklist
-        The fitted model.
+    model : fitted model
+        The fitted model (a risk score, a checklist, a survival score).
     X, y
-        The training data.
+        The training data (a survival score's ``y``: the structured time and event).
     args : Namespace
         The parsed arguments.
     audit_data : (DataFrame, Series), optional

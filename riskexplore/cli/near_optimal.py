@@ -1,12 +1,13 @@
 """``riskexplore near-optimal DATA``: every model within a tolerance of the optimum, with a
 certificate that none is missing.
 
-Takes the options of ``fit`` (risk scores) or of ``checklist`` (``--family checklist``);
-an option of the other family is refused. A family's options, their checks and how its data
-are read come from its command (:attr:`~riskexplore.core.registry.PlugIns.command`):
-``add_near_optimal_arguments(parser) -> names`` and ``near_optimal_problem(args, settings)
--> (X, y, name)``. Prints the set as a list (rank, distance to the
-best model, the model), or with ``--json`` one object
+Takes the options of ``fit`` (risk scores), of ``checklist`` (``--family checklist``) or
+of ``survival`` (``--family survival_score --time T --event E``); an option of another
+family only is refused (families may share one: ``--max-size``). A family's options, their
+checks and how its data are read come from its command
+(:attr:`~riskexplore.core.registry.PlugIns.command`): ``add_near_optimal_arguments(parser)
+-> names`` and ``near_optimal_problem(args, settings) -> (X, y, name)``. Prints the set as
+a list (rank, distance to the best model, the model), or with ``--json`` one object
 ``{"complete": ..., "optimum": ..., "models": [...]}`` (see
 :meth:`~riskexplore.evaluation.near_optimal.NearOptimalSet.to_dict`). Ctrl-C stops the
 search and prints the models found so far, marked incomplete.
@@ -40,8 +41,8 @@ __all__ = ["DESCRIPTION", "add_arguments", "check_range", "near_optimal_report",
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
-    "List every model within a tolerance of the optimum (relative for risk scores, in "
-    "weighted mistakes for checklists), best first, with a certificate that the list is "
+    "List every model within a tolerance of the optimum (relative for risk and survival "
+    "scores, in weighted mistakes for checklists), best first, with a certificate that the list is "
     "complete unless --max-models or the time limit cut it short."
 )
 
@@ -113,15 +114,16 @@ def check_range(settings: dict[str, Any], low: str, high: str, what: str) -> Non
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The family's settings that were given; an option of another family is an error."""
+    """The family's settings that were given; an option of another family only (not of
+    this one too) is an error."""
+    own = args.family_options[args.family]
     for family, options in args.family_options.items():
         if family == args.family:
             continue
         for option in options:
-            if getattr(args, option) is not None:
+            if option not in own and getattr(args, option) is not None:
                 flag = "--" + option.replace("_", "-")
                 raise CLIError(f"{flag} is an option of --family {family}, not {args.family}")
-    own = args.family_options[args.family]
     return {k: getattr(args, k) for k in own if getattr(args, k) is not None}
 
 

@@ -18,6 +18,7 @@ from riskexplore.cli.arguments import (
     nonnegative_float,
     nonnegative_int,
 )
+from riskexplore.cli.audit import add_audit, audit_json, audit_report, check_audit, print_audits
 from riskexplore.cli.binarization import add_binarization, print_summary
 from riskexplore.cli.errors import CLIError
 from riskexplore.cli.fit import add_points_range, binarization_arguments
@@ -26,10 +27,19 @@ from riskexplore.cli.output import ProgressPrinter, finite, print_model
 from riskexplore.cli.reporting import add_reporting, finish_reporting
 from riskexplore.cli.solving import run_solve
 from riskexplore.cli.validate import survival_rows
-from riskexplore.risk_score.problem import C0
+from riskexplore.data.survival import time_unit_of
+from riskexplore.risk_score.problem import C0, COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import iter_fit_survival_score
+from riskexplore.risk_score.survival.problem import survival_outcome
 
-__all__ = ["DESCRIPTION", "add_arguments", "run", "survival_report"]
+__all__ = [
+    "DESCRIPTION",
+    "add_arguments",
+    "add_near_optimal_arguments",
+    "near_optimal_problem",
+    "run",
+    "survival_report",
+]
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
@@ -44,8 +54,6 @@ _RISK_SCORE_ONLY = {
     "multiplier_min": None,
     "multiplier_max": None,
     "at_score": None,
-    "audit": None,
-    "audit_data": None,
     "scheduler": None,
 }
 
@@ -77,19 +85,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the card"
     )
+    add_audit(parser)
     add_reporting(parser)
 
 
-def _validation_rows(args: argparse.Namespace, X) -> tuple[Any, tuple] | None:
-    """The rows of ``--validate-data`` (read before the fit: a bad file fails early)."""
-    if args.validate_data is None:
+def _other_rows(args: argparse.Namespace, X, flag: str) -> tuple[Any, tuple] | None:
+    """The rows of ``--validate-data`` or ``--audit-data`` (``flag``): the training data's
+    columns and the time and event (read before the fit: a bad file fails early)."""
+    path = getattr(args, flag.removeprefix("--").replace("-", "_"))
+    if path is None:
         return None
-    rows, outcome, _ = survival_rows(args.validate_data, args.time, args.event)
+    rows, outcome, _ = survival_rows(path, args.time, args.event)
     missing = [str(c) for c in X.columns if str(c) not in [str(k) for k in rows.columns]]
     if missing:
         raise CLIError(
-            f"--validate-data {args.validate_data} lacks the columns {', '.join(missing)}: it "
-            "needs the time, the event and every column of the training data"
+            f"{flag} {path} lacks the columns {', '.join(missing)}: it needs the time, the "
+            "event and every column of the training data"
         )
     return rows[list(X.columns)], outcome
 
@@ -125,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
     """
     _check(args)
     X, (time, event), name = survival_rows(args.data, args.time, args.event)
-    validation_data = _validation_rows(args, X)
+    check_audit(args, X, None, load=False)  # (--audit-data: its rows have a time too)
+    audit_data = _other_rows(args, X, "--audit-data") if args.audit else None
+    validation_data = _other_rows(args, X, "--validate-data")
     binarization = binarization_arguments(args, X, name)
 
     def start(stop: threading.Event):
@@ -138,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             coef_max=args.coef_max,
             c0=args.c0,
             horizon=args.horizon,
+            time_unit=time_unit_of(args.time),  # "days" for a column named so; else none
             time_limit=args.time_limit,
             stop=stop,
             n_jobs=args.n_jobs,
@@ -145,13 +159,21 @@ def run(args: argparse.Namespace) -> int:
         )
 
     model = run_solve(start, None if args.json else ProgressPrinter())
+    if audit_data is not None:
+        audit_data = (audit_data[0], survival_outcome(*audit_data[1]))
+    audits = audit_report(model, X, survival_outcome(time, event), args, audit_data)
     if args.json:
         report = survival_report(model, name, len(X))
-        finish_reporting(model, X, (time, event), args, validation_data, report=report)
+        if audits:
+            report["audit"] = audit_json(audits)
+        finish_reporting(
+            model, X, (time, event), args, validation_data, audits=audits, report=report
+        )
         return print_model(model, report)
     print_summary(model, binarization)
     print_model(model, None)
-    finish_reporting(model, X, (time, event), args, validation_data)
+    print_audits(audits, args.audit_data)
+    finish_reporting(model, X, (time, event), args, validation_data, audits=audits)
     return 0
 
 
@@ -196,3 +218,73 @@ def survival_report(model, dataset: str, n_samples: int) -> dict[str, Any]:
     if model.binarizer is not None:
         report["binarizer"] = model.binarizer.to_dict()
     return report
+
+
+# --- near-optimal --family survival_score ----------------------------------------------
+#: The survival scores' options of ``near-optimal``: their own, and those they share with
+#: risk scores (``--max-size``, ``--coef-min``, ``--coef-max``, ``--c0``).
+_NEAR_OPTIMAL_OPTIONS = ("time", "event", "horizon", "max_size", "coef_min", "coef_max", "c0")
+
+
+def add_near_optimal_arguments(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """The survival scores' options of ``near-optimal``: ``--time``, ``--event``,
+    ``--horizon``, and the size, points and penalty options (added here unless another
+    family already added them).
+
+    Parameters
+    ----------
+    parser : ArgumentParser
+        The ``near-optimal`` parser.
+
+    Returns
+    -------
+    tuple of str
+        The options' names (``args`` attributes).
+    """
+    add_survival_outcome(parser)
+    group = parser.add_argument_group("survival scores (as for survival)")
+    for flag, kind, metavar in (
+        ("--max-size", nonnegative_int, "R"),
+        ("--coef-min", int, "A"),
+        ("--coef-max", int, "B"),
+        ("--c0", nonnegative_float, "C"),
+    ):
+        try:
+            group.add_argument(flag, type=kind, metavar=metavar)
+        except argparse.ArgumentError:  # the risk scores' option of the same meaning
+            pass
+    return _NEAR_OPTIMAL_OPTIONS
+
+
+def near_optimal_problem(args: argparse.Namespace, settings: dict[str, Any]):
+    """Check the survival settings given to ``near-optimal`` and read the rows: the time
+    and event columns leave ``settings`` (they are the outcome).
+
+    Parameters
+    ----------
+    args : Namespace
+        The parsed arguments.
+    settings : dict
+        The settings given (changed in place).
+
+    Returns
+    -------
+    tuple
+        ``(X, y, name)``, ``y`` the structured survival outcome.
+
+    Raises
+    ------
+    CLIError
+        Without ``--time`` and ``--event``, with ``--target``, or for a points range given
+        the wrong way round.
+    """
+    if args.time is None or args.event is None:
+        raise CLIError("--family survival_score needs both --time COL and --event COL")
+    if getattr(args, "target", None) is not None:
+        raise CLIError("--target: a survival score's outcome is --time and --event")
+    settings.pop("time"), settings.pop("event")
+    lo, hi = settings.get("coef_min", COEF_MIN), settings.get("coef_max", COEF_MAX)
+    if lo > hi:
+        raise CLIError(f"--coef-min {lo} exceeds --coef-max {hi}")
+    X, (time, event), name = survival_rows(args.data, args.time, args.event)
+    return X, survival_outcome(time, event), name

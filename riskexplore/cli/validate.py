@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from riskexplore.cli.arguments import load_table, positive_finite_float
+from riskexplore.cli.arguments import add_survival_outcome, load_table
 from riskexplore.cli.errors import CLIError, one_line
 from riskexplore.core.registry import families, family_of
 from riskexplore.errors import InputError
@@ -56,18 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("model", metavar="MODEL.json", help="a model written with --json")
     parser.add_argument("data", metavar="DATA", help="a CSV file (or a bundled dataset's name)")
     parser.add_argument("--target", metavar="COL", help="the 0/1 outcome column")
-    group = parser.add_argument_group("survival outcome (a survival score)")
-    group.add_argument("--time", metavar="COL", help="follow-up time column (>= 0)")
-    group.add_argument(
-        "--event", metavar="COL", help="event column: 1 if the event happened, 0 if censored"
-    )
-    group.add_argument(
-        "--horizon",
-        type=positive_finite_float,
-        metavar="H",
-        help="the time of the predicted risks, in the unit of --time (default: the model's "
-        "first horizon)",
-    )
+    add_survival_outcome(parser, one_horizon=True)
     parser.add_argument(
         "--json", action="store_true", help="print the validation as one JSON object"
     )

@@ -199,7 +199,7 @@ class PathPlot:
     traces : tuple of (name, column, subplot row, interval columns or None)
         One trace per metric; the first carries the certified interval.
     titles : tuple of str
-        The three subplot titles.
+        The three subplot titles (the figure has as many subplots as the traces' rows use).
     objective_label : str
         The y axis of the first subplot.
     middle_percent : bool
@@ -327,7 +327,8 @@ class AuditSpec:
     ----------
     metrics : tuple of str
         The metrics the audit's forest plot offers, in order (of ``"calibration"``,
-        ``"auc"``, ``"fnr"``, ``"fpr"``, ``"ppv"``); by default a classifier's.
+        ``"auc"``, ``"fnr"``, ``"fpr"``, ``"ppv"``; for a survival outcome
+        ``"observed_expected"``, ``"c_index"``); by default a classifier's.
     calibration_rule : callable or None
         ``(where, *, max_gap, limit, label, target) -> constraint``: the rule that limits
         a calibration finding (a risk score's

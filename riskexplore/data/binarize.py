@@ -20,6 +20,10 @@ round numbers nearby (:mod:`riskexplore.data.round_cuts`). Every item belongs to
 cannot give items (all missing, an identifier, constant) are skipped with a
 :class:`~riskexplore.errors.DataWarning` (:mod:`riskexplore.data.column_screen`).
 
+This module is the transformer; the items themselves and their names are
+:mod:`riskexplore.data.items`, the cut points of threshold items
+:mod:`riskexplore.data.thresholds`, the categories :mod:`riskexplore.data.categories`.
+
 >>> import pandas as pd
 >>> X = pd.DataFrame({"pH": [7.1, 7.3, 7.4, 7.2], "sex": ["F", "M", "M", "F"]})
 >>> b = Binarizer(thresholds={"pH": [("<=", 7.29)]}).fit(X)
@@ -29,172 +33,38 @@ cannot give items (all missing, an identifier, constant) are skipped with a
 
 from __future__ import annotations
 
-import math
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
+from riskexplore.data.categories import (
+    as_fitted_categories,
+    category_counts,
+    sorted_levels,
+)
 from riskexplore.data.column_screen import skip_column, unusable_reason
-from riskexplore.data.round_cuts import round_cut_points
-from riskexplore.data.validation import check_unique_names
+from riskexplore.data.items import (
+    COMPLEMENT,
+    Item,
+    compare,
+    format_value,
+    name_items,
+    plain_value,
+)
+from riskexplore.data.thresholds import parse_thresholds, threshold_cuts
+from riskexplore.data.validation import check_unique_names, listing
 from riskexplore.errors import InputError
 
 __all__ = ["Binarizer", "Item"]
 
-_SHOW = 5  # how many names or values an error message lists before "..."
 _FORMAT = "riskexplore.Binarizer"
 _VERSION = 1
 
-# canonical (ASCII) operator -> symbol used in item names
-_SYMBOL = {">=": "≥", ">": ">", "<=": "≤", "<": "<", "==": "=", "!=": "≠"}
-_COMPLEMENT = {">=": "<", "<": ">=", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
-_OPERATORS = {
-    ">=": ">=",
-    "≥": ">=",
-    "=>": ">=",
-    ">": ">",
-    "<=": "<=",
-    "≤": "<=",
-    "=<": "<=",
-    "<": "<",
-}
 _KINDS = ("numeric", "categorical", "binary", "thresholds")
 _MISSING_POLICIES = ("zero", "indicator", "error")
-
-
-def _listing(items, limit: int = _SHOW) -> str:
-    items = list(items)
-    shown = [repr(x) if isinstance(x, str) else str(x) for x in items[:limit]]
-    more = len(items) - limit
-    return ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
-
-
-def _plain(value):
-    """A numpy / pandas scalar as the equivalent Python scalar (JSON-friendly)."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    return value
-
-
-def _category_key(value):
-    """A category as written in any file: a number for number-like values (``1``, ``1.0``,
-    ``"1"``, ``" 1 "``), else the text without surrounding spaces."""
-    value = _plain(value)
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return value
-    text = str(value).strip()
-    try:
-        return _plain(float(text))
-    except ValueError:
-        return text
-
-
-def _as_fitted_categories(series: pd.Series, categories) -> pd.Series:
-    """``series`` with each value that is not a fitted category but is written like exactly
-    one of them (``"1"`` for ``1``, ``1`` for ``"1"``, ``"yes "`` for ``"yes"``) replaced by
-    that category: the same column read from another file (strings instead of numbers) must
-    give the same items, not silently none."""
-    unseen = ~series.isin(categories) & series.notna()
-    if not unseen.any():
-        return series
-    keys: dict = {}
-    for category in categories:
-        keys.setdefault(_category_key(category), []).append(category)
-    mapping = {}
-    for value in pd.unique(series[unseen].to_numpy(dtype=object)):
-        match = keys.get(_category_key(value), [])
-        if len(match) == 1:
-            mapping[value] = match[0]
-    if not mapping:
-        return series
-    return series.map(lambda value: mapping.get(value, value))
-
-
-def format_value(value) -> str:
-    """Compact text of a threshold or category: ``55``, ``7.29``, ``0.3333``, ``Male``.
-
-    Integers (and integral floats) are written without ``.0``; other floats rounded to
-    4 significant digits but at least to integers (``12345.6`` -> ``12346``, as the
-    adaptive thresholds are rounded), never in exponent notation; anything else with
-    ``str``.
-
-    Parameters
-    ----------
-    value : Any
-        A threshold or category.
-
-    Returns
-    -------
-    str
-        Its text.
-    """
-    value = _plain(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return str(value)
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if not math.isfinite(value):
-        return str(value)
-    value = _round_threshold(value)
-    if value.is_integer():
-        return str(int(value))
-    return np.format_float_positional(value, trim="-")
-
-
-def _round_threshold(value: float) -> float:
-    """Round to 4 significant digits, but never below integer precision (12345.6 -> 12346)."""
-    if value == 0 or not math.isfinite(value):
-        return float(value)
-    decimals = max(0, 3 - math.floor(math.log10(abs(value))))
-    return float(round(value, decimals))
-
-
-@dataclass(frozen=True)
-class Item:
-    """One binary item: ``1[column op value]`` with a readable ``name``.
-
-    ``op`` is one of ``">="``, ``">"``, ``"<="``, ``"<"`` (threshold items) or ``"=="``,
-    ``"!="`` (categorical and binary items; a binary column ``c`` gives the items
-    ``c == 1`` named ``"c"`` and ``c != 1`` named ``"not c"``) or ``"missing"`` (the
-    item ``"c missing"`` of the ``missing="indicator"`` policy; its ``value`` is None).
-    """
-
-    name: str
-    column: str
-    op: str
-    value: object
-
-    def to_dict(self) -> dict:
-        """The item as a JSON-ready dict (see :meth:`from_dict`)."""
-        return {"name": self.name, "column": self.column, "op": self.op, "value": self.value}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Item:
-        """The item of a dict of :meth:`to_dict`.
-
-        Parameters
-        ----------
-        data : dict
-            The item's ``name``, ``column``, ``op`` and ``value``.
-
-        Returns
-        -------
-        Item
-            The item.
-        """
-        return cls(str(data["name"]), str(data["column"]), str(data["op"]), data["value"])
-
-    def describe(self) -> str:
-        """The item in words (``age ≥ 54``, ``cp = 2``)."""
-        return self.name
 
 
 class Binarizer(TransformerMixin, BaseEstimator):
@@ -361,7 +231,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise InputError(f"max_categories_auto must be an integer >= 0, not {m!r}")
 
     def _user_thresholds(self, columns) -> dict:
-        return _parse_thresholds(self.thresholds or {}, columns)
+        return parse_thresholds(self.thresholds or {}, columns)
 
     # --- fit ---------------------------------------------------------------------------
     @staticmethod
@@ -412,7 +282,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         clash = [c for c in user if c in forced]
         if clash:
             raise InputError(
-                f"columns {_listing(clash)} have thresholds and are listed as categorical; "
+                f"columns {listing(clash)} have thresholds and are listed as categorical; "
                 "choose one"
             )
 
@@ -432,7 +302,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 numbers_ = self._numeric(col, values)
                 levels = np.unique(numbers_)
             else:
-                levels = self._levels(values)
+                levels = sorted_levels(values)
             if len(levels) == 1:
                 reason = f"constant (every non-missing value is {format_value(levels[0])})"
                 skip_column(dropped, col, reason)
@@ -443,15 +313,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if kind == "thresholds":
                 cuts = list(user[col])
             elif kind == "numeric":
-                cuts = _cuts(numbers_, levels, self.method, self.n_quantiles, self.round_cuts)
+                cuts = threshold_cuts(
+                    numbers_, levels, self.method, self.n_quantiles, self.round_cuts
+                )
             else:
-                categories[col] = [_plain(v) for v in levels]
+                categories[col] = [plain_value(v) for v in levels]
                 items += self._categorical_items(col, kind, categories[col], values)
                 continue
             thresholds[col] = cuts
             items += [(col, op, value) for op, value in cuts]
             if self.complements:
-                items += [(col, _COMPLEMENT[op], value) for op, value in cuts]
+                items += [(col, COMPLEMENT[op], value) for op, value in cuts]
 
         if not kinds:
             why = "; ".join(f"{c!r} is {r}" for c, r in dropped.items()) or "X has no columns"
@@ -460,7 +332,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         # items and the missing-value item last
         order = {c: j for j, c in enumerate(columns)}
         items.sort(key=lambda it: (order[it[0]], it[1] == "missing"))
-        self.items_ = _name_items(items, kinds)
+        self.items_ = name_items(items, kinds)
         self.item_groups_ = {item.name: item.column for item in self.items_}
         self.column_kinds_ = kinds
         self.categories_ = categories
@@ -480,8 +352,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         unknown = [c for c in spec if c not in columns]
         if unknown:
             raise InputError(
-                f"categorical names columns not in the data: {_listing(unknown)}; "
-                f"columns are {_listing(columns)}"
+                f"categorical names columns not in the data: {listing(unknown)}; "
+                f"columns are {listing(columns)}"
             )
         return spec
 
@@ -535,15 +407,6 @@ class Binarizer(TransformerMixin, BaseEstimator):
             raise InputError(f"column {col!r} has infinite values; replace them")
         return out
 
-    @staticmethod
-    def _levels(values: pd.Series) -> list:
-        levels = list(pd.unique(values.to_numpy(dtype=object)))
-        levels = [_plain(v) for v in levels]
-        try:
-            return sorted(levels)
-        except TypeError:
-            return sorted(levels, key=lambda v: (type(v).__name__, str(v)))
-
     def _categorical_items(self, col, kind, levels, values) -> list:
         if kind == "binary":
             one = True if isinstance(levels[-1], bool) else 1
@@ -551,7 +414,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             return out + ([(col, "!=", one)] if self.complements else [])
         two_valued = self.method == "adaptive" and len(levels) == 2
         if self.method == "fixed" or (two_valued and not self.complements):
-            counts = _counts(values)
+            counts = category_counts(values)
             # fixed: the most common category (ties: the smallest); two values without
             # complements: the less common one (ties: the later sorted), as one item
             pick = max if self.method == "fixed" else min
@@ -561,7 +424,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         else:
             chosen = levels
         if self.min_rows > 1:  # a category of a few rows would let points fit those rows
-            counts = _counts(values)
+            counts = category_counts(values)
             chosen = [v for v in chosen if counts.get(v, 0) >= self.min_rows]
         out = [(col, "==", v) for v in chosen]
         if self.complements and not two_valued:
@@ -596,17 +459,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 values = self._numeric(col, series)
                 with np.errstate(invalid="ignore"):
                     for item in items:
-                        hit = _compare(values, item.op, float(item.value))
+                        hit = compare(values, item.op, float(item.value))
                         out[item.name] = hit & ~missing
                 continue
-            series = _as_fitted_categories(series, self.categories_[col])
+            series = as_fitted_categories(series, self.categories_[col])
             known = series.isin(self.categories_[col]).to_numpy()
             unseen = ~known & ~missing
             if self.unknown == "error" and unseen.any():
                 examples = pd.unique(series[unseen].to_numpy(dtype=object))
                 raise InputError(
                     f"column {col!r} has {int(unseen.sum())} rows with categories not seen "
-                    f"at fit: {_listing(examples)}; use unknown='ignore' or refit"
+                    f"at fit: {listing(examples)}; use unknown='ignore' or refit"
                 )
             for item in items:
                 equal = series.isin([item.value]).to_numpy() & ~missing
@@ -635,7 +498,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         absent = [c for c in needed if c not in X.columns]
         if absent:
             raise InputError(
-                f"X is missing {len(absent)} column(s) used at fit: {_listing(absent)}; "
+                f"X is missing {len(absent)} column(s) used at fit: {listing(absent)}; "
                 "pass the same columns as at fit"
             )
         return X
@@ -700,7 +563,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.column_kinds_ = dict(data["column_kinds"])
         bad = [k for k in self.column_kinds_.values() if k not in _KINDS]
         if bad:
-            raise InputError(f"serialised Binarizer has unknown column kinds: {_listing(bad)}")
+            raise InputError(f"serialised Binarizer has unknown column kinds: {listing(bad)}")
         self.categories_ = {c: list(v) for c, v in data["categories"].items()}
         self.thresholds_ = {c: [tuple(x) for x in v] for c, v in data["thresholds"].items()}
         self.dropped_columns_ = dict(data["dropped_columns"])
@@ -709,115 +572,6 @@ class Binarizer(TransformerMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray(data["columns"], dtype=object)
         self.n_features_in_ = len(self.feature_names_in_)
         return self
-
-
-def _parse_thresholds(spec, columns) -> dict:
-    """User cut-offs ``{col: [(op, value), ...]}`` of a ``thresholds`` spec (checked)."""
-    if not isinstance(spec, dict):
-        raise InputError(
-            f"thresholds must be a dict {{column: [cut-offs]}}, not {type(spec).__name__}"
-        )
-    unknown = [c for c in spec if c not in columns]
-    if unknown:
-        raise InputError(
-            f"thresholds name columns not in the data: {_listing(unknown)}; "
-            f"columns are {_listing(columns)}"
-        )
-    out = {}
-    for col, cuts in spec.items():
-        if isinstance(cuts, (numbers.Real, tuple)) or (
-            isinstance(cuts, list) and len(cuts) == 2 and isinstance(cuts[0], str)
-        ):
-            cuts = [cuts]
-        parsed = []
-        for cut in cuts:
-            if isinstance(cut, (tuple, list)) and len(cut) == 2 and isinstance(cut[0], str):
-                op, value = cut
-                if op.strip() not in _OPERATORS:
-                    raise InputError(
-                        f"thresholds for {col!r}: unknown operator {op!r}; "
-                        "use one of ≥ (>=), >, ≤ (<=), <"
-                    )
-                op = _OPERATORS[op.strip()]
-            else:
-                op, value = ">=", cut
-            value = _plain(value)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, numbers.Real)
-                or not math.isfinite(value)
-            ):
-                raise InputError(
-                    f"thresholds for {col!r}: cut-off {value!r} is not a finite number"
-                )
-            if (op, value) not in parsed:
-                parsed.append((op, value))
-        if not parsed:
-            raise InputError(f"thresholds for {col!r} is empty; give at least one cut-off")
-        out[col] = parsed
-    return out
-
-
-def _cuts(numbers_: np.ndarray, levels: np.ndarray, method, n_quantiles, round_) -> list:
-    """Threshold (op, value) pairs of a numeric column, deduplicated by training split."""
-    if method == "fixed":
-        raw = [float(np.median(numbers_))]
-    else:
-        qs = np.arange(1, n_quantiles) / n_quantiles
-        raw = [float(v) for v in np.quantile(numbers_, qs)]
-    integral = bool(np.all(np.mod(levels, 1) == 0))
-    values = [float(math.ceil(v)) if integral else _round_threshold(v) for v in raw]
-    if round_:
-        values = round_cut_points(numbers_, values, integral=integral)
-    cuts, seen = [], set()
-    for value in values:
-        value = _plain(value)
-        for op in (">=", ">"):
-            mask = numbers_ >= value if op == ">=" else numbers_ > value
-            if mask.all() or not mask.any():
-                continue
-            key = np.packbits(mask).tobytes()
-            if key not in seen:
-                seen.add(key)
-                cuts.append((op, value))
-            break
-    return cuts
-
-
-def _counts(values: pd.Series) -> dict:
-    """Category -> number of rows, the categories as :func:`_plain` gives them."""
-    return pd.Series([_plain(v) for v in values.to_numpy(dtype=object)]).value_counts().to_dict()
-
-
-def _name_items(raw, kinds: dict) -> list:
-    """Items with readable, unique names from (column, op, value) triples."""
-    items, used = [], set()
-    for col, op, value in raw:
-        if op == "missing":
-            name = f"{col} missing"
-        elif kinds[col] == "binary":
-            name = col if op == "==" else f"not {col}"
-        else:
-            name = f"{col} {_SYMBOL[op]} {format_value(value)}"
-        base, k = name, 1
-        while name in used:
-            k += 1
-            name = f"{base} #{k}"
-        used.add(name)
-        items.append(Item(name, col, op, value))
-    return items
-
-
-def _compare(values: np.ndarray, op: str, value: float) -> np.ndarray:
-    if op == ">=":
-        return values >= value
-    if op == ">":
-        return values > value
-    if op == "<=":
-        return values <= value
-    if op == "<":
-        return values < value
-    raise InputError(f"unknown item operator {op!r}")
 
 
 def _weighted_rows(X: pd.DataFrame, sample_weight) -> pd.DataFrame:

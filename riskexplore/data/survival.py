@@ -22,11 +22,22 @@ round and is refused.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from riskexplore.errors import InputError
 
-__all__ = ["check_survival_outcome", "check_survival_weights"]
+__all__ = ["TIME_UNITS", "check_survival_outcome", "check_survival_weights", "time_unit_of"]
+
+#: The units a time column's name may give, by the words that name them.
+TIME_UNITS = {
+    "days": ("day", "days", "d"),
+    "weeks": ("week", "weeks", "wk", "wks"),
+    "months": ("month", "months", "mo", "mos"),
+    "years": ("year", "years", "yr", "yrs"),
+    "hours": ("hour", "hours", "h", "hr", "hrs"),
+}
 
 
 def _as_1d(values, name: str) -> np.ndarray:
@@ -202,3 +213,22 @@ def check_survival_weights(weights, n: int) -> np.ndarray:
     if not w.sum() > 0:
         raise InputError("every weight is 0; give some rows a positive weight")
     return w
+
+
+def time_unit_of(column: str | None) -> str | None:
+    """The unit a time column's name gives (``"days"`` for ``days``, ``followup_months``
+    or ``time (years)``), or None when it names none (``futime``, ``time``).
+
+    Parameters
+    ----------
+    column : str or None
+        The column's name.
+
+    Returns
+    -------
+    str or None
+        One of :data:`TIME_UNITS`' keys, or None.
+    """
+    words = re.findall(r"[a-z]+", str(column or "").lower())
+    found = [unit for unit, names in TIME_UNITS.items() if any(w in names for w in words)]
+    return found[0] if len(found) == 1 else None

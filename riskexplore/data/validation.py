@@ -25,14 +25,30 @@ __all__ = [
     "check_training_data",
     "check_training_features",
     "check_unique_names",
+    "listing",
     "split_outcome",
 ]
 
 _SHOW = 5  # how many names or values an error message lists before "..."
 
 
-def _listing(items, limit: int = _SHOW) -> str:
-    shown = [repr(x) if isinstance(x, str) else str(x) for x in list(items)[:limit]]
+def listing(items, limit: int = _SHOW) -> str:
+    """Names or values for a message: ``'a', 'b', 3, ... (4 more)``.
+
+    Parameters
+    ----------
+    items : iterable
+        The names or values (strings quoted).
+    limit : int
+        How many are written before ``... (N more)``.
+
+    Returns
+    -------
+    str
+        The text.
+    """
+    items = list(items)
+    shown = [repr(x) if isinstance(x, str) else str(x) for x in items[:limit]]
     more = len(items) - limit
     return ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
 
@@ -138,7 +154,7 @@ def _check_finite(X: np.ndarray, names: list[str]) -> None:
             j = int(columns[0])
             first = int(np.flatnonzero(bad[:, j])[0])
             others = [names[k] for k in columns[1:]]
-            also = f" (also in {_listing(others)})" if others else ""
+            also = f" (also in {listing(others)})" if others else ""
             raise InputError(
                 f"feature {names[j]!r} has {kind} values in {int(counts[j])} of {X.shape[0]} "
                 f"rows (first at row position {first}){also}; drop or impute those rows, "
@@ -177,7 +193,7 @@ def check_magnitude(X: np.ndarray, names: list[str], limit: float, model: str) -
     j = int(columns[0])
     row = int(np.argmax(np.abs(X[:, j])))
     others = [names[k] for k in columns[1:]]
-    also = f" (also {_listing(others)})" if others else ""
+    also = f" (also {listing(others)})" if others else ""
     raise InputError(
         f"feature {names[j]!r} has a value of {X[row, j]:,.6g} (row position {row}){also}; "
         f"{model} allows values between -{limit:,.0f} and {limit:,.0f}: rescale the column "
@@ -261,7 +277,7 @@ def _select_columns(X: pd.DataFrame, names: list[str], role: str) -> pd.DataFram
     missing = [n for n in names if n not in labels]
     if missing:
         raise InputError(
-            f"X is missing {len(missing)} feature column(s) {role}: {_listing(missing)}; "
+            f"X is missing {len(missing)} feature column(s) {role}: {listing(missing)}; "
             "add them with the same names"
         )
     positions = []
@@ -310,7 +326,7 @@ def _outcome(y, n: int) -> np.ndarray:
         except TypeError:
             shown = list(labels)
         raise InputError(
-            f"outcome has {len(labels)} distinct values ({_listing(shown)}) but must be "
+            f"outcome has {len(labels)} distinct values ({listing(shown)}) but must be "
             "binary; group or threshold it into two classes"
         )
     if order is not None:
@@ -482,7 +498,7 @@ def check_features(X, feature_names) -> np.ndarray:
         if array.shape[1] != len(names):
             raise InputError(
                 f"X has {array.shape[1]} columns but the model uses {len(names)} features "
-                f"({_listing(names)}); give them in training order or pass a DataFrame"
+                f"({listing(names)}); give them in training order or pass a DataFrame"
             )
         out = _array_to_float(array, names)
     _check_finite(out, names)
@@ -530,7 +546,7 @@ def split_outcome(frame, target=None):
         if not matches:
             raise InputError(
                 f"unknown outcome column {target!r}; available columns: "
-                f"{_listing([str(c) for c in frame.columns], limit=20)}"
+                f"{listing([str(c) for c in frame.columns], limit=20)}"
             )
         if len(matches) > 1:
             raise InputError(f"{len(matches)} columns are named {target!r}; keep only one")

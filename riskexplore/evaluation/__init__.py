@@ -66,10 +66,14 @@ if TYPE_CHECKING:  # the public names (imported on first use)
     from riskexplore.evaluation.near_optimal import (
         near_optimal_risk_scores as near_optimal_risk_scores,
     )
+    from riskexplore.evaluation.near_optimal import (
+        near_optimal_survival_scores as near_optimal_survival_scores,
+    )
     from riskexplore.evaluation.paths import SizePath as SizePath
     from riskexplore.evaluation.paths import checklist_size_path as checklist_size_path
     from riskexplore.evaluation.paths import risk_score_size_path as risk_score_size_path
     from riskexplore.evaluation.paths import size_path as size_path
+    from riskexplore.evaluation.paths import survival_score_size_path as survival_score_size_path
     from riskexplore.evaluation.prices import FeaturePrices as FeaturePrices
     from riskexplore.evaluation.prices import feature_prices as feature_prices
     from riskexplore.evaluation.tables import metrics_table as metrics_table

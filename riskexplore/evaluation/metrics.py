@@ -41,7 +41,10 @@ import pandas as pd
 from scipy.stats import beta
 
 from riskexplore.core.rates import error_rates, group_labels, group_rates, worst_gap
+from riskexplore.core.registry import families
+from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
+from riskexplore.evaluation.survival.concordance import harrell_c
 
 __all__ = [
     "MAX_DISTINCT_SCORES",
@@ -645,6 +648,8 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
     dict
         The metrics.
     """
+    if outcome_of(model) == "survival":
+        return survival_model_metrics(model, X, y)
     yb = as_binary_outcome(y)
     if predicts_risk(model):
         out = risk_score_metrics(model, X, yb)
@@ -661,6 +666,58 @@ def model_metrics(model, X, y, groups=None) -> dict[str, Any]:
             rates.pop(key, None)
         out.update(rates)
     return out
+
+
+def outcome_of(model) -> str:
+    """The kind of outcome a model predicts: its family's (``"binary"``, ``"survival"``),
+    ``"binary"`` for a model of no registered family (a scikit-learn classifier).
+
+    Parameters
+    ----------
+    model : object
+        A fitted model.
+
+    Returns
+    -------
+    str
+        The kind.
+    """
+    for family in families():
+        if isinstance(model, family.model_type):
+            return family.outcome
+    return "binary"
+
+
+def survival_model_metrics(model, X, y) -> dict[str, Any]:
+    """Metrics of a model of a time to event (a survival score) on rows ``(X, y)``: ``n``,
+    ``events``, Harrell's ``c_index`` of its total points, its ``size``, certificate and
+    ``objective`` (the training rows', as the model reports it).
+
+    Parameters
+    ----------
+    model : object
+        A fitted model whose family's outcome is ``"survival"`` (``total_points``).
+    X : DataFrame or array
+        The rows.
+    y : structured array or (time, event)
+        Their survival outcome.
+
+    Returns
+    -------
+    dict
+        The metrics.
+    """
+    time, event = check_survival_outcome(y)
+    scores = np.asarray(model.total_points(X), dtype=float)
+    objective = getattr(model, "objective", None)
+    return {
+        "n": len(time),
+        "events": int(event.sum()),
+        "c_index": float(harrell_c(time, event, scores).estimate),
+        "size": _model_size(model),
+        **_certificate_fields(model),
+        "objective": float(objective) if isinstance(objective, (int, float)) else math.nan,
+    }
 
 
 def summarize(values: Mapping[str, Any]) -> str:

@@ -47,11 +47,13 @@ __all__ = [
     "near_optimal_checklists",
     "near_optimal_models",
     "near_optimal_risk_scores",
+    "near_optimal_survival_scores",
     "set_metrics",
 ]
 
-#: Metrics kept per model and split (those the model's family has).
-METRICS = ("auc", "cal", "loss", "error", "fnr", "fpr")
+#: Metrics kept per model and split (those the model's family has; ``c_index``: Harrell's
+#: C of a survival score).
+METRICS = ("auc", "cal", "loss", "error", "fnr", "fpr", "c_index")
 
 #: Why a set is incomplete, in words.
 REASONS = {
@@ -573,6 +575,69 @@ def near_optimal_checklists(
         X,
         y,
         family="checklist",
+        tolerance=tolerance,
+        max_models=max_models,
+        time_limit=time_limit,
+        stop=stop,
+        constraints=constraints,
+        X_test=X_test,
+        y_test=y_test,
+        **settings,
+    )
+
+
+def near_optimal_survival_scores(
+    X,
+    y,
+    *,
+    tolerance: float = 0.01,
+    max_models: int = 100,
+    time_limit: float = math.inf,
+    stop: StopRequest = None,
+    constraints: Iterable = (),
+    X_test=None,
+    y_test=None,
+    **settings: Any,
+) -> NearOptimalSet:
+    """Every survival score with objective at most ``(1 + tolerance)`` times the optimum.
+
+    A model is its points (no intercept); the objective is the mean Cox loss plus ``c0``
+    per item, as for :func:`~riskexplore.fit_survival_score`, whose settings this takes.
+    The set is *complete* (``result.complete``) when the search proved that no other
+    model lies within the tolerance. Each model has its own Breslow baseline, its
+    certified ``distance`` to the best one and Harrell's C (``train_c_index``,
+    ``test_c_index``).
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        Training rows (a raw table is binarized).
+    y : structured array
+        ``[("event", bool), ("time", float)]`` (e.g. ``sksurv.util.Surv.from_arrays``).
+    tolerance, max_models, time_limit, stop, constraints
+        As for :func:`near_optimal_risk_scores`.
+    X_test, y_test : optional
+        Held-out rows and their survival outcome, for ``test_c_index``.
+    **settings
+        Settings of ``fit_survival_score`` (``max_size``, ``coef_min``, ``coef_max``,
+        ``c0``, ``horizon``, ``binarize``, ``cut_pool``, ...).
+
+    Returns
+    -------
+    NearOptimalSet
+        The survival scores, best first.
+
+    Raises
+    ------
+    InputError
+        For unusable data, settings or tolerance.
+    InfeasibleError
+        If no survival score obeys the settings and constraints.
+    """
+    return near_optimal_models(
+        X,
+        y,
+        family="survival_score",
         tolerance=tolerance,
         max_models=max_models,
         time_limit=time_limit,

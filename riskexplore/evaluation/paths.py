@@ -7,7 +7,8 @@ warm-started from the previous one (risk scores also share one
 :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool`, since loss cuts depend only on the data),
 and reports each size's certificate and certified intervals (see
 :mod:`riskexplore.risk_score.size_path`); this module adds the train and test metrics.
-:func:`risk_score_size_path` and :func:`checklist_size_path` are the two families' paths.
+:func:`risk_score_size_path`, :func:`checklist_size_path` and
+:func:`survival_score_size_path` are the families' paths.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from riskexplore.core.registry import DEFAULT_FAMILY, ModelFamily, get_family
 from riskexplore.errors import InfeasibleError, InputError
 from riskexplore.evaluation.metrics import model_metrics
 
-__all__ = ["SizePath", "checklist_size_path", "risk_score_size_path", "size_path"]
+__all__ = [
+    "SizePath",
+    "checklist_size_path",
+    "risk_score_size_path",
+    "size_path",
+    "survival_score_size_path",
+]
 
 RowCallback = Callable[[dict[str, Any]], None]
 
@@ -390,6 +397,58 @@ def checklist_size_path(
         groups=groups,
         test_groups=test_groups,
         callback=callback,
+        stop=stop,
+        **fit_kwargs,
+    )
+
+
+def survival_score_size_path(
+    X,
+    y,
+    *,
+    sizes=None,
+    time_limit_per_size: float = 60.0,
+    X_test=None,
+    y_test=None,
+    callback: RowCallback | None = None,
+    cut_pool=None,
+    stop=None,
+    **fit_kwargs: Any,
+) -> SizePath:
+    """The size path of survival scores (:func:`size_path` with
+    ``family="survival_score"``): the certified best score of each size, its Cox loss
+    (``cox_loss`` in ``[loss_lower, loss_upper]``) and Harrell's C (``train_c_index``,
+    ``test_c_index``).
+
+    Parameters
+    ----------
+    X : DataFrame or array
+        Training rows (a raw table is binarized once).
+    y : structured array
+        ``[("event", bool), ("time", float)]``.
+    sizes, time_limit_per_size, callback, cut_pool, stop
+        As for :func:`size_path`.
+    X_test, y_test : optional
+        Held-out rows and their survival outcome.
+    **fit_kwargs
+        Other arguments of :func:`~riskexplore.fit_survival_score` (``horizon``,
+        ``coef_min``, ``coef_max``, ``c0``, ``constraints``, ``n_jobs``, ...).
+
+    Returns
+    -------
+    SizePath
+        One row per size; ``path.models`` the survival scores.
+    """
+    return size_path(
+        X,
+        y,
+        family="survival_score",
+        sizes=sizes,
+        time_limit_per_size=time_limit_per_size,
+        X_test=X_test,
+        y_test=y_test,
+        callback=callback,
+        cut_pool=cut_pool,
         stop=stop,
         **fit_kwargs,
     )

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from riskexplore.core.registry import DEFAULT_FAMILY, AuditSpec, family_of, find_family
+from riskexplore.core.registry import DEFAULT_FAMILY, AuditSpec, find_family
 from riskexplore.errors import InputError, RiskExploreError
 from riskexplore.evaluation.audit.findings import Finding
 from riskexplore.evaluation.audit.rules import SuggestedRule, rule_available, rule_for_finding
@@ -40,25 +40,12 @@ METRIC_WORDS: dict[str, str] = {
     "fnr": "missed cases (false negative rate)",
     "fpr": "false alarms (false positive rate)",
     "ppv": "right when flagged (positive predictive value)",
+    "observed_expected": "observed against predicted risk (1: as predicted)",
+    "c_index": "telling patients apart (C-index)",
 }
 
 _RUNS = ("unconstrained", "constrained")
 _DATA = ("train", "test")
-
-
-def _outcome_kind(model) -> str | None:
-    """Why the audit cannot take ``model``'s outcome (groups' rates and AUC need 0/1
-    outcomes), or None when it can (a binary family's model, or a model of no family)."""
-    try:
-        family = family_of(model)
-    except InputError:
-        return None
-    if family.outcome == "binary":
-        return None
-    return (
-        f"The By group view is for yes/no outcomes; it is not offered for a "
-        f"{family.label.lower()} yet."
-    )
 
 
 @dataclass(frozen=True)
@@ -180,7 +167,8 @@ class AuditState:
         models : mapping
             ``"unconstrained"`` / ``"constrained"`` -> fitted model.
         X, y
-            The training rows (a DataFrame holding the group columns).
+            The training rows (a DataFrame holding the group columns) and the outcome the
+            model's family takes (a survival score's: the structured time and event).
         X_test, y_test : optional
             The held-out rows.
 
@@ -198,10 +186,6 @@ class AuditState:
         if model is None:
             which = "without" if s["run"] == "unconstrained" else "with"
             self.clear(f"No model {which} your rules yet: run that search first.")
-            return None
-        kind = _outcome_kind(model)
-        if kind is not None:
-            self.clear(kind)
             return None
         if s["data"] == "test":
             if X_test is None or y_test is None or len(y_test) == 0:

@@ -9,10 +9,13 @@ setting :data:`TIME_SETTING`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
 from riskexplore.core.registry import families
+from riskexplore.data.survival import time_unit_of
 from riskexplore.errors import InputError
 
 __all__ = [
@@ -46,6 +49,13 @@ def _is_event(values: pd.Series) -> bool:
     return set(pd.unique(values.astype(float, errors="ignore"))) <= {0, 1}
 
 
+def _columns_where(frame: pd.DataFrame | None, test: Callable[[pd.Series], bool]) -> list[str]:
+    """The names of the columns of ``frame`` (none without a table) that pass ``test``."""
+    if frame is None:
+        return []
+    return [str(c) for c in frame.columns if test(frame[c])]
+
+
 def time_column_options(frame: pd.DataFrame | None) -> list[str]:
     """Columns that can be a follow-up time: numbers ``>= 0``, none missing, more than two
     distinct values.
@@ -60,9 +70,7 @@ def time_column_options(frame: pd.DataFrame | None) -> list[str]:
     list of str
         The column names, in the table's order.
     """
-    if frame is None:
-        return []
-    return [str(c) for c in frame.columns if _is_time(frame[c])]
+    return _columns_where(frame, _is_time)
 
 
 def event_column_options(frame: pd.DataFrame | None) -> list[str]:
@@ -78,9 +86,7 @@ def event_column_options(frame: pd.DataFrame | None) -> list[str]:
     list of str
         The column names, in the table's order.
     """
-    if frame is None:
-        return []
-    return [str(c) for c in frame.columns if _is_event(frame[c])]
+    return _columns_where(frame, _is_event)
 
 
 def check_time_column(frame: pd.DataFrame, column: str, event: str | None) -> None:
@@ -256,8 +262,9 @@ class SurvivalOutcome:
         return float(chosen) if chosen is not None else median_follow_up(y["time"])
 
     def describe_horizon(self) -> str:
-        """The horizon in plain words (``"risk by 365 (the median follow-up), in the unit
-        of days"``), or ``""`` when there is none yet.
+        """The horizon in plain words (``"risk of the event by 365 days (the median
+        follow-up)"``; ``"... by 365, in the unit of futime"`` when the time column's name
+        gives no unit), or ``""`` when there is none yet.
 
         Returns
         -------
@@ -268,8 +275,11 @@ class SurvivalOutcome:
         if horizon is None:
             return ""
         default = " (the median follow-up)" if self.settings.get(HORIZON_SETTING) is None else ""
-        unit = self.settings.get(TIME_SETTING)
-        return f"risk of the event by {format_time(horizon)}{default}, in the unit of {unit}"
+        column = self.settings.get(TIME_SETTING)
+        unit = time_unit_of(column)
+        if unit:
+            return f"risk of the event by {format_time(horizon)} {unit}{default}"
+        return f"risk of the event by {format_time(horizon)}{default}, in the unit of {column}"
 
     def _survival_settings(self, settings: dict) -> dict:
         """``settings`` with the horizon resolved (its default is the median follow-up)."""

@@ -9,9 +9,14 @@ validated. :meth:`ValidationState.report_arguments` gives the arguments of the H
 (``riskexplore.report.report_html``, composed by the widget above this layer): the model,
 the development rows, the validation, the run's settings and its rules in words.
 
+A survival score (a family whose ``outcome`` is ``"survival"``) is validated on the file's
+event column (the development data's outcome) and its follow-up time column (the run's
+``time_column``, same name), at the model's horizon.
+
 Every failure is an :class:`~riskexplore.errors.InputError` in plain words: no model yet,
-a file without the outcome column or a column the model uses (named), an outcome with
-values other than the development data's two.
+a file without the outcome column, the time column or a column the model uses (named), an
+outcome with values other than the development data's two, times that are not follow-up
+times.
 """
 
 from __future__ import annotations
@@ -25,10 +30,16 @@ import pandas as pd
 from riskexplore.core.registry import get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.metrics import as_binary_outcome
+from riskexplore.evaluation.survival.result import SurvivalValidation
 from riskexplore.evaluation.validation.result import Validation
 from riskexplore.evaluation.validation.run import validate
 from riskexplore.exploration.audit import AuditState
 from riskexplore.exploration.explorer import COMMON_SETTINGS, ExplorerState, RunRecord
+from riskexplore.exploration.survival_outcome import (
+    TIME_SETTING,
+    check_time_column,
+    survival_outcome,
+)
 from riskexplore.exploration.uploads import read_upload
 
 __all__ = ["RUN_WORDS", "ValidationState", "outcome_codes", "run_settings", "used_columns"]
@@ -98,7 +109,7 @@ class ValidationState:
         The run validated (``"unconstrained"`` or ``"constrained"``).
     record : RunRecord or None
         That run's record (a newer run or new data make the validation stale).
-    validation : Validation or None
+    validation : Validation, SurvivalValidation or None
         The result (:func:`~riskexplore.evaluation.validation.validate`).
     filled : tuple of str
         The development table's columns the file lacks and the model does not read
@@ -119,7 +130,7 @@ class ValidationState:
     frame: pd.DataFrame | None = None
     run: str | None = None
     record: RunRecord | None = None
-    validation: Validation | None = None
+    validation: Validation | SurvivalValidation | None = None
     filled: tuple[str, ...] = field(default=())
 
     def load_file(self, content: bytes, name: str = "validation.csv") -> None:
@@ -155,8 +166,9 @@ class ValidationState:
             )
         return record
 
-    def validate(self, state: ExplorerState, run: str) -> Validation:
-        """Validate ``run``'s model on the file's patients.
+    def validate(self, state: ExplorerState, run: str) -> Validation | SurvivalValidation:
+        """Validate ``run``'s model on the file's patients (a survival score at its
+        horizon, on the file's follow-up times and events).
 
         Parameters
         ----------
@@ -167,15 +179,16 @@ class ValidationState:
 
         Returns
         -------
-        Validation
+        Validation or SurvivalValidation
             The result (also kept in :attr:`validation`).
 
         Raises
         ------
         InputError
-            Without a file or a model, for a file without the outcome column or a column
-            the model reads, an outcome other than the development data's two values, or
-            anything :func:`~riskexplore.evaluation.validation.validate` refuses.
+            Without a file or a model, for a file without the outcome column (or a survival
+            score's time column) or a column the model reads, an outcome other than the
+            development data's two values, or anything
+            :func:`~riskexplore.evaluation.validation.validate` refuses.
         """
         record = self.model_record(state, run)
         if self.frame is None:
@@ -186,14 +199,13 @@ class ValidationState:
         return result
 
     def rows(self, state: ExplorerState, record: RunRecord) -> tuple[pd.DataFrame, Any, tuple]:
-        """The file's features (the development table's columns) and 0/1 outcome."""
+        """The file's features (the development table's columns) and outcome: 0/1, or for
+        a survival score the structured array of follow-up time and event."""
         frame, name, outcome = self.frame, self.file_name, state.outcome
-        if outcome not in frame.columns:
-            raise InputError(
-                f"{name} has no column {outcome!r}, the outcome of the development data; "
-                "add it with the same name (one value per patient)"
-            )
+        _require_column(frame, name, outcome, "the outcome of the development data")
         y = _outcome(frame[outcome], state.frame[outcome], name)
+        if get_family(record.family).outcome == "survival":
+            y = _survival_outcome(frame, name, record.settings.get(TIME_SETTING), y)
         needed = used_columns(state, record)
         needed = state.feature_names if needed is None else needed
         missing = [c for c in needed if c not in frame.columns]
@@ -253,7 +265,7 @@ class ValidationState:
         family = get_family(record.family)
         return {
             "model": record.model,
-            "development": (state.X, state.y),
+            "development": (state.X, state.training_outcome()),
             "validation": self.current(state, run),
             "audit": _audit_of(audit, run),
             "settings": run_settings(record, family.settings),
@@ -267,6 +279,31 @@ def _audit_of(audit: AuditState | None, run: str) -> dict[str, Any] | None:
     if audit is None or audit.result is None or audit.settings["run"] != run:
         return None
     return {_AUDIT_ROWS.get(audit.settings["data"], audit.settings["data"]): audit.result}
+
+
+def _require_column(frame: pd.DataFrame, name: str, column: str, what: str) -> None:
+    """Raise :class:`InputError` unless the file has ``column`` (``what`` it is, in words)."""
+    if column not in frame.columns:
+        raise InputError(
+            f"{name} has no column {column!r}, {what}; add it with the same name (one value "
+            "per patient)"
+        )
+
+
+def _survival_outcome(frame: pd.DataFrame, name: str, time: str | None, event) -> np.ndarray:
+    """The file's follow-up times (the run's time column) with its 0/1 events, as the
+    survival outcome ``[("event", bool), ("time", float)]``."""
+    if time is None:
+        raise InputError("choose the follow-up time column in the settings and search again")
+    _require_column(frame, name, time, "the follow-up time of the development data")
+    try:
+        check_time_column(frame, time, None)
+    except InputError:
+        raise InputError(
+            f"the follow-up time {time!r} of {name} must hold numbers >= 0 (in the same unit "
+            "as the development data), none missing; fill or drop the rows without it"
+        ) from None
+    return survival_outcome(frame[time], event)
 
 
 def _outcome(values: pd.Series, development: pd.Series, name: str) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 
 from riskexplore.evaluation.audit.findings import FINDING_METRICS
 from riskexplore.figures.layout import (
@@ -33,7 +34,16 @@ FOREST_METRICS = {
     "ppv": ("positive predictive value", "pct"),
     "prevalence": ("prevalence (observed risk)", "pct"),
     "calibration": ("observed minus predicted risk", "pct"),
+    # a survival audit's (no value of the rest: each group against all rows, or 1 for O/E)
+    "c_index": ("C-index", "num"),
+    "observed_expected": ("observed / predicted risk by the horizon", "num"),
 }
+
+#: Metrics whose groups are red where a finding of another metric flags them (a survival
+#: group's calibration finding shows on its O/E).
+_FLAGGED_BY = {"observed_expected": "calibration"}
+#: Metrics drawn without the rest's value: those of a survival audit.
+_NO_REST = ("calibration", "c_index", "observed_expected")
 
 _FLAG = "#d62728"
 _POINT = "#1f77b4"
@@ -44,17 +54,21 @@ def _forest_columns(metric: str) -> tuple[str, str, str, str | None]:
     """Columns of the value, its interval, and of the rest's value."""
     if metric == "calibration":
         return "calibration_gap", "calibration_gap_low", "calibration_gap_high", None
-    return metric, f"{metric}_low", f"{metric}_high", f"{metric}_rest"
+    rest = None if metric in _NO_REST else f"{metric}_rest"
+    return metric, f"{metric}_low", f"{metric}_high", rest
 
 
 def _reference(result, metric: str) -> float:
     if metric == "calibration":
         return 0.0
+    if metric == "observed_expected":
+        return 1.0
     value = result.overall.get(metric, math.nan)
     return float(value) if value is not None else math.nan
 
 
 def _flagged(result, metric: str) -> set[str]:
+    metric = _FLAGGED_BY.get(metric, metric)
     return {f.group for f in result.findings if f.metric == metric}
 
 
@@ -67,7 +81,8 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
         The audit.
     metric : str
         One of :data:`FOREST_METRICS` (``"calibration"``: observed minus predicted risk,
-        around zero; risk models only).
+        around zero; risk models only; ``"c_index"`` and ``"observed_expected"``, around 1:
+        survival models only).
     title : str, optional
         The title (default: the metric and the grouping).
     height : int, optional
@@ -79,7 +94,7 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
         Traces ``"group"`` (points with interval bars; red where a finding flags the
         group), ``"rest"`` (the value of all other rows, per group), ``"too few"`` (text
         of the groups too small to judge), and a dashed line at the value over all rows
-        (zero for calibration).
+        (zero for calibration, one for O/E).
 
     Raises
     ------
@@ -92,9 +107,10 @@ def forest_figure(result, metric: str = "auc", *, title: str | None = None, heig
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(FOREST_METRICS)}")
     name, kind = FOREST_METRICS[metric]
     table = result.table
-    judged = table[~table["too_few"].astype(bool)]
-    few = table[table["too_few"].astype(bool)]
-    _, low, _, rest = _forest_columns(metric)
+    value, low, _, rest = _forest_columns(metric)
+    # (a survival group without an event has no figures either: its note says why)
+    unjudged = table["too_few"].astype(bool) | table[value].isna() & _notes(table).ne("")
+    judged, few = table[~unjudged], table[unjudged]
     reference = _reference(result, metric)
     fig = go.Figure()
     fig.add_trace(_group_trace(go, result, metric, judged))
@@ -120,7 +136,9 @@ def _group_trace(go, result, metric: str, judged):
     """Each judged group's value with its interval (red where a finding flags it)."""
     name, kind = FOREST_METRICS[metric]
     value, low, high, _ = _forest_columns(metric)
-    flagged = _flagged(result, metric) if metric in FINDING_METRICS else set()
+    flagged = (
+        _flagged(result, metric) if metric in FINDING_METRICS or metric in _FLAGGED_BY else set()
+    )
     x = judged[value].to_numpy(float)
     groups = [str(g) for g in judged["group"]]
     hover = [
@@ -161,18 +179,29 @@ def _rest_trace(go, judged, rest: str):
 
 
 def _too_few_trace(go, few, left: float):
-    """The groups too small to judge, named with their size from ``left`` on."""
+    """The groups too small to judge (or without an event), named with their size from
+    ``left`` on."""
     return go.Scatter(
         name="too few",
         x=[left] * len(few),
         y=[str(g) for g in few["group"]],
         mode="text",
-        text=[f"too few to judge (n = {n})" for n in few["n"]],
+        text=[
+            f"{'too few to judge' if small else note.split(':')[0]} (n = {n})"
+            for small, note, n in zip(few["too_few"], _notes(few), few["n"], strict=True)
+        ],
         textposition="middle right",
         textfont={"color": _REST},
         hoverinfo="skip",
         showlegend=False,
     )
+
+
+def _notes(table):
+    """Each group's note (``""`` for a judged group; a too small group's starts "too few")."""
+    if "note" not in table:
+        return pd.Series("", index=table.index)
+    return table["note"].fillna("").astype(str)
 
 
 def _left(judged, low: str, reference: float) -> float:

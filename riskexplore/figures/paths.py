@@ -84,13 +84,17 @@ def pareto_figure(
 
     frame = path_frame(path)
     plot = _path_plot(frame, kind or getattr(path, "kind", None))
+    # as many rows as the family draws (a survival path: loss and C-index), the sizes under
+    # the last one
+    n_rows = max(row for _name, _col, row, _interval in plot.traces)
+    heights = [0.5, 0.25, 0.25][:n_rows]
     fig = make_subplots(
-        rows=3,
+        rows=n_rows,
         cols=1,
         shared_xaxes=True,
         vertical_spacing=0.08,
-        row_heights=[0.5, 0.25, 0.25],
-        subplot_titles=plot.titles,
+        row_heights=[h / sum(heights) for h in heights],
+        subplot_titles=plot.titles[:n_rows],
     )
     for i, (name, _col, row, interval) in enumerate(plot.traces):
         color = MODEL_COLORS[0] if i == 0 else SPLIT_COLORS["test" if "test" in name else "train"]
@@ -119,10 +123,12 @@ def pareto_figure(
         row=1,
         col=1,
     )
-    fig.update_xaxes(title_text="size limit", dtick=1, row=3, col=1)
+    fig.update_xaxes(title_text="size limit", dtick=1, row=n_rows, col=1)
     fig.update_yaxes(title_text=plot.objective_label, row=1, col=1)
-    fig.update_yaxes(tickformat=".0%" if plot.middle_percent else None, row=2, col=1)
-    fig.update_yaxes(tickformat=".0%", row=3, col=1)
+    if n_rows >= 2:
+        fig.update_yaxes(tickformat=".0%" if plot.middle_percent else None, row=2, col=1)
+    if n_rows >= 3:
+        fig.update_yaxes(tickformat=".0%", row=3, col=1)
     fig.update_layout(
         height=height,
         title={"text": title} if title else None,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from riskexplore.errors import InputError
+from riskexplore.evaluation.survival.result import horizon_words
 from riskexplore.figures.layout import (
     TWO_LINE_TOP_PX,
     XAXIS_PX,
@@ -143,7 +144,8 @@ def km_figure(
     horizon = float(v["horizon"])
     fig.add_vline(x=horizon, line={"dash": "dot", "color": "#666", "width": 1})
     fig.add_annotation(
-        x=horizon, y=1.0, yref="y", text=f"horizon {plain_number(horizon)}", showarrow=False,
+        x=horizon, y=1.0, yref="y", text=f"horizon {horizon_words(horizon, v.get('time_unit'))}",
+        showarrow=False,
         xanchor="left", yanchor="bottom", xshift=4, font={"size": 11, "color": "#444"},
     )  # fmt: skip
     level = f"{plain_number(100 * float(v.get('confidence') or 0.95))}%"
@@ -204,7 +206,8 @@ def survival_calibration_figure(
     by : {"group", "score"}
         One point per score group (the Kaplan-Meier curves' groups) or per total score.
     title : str, optional
-        The heading (default ``Calibration by the horizon H on N patients``).
+        The heading (default ``Calibration by 365 days on N patients``: the horizon with the
+        model's time unit; ``by time 365`` without one).
     height, width : int
         The figure's size in pixels.
 
@@ -215,7 +218,9 @@ def survival_calibration_figure(
         calibration slope and O/E in the subtitle.
     """
     v = survival_validation_dict(validation)
-    horizon = plain_number(float(v["horizon"]))
+    # "by 365 days" with the model's unit; "by time 365" when the unit is unknown
+    horizon = horizon_words(float(v["horizon"]), v.get("time_unit") or None)
+    when = f"by {horizon}" if v.get("time_unit") else f"by time {horizon}"
     level = f"{plain_number(100 * float(v.get('confidence') or 0.95))}%"
     words = [
         f"calibration slope {interval_words(v.get('calibration_slope'))}, ideal 1; "
@@ -225,10 +230,10 @@ def survival_calibration_figure(
     what, beside = ("score group", "its scores") if by == "group" else ("score", "the score")
     return calibration_points_figure(
         _calibration_rows(v, by),
-        heading=title or f"Calibration by time {horizon} on {fmt(v['n'], 'int')} patients",
+        heading=title or f"Calibration {when} on {fmt(v['n'], 'int')} patients",
         subtitle=words,
         name=f"patients in each {what} ({beside} beside the point)",
-        axis_titles=(f"predicted risk by time {horizon}", f"observed risk by time {horizon}"),
+        axis_titles=(f"predicted risk {when}", f"observed risk {when}"),
         height=height,
         width=width,
     )

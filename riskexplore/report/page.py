@@ -161,13 +161,12 @@ def report_html(
         settings=bool(settings),
     )
     head = [card_section(model), settings_section(model, settings, rules)]
-    if family.outcome == "survival":  # figures at a horizon (no decision curve, no audit)
-        if audit:
-            raise InputError("the subgroup audit is not offered for survival scores yet")
+    if family.outcome == "survival":  # figures at a horizon (no decision curve)
         body = [
             data_section(cohorts, outcome="the time to the event, censored or not"),
             survival_metrics_section(cohorts),
             survival_figures_section(cohorts, _embed),
+            audit_section(audit),
             tripod_section(contents, SURVIVAL_TRIPOD_ITEMS),
         ]
         return _document(heading, "\n".join(head + body), SURVIVAL_CONTENTS)

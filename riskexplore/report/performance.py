@@ -18,6 +18,7 @@ __all__ = [
     "figure_blocks",
     "metric_number",
     "metrics_section",
+    "performance_section",
     "score_table_section",
 ]
 
@@ -80,12 +81,33 @@ def metrics_section(cohorts: Sequence[Cohort]) -> str:
             for label, key, ideal in _METRICS
         ),
     ]
+    intro = (
+        f"Each number is followed by its {level} confidence interval in brackets (AUC: "
+        "DeLong's method). The calibration intercept and slope come from a logistic "
+        "regression of the outcome on the model's predicted log-odds."
+    )
+    return performance_section(cohorts, intro, rows)
+
+
+def performance_section(cohorts: Sequence[Cohort], intro: str, rows: list[list[str]]) -> str:
+    """The performance section: its words, the metrics table and the cohorts' notes.
+
+    Parameters
+    ----------
+    cohorts : sequence of Cohort
+        The report's cohorts (their names head the table's columns).
+    intro : str
+        The paragraph before the table.
+    rows : list of list of str
+        The table's rows: measure, one cell per cohort, what is ideal.
+
+    Returns
+    -------
+    str
+        The section.
+    """
     body = [
-        paragraph(
-            f"Each number is followed by its {level} confidence interval in brackets (AUC: "
-            "DeLong's method). The calibration intercept and slope come from a logistic "
-            "regression of the outcome on the model's predicted log-odds."
-        ),
+        paragraph(intro),
         table(["measure", *(c.name for c in cohorts), "what is ideal"], rows),
     ]
     notes = [f"{c.name}: {n}" for c in cohorts for n in c.validation.get("notes") or ()]

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from riskexplore.core.plain_numbers import plain_number
+from riskexplore.evaluation.survival.result import horizon_words
 from riskexplore.figures.survival import km_figure, survival_calibration_figure
 from riskexplore.report.cohorts import Cohort
-from riskexplore.report.markup import esc, paragraph, percent, section, table
-from riskexplore.report.performance import figure_blocks, metric_number
+from riskexplore.report.markup import paragraph, percent, section
+from riskexplore.report.performance import figure_blocks, metric_number, performance_section
 
 __all__ = ["SURVIVAL_CONTENTS", "survival_figures_section", "survival_metrics_section"]
 
@@ -23,6 +23,7 @@ SURVIVAL_CONTENTS = (
     ("performance", "Performance"),
     ("survival-curves", "Survival by score group"),
     ("calibration", "Calibration at the horizon"),
+    ("audit", "Subgroup audit"),
     ("tripod", "TRIPOD+AI items"),
 )
 
@@ -69,7 +70,8 @@ def survival_metrics_section(cohorts: Sequence[Cohort]) -> str:
     level = f"{100 * float(first.get('confidence') or 0.95):.0f}%"
     rows = [
         ["patients (events; events by the horizon)", *(_patients(c.validation) for c in cohorts)],
-        ["horizon", *(plain_number(c.validation["horizon"]) for c in cohorts)],
+        ["horizon", *(horizon_words(c.validation["horizon"], c.validation.get("time_unit"))
+                      for c in cohorts)],
         ["mean predicted risk by the horizon",
          *(_risk({"estimate": c.validation.get("predicted_risk")}) for c in cohorts)],
         ["observed risk by the horizon (1 − Kaplan-Meier)",
@@ -79,23 +81,15 @@ def survival_metrics_section(cohorts: Sequence[Cohort]) -> str:
     ]  # fmt: skip
     ideal = {label: what for label, _, what in _METRICS}
     rows = [[*r, ideal.get(r[0], "")] for r in rows]
-    body = [
-        paragraph(
-            f"Each number is followed by its {level} confidence interval in brackets. The "
-            "C statistics and the time-dependent AUC (bootstrap intervals) say how well the "
-            "total score orders the patients by when they had the event; the observed risk by "
-            "the horizon is one minus the Kaplan-Meier survival there; O/E compares it with "
-            "the mean predicted risk; the calibration slope is the Cox coefficient of the "
-            "total score on these patients."
-        ),
-        table(["measure", *(c.name for c in cohorts), "what is ideal"], rows),
-    ]
-    notes = [f"{c.name}: {n}" for c in cohorts for n in c.validation.get("notes") or ()]
-    if notes:
-        body.append(
-            '<ul class="rx-notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>"
-        )
-    return section("performance", "Performance: development and validation", "\n".join(body))
+    intro = (
+        f"Each number is followed by its {level} confidence interval in brackets. The "
+        "C statistics and the time-dependent AUC (bootstrap intervals) say how well the "
+        "total score orders the patients by when they had the event; the observed risk by "
+        "the horizon is one minus the Kaplan-Meier survival there; O/E compares it with "
+        "the mean predicted risk; the calibration slope is the Cox coefficient of the "
+        "total score on these patients."
+    )
+    return performance_section(cohorts, intro, rows)
 
 
 def survival_figures_section(cohorts: Sequence[Cohort], embed: Callable) -> str:

@@ -91,7 +91,8 @@ TRIPOD_ITEMS = (
 )
 
 #: The items a survival score's report answers: its figures are at a horizon, its output
-#: is the risk table of the card; the subgroup audit items stay (not covered: no audit yet).
+#: is the risk table of the card; the subgroup audit items stay (covered when an audit of
+#: the survival score is given).
 SURVIVAL_TRIPOD_ITEMS = (
     *(i for i in TRIPOD_ITEMS if i.anchor not in ("score-table", "performance")),
     TripodItem(

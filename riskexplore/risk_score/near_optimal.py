@@ -50,7 +50,13 @@ from riskexplore.risk_score.lcpa.search import _LCPA, LCPASettings, solve_lcpa
 from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.problem import FIXED_SCALE_ONLY, RiskScoreProblem, fixed_scale_only
 
-__all__ = ["NearOptimalScore", "NearOptimalScores", "near_optimal_models", "solve_near_optimal"]
+__all__ = [
+    "NearOptimalScore",
+    "NearOptimalScores",
+    "near_optimal_models",
+    "solve_near_optimal",
+    "with_models",
+]
 
 
 @dataclass(frozen=True)
@@ -244,7 +250,7 @@ def solve_near_optimal(
     pool = cut_pool if cut_pool is not None else CutPool()
     best = solve_lcpa(problem, limits=limits, settings=settings, cut_pool=pool)
     if best.solution is None:
-        raise InfeasibleError(f"no risk score satisfies the constraints ({best.status})")
+        raise InfeasibleError(f"no model satisfies the constraints ({best.status})")
     optimum = float(best.upper_bound)
     certified = best.status == "optimal"
     threshold = optimum * (1 + tolerance)
@@ -369,15 +375,38 @@ def near_optimal_models(
         cut_pool=cut_pool,
     )
     template = None
+
+    def model_of(lam: np.ndarray, objective: float, status: str) -> RiskScore:
+        nonlocal template
+        if template is None:  # the settings' statistics, once
+            result = SolveResult(status, lam, objective, found.lower_bound)
+            template = RiskScore.from_result(problem, result)
+        return model_at(template, problem, lam, status=status, lower_bound=found.lower_bound)
+
+    return with_models(found, model_of)
+
+
+def with_models(found: NearOptimalScores, model_of) -> NearOptimalScores:
+    """``found`` with each record's ``model`` set: the best one with the search's status,
+    the others ``"alternative"``, each certified against the optimum's lower bound.
+
+    Parameters
+    ----------
+    found : NearOptimalScores
+        The set of :func:`solve_near_optimal`.
+    model_of : callable
+        ``(lam, objective, status) -> model``: the family's model at the integer vector
+        ``lam`` (a :class:`RiskScore`, a survival score), with its certified distance.
+
+    Returns
+    -------
+    NearOptimalScores
+        ``found``, its records replaced.
+    """
     records = []
     for rank, record in enumerate(found.models):
         lam = np.asarray(record.lam, dtype=np.int64)
         status = found.status if rank == 0 else "alternative"
-        if template is None:  # the settings' statistics, once
-            template = RiskScore.from_result(
-                problem, SolveResult(status, lam, record.objective, found.lower_bound)
-            )
-        model = model_at(template, problem, lam, status=status, lower_bound=found.lower_bound)
-        records.append(dataclasses.replace(record, model=model))
+        records.append(dataclasses.replace(record, model=model_of(lam, record.objective, status)))
     found.models = records
     return found

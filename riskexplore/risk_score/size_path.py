@@ -3,7 +3,10 @@
 Every solve shares one :class:`~riskexplore.risk_score.lcpa.cut_pool.CutPool` (loss cuts depend
 only on the data) and is warm-started from the previous size's model, which is feasible
 for the larger limit unless constraints such as a minimum size exclude it. The metrics of
-each row are added by :func:`riskexplore.evaluation.paths.size_path`.
+each row are added by :func:`riskexplore.evaluation.paths.size_path`. Survival scores'
+session (:mod:`riskexplore.risk_score.survival.size_path`) is this one with its own
+problem, warm start and solve (the hooks ``build``, ``feasible``, ``solve_built``); the
+intervals below hold for any loss that is never negative (the Cox loss too).
 
 Certified intervals
 -------------------
@@ -29,7 +32,6 @@ import numpy as np
 
 from riskexplore.risk_score.fit import build_problem, points_feasible, solve_problem
 from riskexplore.risk_score.lcpa.cut_pool import CutPool
-from riskexplore.risk_score.model import RiskScore
 from riskexplore.risk_score.raw_settings import split_raw
 
 __all__ = ["RiskScorePathSession"]
@@ -58,6 +60,8 @@ class RiskScorePathSession:
 
     train_metrics = ("cal", "auc")
     test_metrics = ("cal", "auc", "loss")
+    #: The row's column of the model's loss (and of its interval's ends).
+    loss_column = "loss"
 
     def __init__(
         self,
@@ -69,22 +73,43 @@ class RiskScorePathSession:
         cut_pool: CutPool | None = None,
         **fit_kwargs: Any,
     ) -> None:
-        X, fit_kwargs, self.binarizer = split_raw(X, fit_kwargs, y)
+        X, fit_kwargs, self.binarizer = split_raw(X, fit_kwargs, self.raw_outcome(y))
         self.X, self.y = X, y
-        self.solve_kw = {k: fit_kwargs.pop(k) for k in _SOLVE_KEYS if k in fit_kwargs}
+        self.solve_kw = {k: fit_kwargs.pop(k) for k in self.solve_keys if k in fit_kwargs}
         self.fit_kwargs = fit_kwargs
         self.pool = CutPool() if cut_pool is None else cut_pool
-        self.default_max = min(build_problem(X, y, **fit_kwargs).n_features, 10)
-        self.previous: RiskScore | None = None
+        self.default_max = min(self.build(None).n_features, 10)
+        self.previous = None
         self.problem = None
 
-    def solve(self, size: int, time_limit: float, stop: Any) -> RiskScore:
-        """The best risk score with at most ``size`` features (warm-started)."""
-        self.problem = problem = build_problem(self.X, self.y, max_size=size, **self.fit_kwargs)
+    #: Arguments of the fit that belong to the solver rather than to the problem.
+    solve_keys = _SOLVE_KEYS
+
+    def raw_outcome(self, y):
+        """The outcome the binarizer of a raw table reads (``bands="auto"`` needs it)."""
+        return y
+
+    def build(self, size: int | None):
+        """The problem at size limit ``size`` (None: the settings' own)."""
+        sized = {} if size is None else {"max_size": size}
+        return build_problem(self.X, self.y, **sized, **self.fit_kwargs)
+
+    def feasible(self, problem, model) -> bool:
+        """Whether ``model`` (the previous size's) is a valid warm start of ``problem``."""
+        return points_feasible(problem, model.coefficients)
+
+    def solve_built(self, problem, **kwargs: Any):
+        """The model of a built problem (``time_limit``, ``stop``, ``warm_start``,
+        ``cut_pool`` and the solver's settings in ``kwargs``)."""
+        return solve_problem(problem, **kwargs)
+
+    def solve(self, size: int, time_limit: float, stop: Any):
+        """The best model with at most ``size`` features (warm-started)."""
+        self.problem = problem = self.build(size)
         warm = None
-        if self.previous is not None and points_feasible(problem, self.previous.coefficients):
+        if self.previous is not None and self.feasible(problem, self.previous):
             warm = self.previous
-        model = solve_problem(
+        model = self.solve_built(
             problem,
             time_limit=time_limit,
             stop=stop,
@@ -96,14 +121,14 @@ class RiskScorePathSession:
         self.previous = model
         return model
 
-    def columns(self, model: RiskScore, size: int) -> dict[str, Any]:
+    def columns(self, model, size: int) -> dict[str, Any]:
         """Model size, loss, objective, certificate and the certified intervals."""
         cert = model.certificate
         c0 = np.sort(np.asarray(self.problem.c0, dtype=float))[::-1]
         penalty = float(c0[: min(size, len(c0))].sum())
         return {
             "model_size": model.size,
-            "loss": float(model.loss),
+            self.loss_column: float(model.loss),
             "objective": float(model.objective),
             "lower_bound": float(cert.lower_bound),
             "upper_bound": float(cert.upper_bound),
@@ -116,7 +141,7 @@ class RiskScorePathSession:
             "_loss_lower_raw": max(0.0, float(cert.lower_bound) - penalty),
         }
 
-    def work(self, model: RiskScore) -> dict[str, Any]:
+    def work(self, model) -> dict[str, Any]:
         """Nodes and loss cuts of the solve."""
         return {"nodes": int(model.stats.get("nodes", 0)), "cuts": int(model.stats.get("cuts", 0))}
 
@@ -126,7 +151,7 @@ class RiskScorePathSession:
         running_obj, running_loss = math.inf, math.inf
         for r in have:  # increasing size: upper ends from smaller sizes
             running_obj = min(running_obj, r["upper_bound"])
-            running_loss = min(running_loss, r["loss"])
+            running_loss = min(running_loss, r[self.loss_column])
             r["objective_upper"], r["loss_upper"] = running_obj, running_loss
         running_obj, running_loss = -math.inf, -math.inf
         for r in reversed(have):  # decreasing size: lower ends from larger sizes

@@ -20,12 +20,21 @@ from riskexplore.figures.layout import plain_number
 from riskexplore.figures.progress import incumbent_text
 
 __all__ = [
+    "YES_NO_ONLY",
     "ModelCardView",
     "certificate_html",
     "incumbent_model",
     "message_html",
     "model_html",
+    "show_figure",
+    "show_yes_no_only",
 ]
+
+#: What the panels of a 0/1 outcome say in survival mode.
+YES_NO_ONLY = (
+    "This panel is for yes/no outcomes. For a survival score, see its risk table in step 4 "
+    "and the Kaplan-Meier curves by score group."
+)
 
 _STATUS_WORDS = {
     "optimal": "certified optimal",
@@ -284,3 +293,36 @@ def _placeholder() -> str:
         '<div style="color:#777;font-family:system-ui,sans-serif">'
         "No model yet: the search shows its best model here.</div>"
     )
+
+
+def show_yes_no_only(panel: Any, say_why: bool = True) -> None:
+    """Empty a panel of a 0/1 outcome and say why, its figure taken off the page.
+
+    An empty plot under the note would leave a large blank area; the panel's next
+    ``show`` or ``clear`` puts the figure back (:func:`show_figure`).
+
+    Parameters
+    ----------
+    panel : MetricsPanel, ReliabilityView or CompareView
+        A panel with ``clear()``, ``message``, ``figure`` and ``widget`` (a box whose last
+        child is the figure).
+    say_why : bool
+        Whether the panel shows the note (False for the second of two panels side by
+        side: one note is enough).
+    """
+    panel.clear()
+    panel.message.value = message_html(YES_NO_ONLY, "info") if say_why else ""
+    panel.widget.children = tuple(c for c in panel.widget.children if c is not panel.figure)
+
+
+def show_figure(panel: Any) -> None:
+    """Put a panel's figure back as its box's last child (taken off by
+    :func:`show_yes_no_only`).
+
+    Parameters
+    ----------
+    panel : MetricsPanel, ReliabilityView or CompareView
+        The panel.
+    """
+    if panel.figure not in panel.widget.children:
+        panel.widget.children = (*panel.widget.children, panel.figure)

@@ -17,7 +17,7 @@ from riskexplore.core.core_gate import CoreGate, run_gated
 from riskexplore.evaluation.compare import comparison_from_models
 from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.compare import compare_figure, counts_mistakes, price_text
-from riskexplore.widgets.cards import message_html, model_html
+from riskexplore.widgets.cards import message_html, model_html, show_figure
 
 __all__ = ["CompareView"]
 
@@ -150,6 +150,7 @@ class CompareView:
         self.cards.value = '<div style="display:flex;gap:16px;flex-wrap:wrap">' + "".join(parts)
         self.cards.value += "</div>"
         replace_figure(self.figure, fig)
+        show_figure(self)
         return True
 
     def show_scale_price(self, text: str, pending: bool = False) -> None:
@@ -251,6 +252,7 @@ class CompareView:
         self.message.value = self.price_label.value = self.cards.value = ""
         self.scale_label.value = ""
         replace_figure(self.figure, _empty_figure())
+        show_figure(self)
 
     def static_figure(self):
         """The comparison as a plain ``go.Figure`` (raises ValueError before a comparison)."""

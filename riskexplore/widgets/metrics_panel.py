@@ -7,7 +7,7 @@ from __future__ import annotations
 from riskexplore.evaluation.tables import as_models, metrics_table
 from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.metrics import metrics_figure
-from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.cards import message_html, show_figure
 
 __all__ = ["MetricsPanel"]
 
@@ -70,6 +70,7 @@ class MetricsPanel:
         self._data = (X, y, X_test, y_test)
         self.message.value = ""
         replace_figure(self.figure, fig)
+        show_figure(self)
         return True
 
     def clear(self) -> None:
@@ -79,6 +80,7 @@ class MetricsPanel:
         self.models, self.table, self._data = {}, None, (None, None, None, None)
         self.message.value = ""
         replace_figure(self.figure, metrics_figure(None, title=self.title))
+        show_figure(self)
 
     def static_figure(self):
         """The current metrics as a plain ``go.Figure``."""

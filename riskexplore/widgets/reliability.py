@@ -11,7 +11,7 @@ from riskexplore.evaluation.metrics import predicts_risk
 from riskexplore.evaluation.tables import reliability_tables
 from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.reliability import reliability_figure, update_reliability_figure
-from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.cards import message_html, show_figure
 
 __all__ = ["ReliabilityView"]
 
@@ -78,6 +78,7 @@ class ReliabilityView:
         with self.figure.batch_update():
             update_reliability_figure(self.figure, tables)
             self.figure.layout.title.text = self.title + kind
+        show_figure(self)
         return True
 
     def clear(self) -> None:
@@ -85,6 +86,7 @@ class ReliabilityView:
         self.model, self.tables = None, {}
         with self.figure.batch_update():
             update_reliability_figure(self.figure, {})
+        show_figure(self)
 
     def static_figure(self):
         """The diagram as a plain ``go.Figure``."""

@@ -41,7 +41,9 @@ from _browser import (
     block_outside,
     button,
     card_clear_of_certificate,
+    full_page_screenshot,
     open_study_file,
+    risk_dashboard,
     screenshot,
     upload_csv,
     watched_page,
@@ -177,15 +179,6 @@ def _watch_solve(page, run: str, seconds: float) -> list[tuple[str, int]]:
             break
         page.wait_for_timeout(250)
     return samples
-
-
-def _full_page_screenshot(page, path: Path) -> None:
-    height = page.evaluate(  # Voila's page scrolls inside a container, not the body
-        "Math.max(...Array.from(document.querySelectorAll('*'), e => e.scrollHeight))"
-    )
-    page.set_viewport_size({"width": 1280, "height": min(max(int(height), 1000), 9000)})
-    page.wait_for_timeout(500)
-    screenshot(page, path, full_page=True)
 
 
 @pytest.mark.parametrize("served", list(CASES), indirect=True)
@@ -411,14 +404,14 @@ def test_dashboard_solves_in_browser(served, browser):
         assert "Traceback" not in restored.locator("body").inner_text()
         assert not outside, f"requests outside localhost: {outside}"
     finally:
-        _full_page_screenshot(page, shot)
+        full_page_screenshot(page, shot)
         for block in BLOCKS:  # one picture per block, to look at the plots closely
             part = page.locator(f".{block}").first
             if part.count() and part.is_visible():
                 path = ARTIFACTS / f"dashboard_{which}_{block.removeprefix('rx-')}.png"
                 screenshot(part, path)
         if restored is not None:  # the page opened from the study
-            _full_page_screenshot(restored, ARTIFACTS / f"dashboard_{which}_restored.png")
+            full_page_screenshot(restored, ARTIFACTS / f"dashboard_{which}_restored.png")
             part = restored.locator(".rx-study").first
             if part.count() and part.is_visible():
                 screenshot(part, ARTIFACTS / f"dashboard_{which}_study.png")
@@ -446,14 +439,8 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
     """An uploaded raw table (words, missing values): step 2 shows each column's kind and
     cut points, a column's cut points typed there become its items, and the score card
     reads items with their points ("age ≥ 60  1 point"), never points per unit."""
-    log = open(tmp_path / "voila.log", "w")
-    proc, url = start_voila("risk", timeout=120, log_file=log)
-    context, page, _errors, outside = watched_page(browser, 1280, 1000)
-    ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        page.goto(url, timeout=LOAD_TIMEOUT_MS)
-        solve = button(page, "Find the best score")
-        solve.wait_for(state="visible", timeout=LOAD_TIMEOUT_MS)
+    picture = ARTIFACTS / "dashboard_risk_raw.png"
+    with risk_dashboard(browser, tmp_path, picture) as (page, outside):
         upload_csv(page, "heart_clinic.csv", _heart_raw_csv())
         expect(page.locator(".rx-message", has_text="Loaded heart_clinic.csv").first).to_be_visible(
             timeout=60_000
@@ -483,7 +470,7 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
             page.get_by_label(label).fill(str(value))
             page.get_by_label(label).press("Tab")
         page.wait_for_timeout(500)
-        solve.click()
+        button(page, "Find the best score").click()
         samples = _watch_solve(page, "unconstrained", 10)
         assert "optimal" in samples[-1][0] or "limit reached" in samples[-1][0], samples[-3:]
         card = page.locator(".rx-search-unconstrained .rx-card").first
@@ -499,11 +486,6 @@ def test_a_raw_table_on_the_risk_dashboard(browser, tmp_path):
         card.screenshot(path=str(ARTIFACTS / "dashboard_risk_raw_card.png"))
         assert "Traceback" not in page.locator("body").inner_text()
         assert not outside, f"requests outside localhost: {outside}"
-    finally:
-        _full_page_screenshot(page, ARTIFACTS / "dashboard_risk_raw.png")
-        context.close()
-        stop_process(proc)
-        log.close()
 
 
 #: The bundled data of each dashboard (every other row is the "other file" validated on)
@@ -595,5 +577,5 @@ def test_validate_on_another_file_and_download_the_report(which, both_served, br
         assert not errors, errors
         assert not outside, f"requests outside localhost: {outside}"
     finally:
-        _full_page_screenshot(page, ARTIFACTS / f"dashboard_{which}_validation_page.png")
+        full_page_screenshot(page, ARTIFACTS / f"dashboard_{which}_validation_page.png")
         context.close()

@@ -7,6 +7,7 @@ or over an error bar, and shows every marker whole. The page is saved to
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -81,10 +82,13 @@ def _check_labels(plot) -> None:
             assert labels[j] is None or _apart(label, labels[j]), ("labels overlap", i, j)
 
 
-def test_the_report_opens_offline_without_errors(browser):
-    model = RiskScore(["age_geq_60", "smoker"], {"age_geq_60": 2, "smoker": 1}, -2,
-                      Certificate.from_bounds("optimal", 0.5, 0.5))  # fmt: skip
-    page_html = report_html(model, development=contract_dict(600, 1), validation=crowded_dict())
+@contextlib.contextmanager
+def _opened_report(browser, page_html: str, picture: str):
+    """A report open offline in a page 800 pixels wide, its four figures drawn.
+
+    Yields the page; on leaving, a full-page screenshot to ``artifacts/<picture>``, the page
+    closed, and no uncaught error, console error or request outside asserted.
+    """
     context, page, errors, outside = watched_page(browser, 800, 1000)
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
@@ -93,21 +97,29 @@ def test_the_report_opens_offline_without_errors(browser):
         page.wait_for_function(
             "document.querySelectorAll('.js-plotly-plot .main-svg').length >= 4", timeout=60_000
         )
+        yield page
+        (ROOT / "artifacts").mkdir(exist_ok=True)
+        page.screenshot(path=str(ROOT / "artifacts" / picture), full_page=True)
+    finally:
+        context.close()
+    assert errors == [] and console == [] and outside == []
+
+
+def test_the_report_opens_offline_without_errors(browser):
+    model = RiskScore(["age_geq_60", "smoker"], {"age_geq_60": 2, "smoker": 1}, -2,
+                      Certificate.from_bounds("optimal", 0.5, 0.5))  # fmt: skip
+    page_html = report_html(model, development=contract_dict(600, 1), validation=crowded_dict())
+    with _opened_report(browser, page_html, "report.png") as page:
         drawn = page.locator(".js-plotly-plot").count()
         titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
         wider = page.evaluate(_WIDER)
         calibration = page.evaluate(_DRAWN)
-        (ROOT / "artifacts").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "artifacts" / "report.png"), full_page=True)
-    finally:
-        context.close()
     assert drawn == 4
     assert any("calibration slope 0.934" in t for t in titles), titles
     assert wider == []
     assert len(calibration) == 2 and sum(p["labels"].count(None) for p in calibration) > 0
     for plot in calibration:
         _check_labels(plot)
-    assert errors == [] and console == [] and outside == []
 
 
 def _survival_rows(n: int, seed: int):
@@ -131,20 +143,8 @@ def test_a_survival_report_opens_offline_without_errors(browser):
         for name, (rows, y) in {"development": (X, (time, event)), "validation": (Xv, yv)}.items()
     }
     page_html = report_html(model, **cohorts)
-    context, page, errors, outside = watched_page(browser, 800, 1000)
-    console: list[str] = []
-    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
-    try:
-        page.set_content(page_html, timeout=60_000)
-        page.wait_for_function(
-            "document.querySelectorAll('.js-plotly-plot .main-svg').length >= 4", timeout=60_000
-        )
+    with _opened_report(browser, page_html, "survival_report.png") as page:
         titles = page.locator(".js-plotly-plot .gtitle").all_text_contents()
         wider = page.evaluate(_WIDER)
-        (ROOT / "artifacts").mkdir(exist_ok=True)
-        page.screenshot(path=str(ROOT / "artifacts" / "survival_report.png"), full_page=True)
-    finally:
-        context.close()
     assert len(titles) == 4 and sum("Survival by score group" in t for t in titles) == 2
     assert wider == []
-    assert errors == [] and console == [] and outside == []

@@ -131,3 +131,62 @@ def test_fit_reads_the_bundled_simulated_survival_table(capsys):
     assert code == 0 and report["dataset"] == "heart_followup"
     assert report["status"] == "optimal" and report["size"] == 1
     assert report["n_samples"] == 800 and report["n_events"] == 262
+
+
+def test_near_optimal_lists_survival_scores_and_fit_audits_them(table, capsys):
+    path, _ = table
+    code = main(
+        ["near-optimal", str(path), "--family", "survival_score", "--time", "months", "--event",
+         "died", "--horizon", "1", "--max-size", "2", "--coef-min", "-2", "--coef-max", "2",
+         "--tolerance", "0.02", "--time-limit", "30", "--json"]
+    )  # fmt: skip
+    found = json.loads(capsys.readouterr().out)
+    assert code == 0 and found["complete"] and found["family"] == "survival_score"
+    objectives = [m["objective"] for m in found["models"]]
+    assert len(objectives) > 1 and objectives == sorted(objectives)
+    assert objectives[-1] <= found["optimum"] * 1.02 + 1e-9
+    assert all(0 < len(m["points"]) <= 2 and "train_c_index" in m for m in found["models"])
+    code = main(
+        ["fit", str(path), "--time", "months", "--event", "died", "--horizon", "1",
+         "--max-size", "1", "--time-limit", "30", "--n-jobs", "1", "--audit", "stage",
+         "--audit-min-size", "20"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0 and "Audit of the train data by stage" in out and "C-index" in out
+
+
+def test_fit_audits_other_rows_and_puts_the_audits_in_the_report(table, tmp_path, capsys):
+    path, frame = table
+    no_time = tmp_path / "no_time.csv"
+    frame.drop(columns=["months"]).to_csv(no_time, index=False)
+    base = ["fit", str(path), "--time", "months", "--event", "died", "--horizon", "1",
+            "--audit", "stage", "--audit-min-size", "20"]  # fmt: skip
+    assert main([*base, "--audit-data", str(no_time)]) == 2  # refused before the fit
+    assert "months" in capsys.readouterr().err
+    other = tmp_path / "other.csv"
+    frame.iloc[::2].to_csv(other, index=False)
+    report_file = tmp_path / "audited.html"
+    code = main(
+        [*base, "--max-size", "1", "--time-limit", "30", "--n-jobs", "1",
+         "--audit-data", str(other), "--report", str(report_file)]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0 and "Audit of the train data by stage" in out
+    assert "Audit of the data of other.csv by stage" in out and "observed by 1" in out
+    page = report_file.read_text(encoding="utf-8")
+    assert '<a href="#audit">Subgroup audit</a>' in page
+    assert "<h3>By stage (train)</h3>" in page and "<h3>By stage (audit_data)</h3>" in page
+    assert page.count("stage = III") >= 2 and "no subgroup audit was run" not in page
+
+
+@pytest.mark.parametrize(
+    "extra,words",
+    [
+        (["--time", "months"], "both --time COL and --event COL"),
+        (["--time", "months", "--event", "died", "--intercept-min", "-2"], "--intercept-min"),
+    ],
+)
+def test_near_optimal_refuses_what_survival_scores_do_not_take(table, capsys, extra, words):
+    path, _ = table
+    code = main(["near-optimal", str(path), "--family", "survival_score", *extra])
+    assert code == 2 and words in capsys.readouterr().err

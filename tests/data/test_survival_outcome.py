@@ -7,7 +7,11 @@ import pandas as pd
 import pytest
 from _survival_data import structured
 
-from riskexplore.data.survival import check_survival_outcome, check_survival_weights
+from riskexplore.data.survival import (
+    check_survival_outcome,
+    check_survival_weights,
+    time_unit_of,
+)
 from riskexplore.errors import InputError
 
 TIME = np.array([5.0, 0.0, 3.5, 8.0])
@@ -77,3 +81,19 @@ def test_weights():
         check_survival_weights([1.0], 2)
     with pytest.raises(InputError, match="every weight is 0"):
         check_survival_weights([0.0, 0.0], 2)
+
+
+@pytest.mark.parametrize(
+    ("column", "unit"),
+    [
+        ("days", "days"),
+        ("followup_months", "months"),
+        ("Time (years)", "years"),
+        ("futime", None),
+        ("time", None),
+        (None, None),
+        ("days_or_months", None),  # two units: none is guessed
+    ],
+)
+def test_the_unit_a_time_column_names(column, unit):
+    assert time_unit_of(column) == unit

@@ -9,6 +9,8 @@ from _survival_data import survival_table
 
 from riskexplore.core.registry import family_of
 from riskexplore.errors import InputError
+from riskexplore.evaluation.audit.run import audit
+from riskexplore.exploration.audit import AuditState
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import SolveRunner
 from riskexplore.exploration.survival_outcome import format_time, median_follow_up
@@ -58,10 +60,10 @@ def test_the_horizon_defaults_to_the_median_follow_up_in_plain_words():
     state.set_time_column("days")
     middle = float(np.median(state.training_outcome()["time"]))
     assert state.horizon() == middle == median_follow_up(state.training_outcome()["time"])
-    assert f"by {format_time(middle)} (the median follow-up)" in state.describe_horizon()
+    assert f"by {format_time(middle)} days (the median follow-up)" in state.describe_horizon()
     assert state.fit_kwargs()["horizon"] == middle
     state.update_settings(horizon=365)
-    assert state.describe_horizon() == "risk of the event by 365, in the unit of days"
+    assert state.describe_horizon() == "risk of the event by 365 days"
     assert [format_time(v) for v in (12000.0, 2.5, 0.125)] == ["12,000", "2.5", "0.12"]
     with pytest.raises(InputError, match="horizon"):
         state.update_settings(horizon=0)
@@ -89,3 +91,25 @@ def test_a_search_through_the_runner_streams_bounds_and_certifies_a_score():
     )
     risk = model.risk_table()["risk_percent_at_365"].to_numpy()
     assert np.all(np.diff(risk) >= 0) and 0 <= risk.min() and risk.max() <= 100
+    _audits_by_group(state, model)
+
+
+def _audits_by_group(state: ExplorerState, model) -> None:
+    """The By group state audits a survival score on its time and event (training or
+    held-out rows), with the survival metrics of the forest plot."""
+    audit_state = AuditState(by=("sex",), min_size=10)
+    models = {"unconstrained": model}
+    rows = {"X": state.X, "y": state.training_outcome()}
+    held_out = {"X_test": state.X_test, "y_test": state.training_outcome(test=True)}
+    result = audit_state.compute(models, **rows, **held_out)
+    assert result is not None and audit_state.message == ""
+    want = audit(model, state.X, state.training_outcome(), "sex", min_size=10)
+    pd.testing.assert_frame_equal(result.table, want.table)
+    assert result.settings["outcome"] == "survival" and result.settings["horizon"] == 365
+    assert result.table["n"].sum() == len(state.X)
+    assert [v for _label, v in audit_state.metric_options()] == ["observed_expected", "c_index"]
+    assert audit_state.metric() == "observed_expected"
+    audit_state.update(data="test")
+    test = audit_state.compute(models, **rows, **held_out)
+    assert test.table["n"].sum() == len(state.X_test) < len(state.X)
+    assert test.table["events"].sum() == state.y_test.sum()

@@ -7,9 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from _survival_data import survival_table
 
 from riskexplore import validate
 from riskexplore.errors import InputError
+from riskexplore.evaluation.survival.result import SurvivalValidation
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.validation import ValidationState, outcome_codes, used_columns
 
@@ -24,8 +26,10 @@ def heart():
     by the Explorer's own solve on the training rows; the held-out rows as a file."""
     state = ExplorerState()
     state.load_dataset("heart")
-    state.update_settings(max_size=3, time_limit=10)
+    # certifies in seconds; room for a busy machine (a stopped model may read no column)
+    state.update_settings(max_size=3, time_limit=300)
     model = state.solve_function([])(callbacks=[], stop=None)
+    assert model.certificate.is_optimal, model.certificate  # the tests assume the optimum
     state.record("unconstrained", model, state.family, state.settings, [], state.data_version)
     other = pd.concat([state.X_test, state.y_test], axis=1)
     return state, model, other
@@ -100,3 +104,41 @@ def test_report_arguments(heart):
     checks.load_file(_csv(other), "other.csv")
     result = checks.validate(state, "unconstrained")
     assert checks.report_arguments(state, "unconstrained")["validation"] is result
+
+
+@pytest.fixture(scope="module")
+def followup():
+    """A survival score (time to event) fitted by the Explorer's own solve; the held-out
+    rows as a file, with the event and follow-up time columns of the development data."""
+    state = ExplorerState()
+    state.load_csv(_csv(survival_table(n=160)), "followup.csv")
+    state.set_family("survival_score")
+    state.set_outcome("died")
+    state.set_time_column("days")
+    state.update_settings(max_size=2, time_limit=120, horizon=365)
+    model = state.solve_function([])(callbacks=[], stop=None)
+    assert model.certificate.is_optimal, model.certificate
+    state.record("unconstrained", model, state.family, state.settings, [], state.data_version)
+    return state, model, state.frame.loc[state.y_test.index]
+
+
+def test_a_survival_score_is_validated_on_the_files_times_and_events(followup):
+    state, model, other = followup
+    checks = ValidationState()
+    checks.load_file(_csv(other), "other.csv")
+    result = checks.validate(state, "unconstrained")
+    expected = validate(model, state.X_test, time=other["days"], event=other["died"])
+    assert isinstance(result, SurvivalValidation) and result.horizon == 365.0
+    assert result.to_dict() == expected.to_dict() and result.n == len(other)
+    cases = [
+        (other.drop(columns=["days"]), "has no column 'days', the follow-up time of the dev"),
+        (other.assign(days=-other["days"]), "follow-up time 'days' of bad.csv must hold num"),
+        (other.assign(died=other["died"] + 1), "must be 0 or 1, as in the development"),
+    ]
+    for frame, words in cases:
+        checks.load_file(_csv(frame), "bad.csv")
+        with pytest.raises(InputError, match=words):
+            checks.validate(state, "unconstrained")
+    X, y = checks.report_arguments(state, "unconstrained")["development"]
+    assert y.dtype.names == ("event", "time") and len(y) == len(X) == len(state.X)
+    assert np.array_equal(y["time"], state.frame.loc[state.y.index, "days"])

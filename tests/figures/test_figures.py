@@ -123,6 +123,14 @@ def test_pareto_figure(mammo_path):
     ck = pareto_figure(rows)
     assert ck.data[0].name == "objective (mistakes)"
     assert ck.data[0].error_y.arrayminus[0] == pytest.approx(10.0)
+    # a survival path: two rows (Cox loss, C-index), the sizes under the second
+    cox = [{"size": 1, "model_size": 1, "cox_loss": 2.7, "loss_lower": 2.6, "loss_upper": 2.7,
+            "train_c_index": 0.61, "test_c_index": 0.58}]  # fmt: skip
+    surv = pareto_figure(cox, kind="survival_score")
+    assert [t.name for t in surv.data] == ["training loss", "train C-index", "test C-index",
+                                           "selected"]  # fmt: skip
+    assert surv.layout.xaxis2.title.text == "size limit" and "xaxis3" not in surv.layout
+    assert list(surv.data[2].y) == [0.58]
 
 
 def test_comparison_price_and_figure(mammo_fits):

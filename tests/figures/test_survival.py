@@ -72,6 +72,16 @@ def test_calibration_points_are_the_table_with_intervals(validation, by):
         assert not any(t.startswith("score score") for t in points.hovertext)
 
 
+def test_the_horizon_is_named_with_the_models_unit(validation):
+    doc = {**validation.to_dict(), "time_unit": "days"}
+    fig = survival_calibration_figure(doc)
+    assert "Calibration by 30 days on 240 patients" in fig.layout.title.text
+    assert fig.layout.yaxis.title.text == "observed risk by 30 days"
+    notes = [a.text for a in km_figure(doc).layout.annotations]
+    assert "horizon 30 days" in notes
+    assert validation.to_dict()["time_unit"] is None  # no unit given: "by time 30" above
+
+
 def test_bad_input_is_refused(validation):
     with pytest.raises(InputError, match="survival validation"):
         survival_validation_dict([1, 2])

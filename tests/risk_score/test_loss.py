@@ -74,3 +74,38 @@ def test_engines_certify_the_optimum_with_sparse_products(monkeypatch, seed):
     best = scaled_optimum(problem, m_range)
     assert scaled.upper_bound == pytest.approx(best, rel=1e-9, abs=1e-12)
     assert scaled.lower_bound <= best * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("values", [(0, 1), (-2, 3)])
+def test_merged_rows_give_the_loss_of_every_row(values):
+    """Rows merged with summed weights (int8 signed rows, packed merge) give the loss and
+    gradient of the unmerged rows, and the rows and weights of the former np.unique merge."""
+    rng = np.random.default_rng(values[1])
+    n, d = 3000, 12
+    X = rng.integers(values[0], values[1] + 1, (40, d)).astype(float)[rng.integers(0, 40, n)]
+    y = np.where(rng.random(n) < 0.3, 1, -1)
+    w = rng.random(n) + 0.5
+    lo, hi = np.full(d + 1, -5.0), np.full(d + 1, 5.0)
+    merged = LogisticLoss.from_data(X, y, w, lo, hi)
+    assert loss_module.signed_rows(X, y).dtype == np.int8
+    assert merged.n_rows <= 2 * 40  # 40 patterns, each with either label
+    Z = y[:, None] * np.column_stack([np.ones(n), X])
+    Zu, inverse = np.unique(Z, axis=0, return_inverse=True)
+    wu = np.bincount(inverse.ravel(), weights=w)
+    assert np.array_equal(merged.Z, Zu[wu > 0]) and np.array_equal(merged.weights, wu / wu.sum())
+    for _ in range(5):
+        lam = rng.integers(-5, 6, d + 1).astype(float)
+        margins = Z @ lam
+        unmerged = w @ np.logaddexp(0.0, -margins) / w.sum()
+        grad = -(w / w.sum() * loss_module._expit(-margins)) @ Z
+        value, got_grad = merged.value_and_grad(lam, integral=True)
+        assert value == pytest.approx(unmerged, rel=1e-12)
+        np.testing.assert_allclose(got_grad, grad, rtol=1e-10, atol=1e-14)
+
+
+def test_real_valued_rows_are_merged_as_floats():
+    X = np.array([[0.5, 1.0], [0.5, 1.0], [2.0, 0.0]])
+    y = np.array([1, 1, -1])
+    assert loss_module.signed_rows(X, y).dtype == float
+    loss = LogisticLoss.from_data(X, y, np.ones(3))
+    assert loss.n_rows == 2 and np.allclose(sorted(loss.weights), [1 / 3, 2 / 3])

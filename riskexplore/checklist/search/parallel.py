@@ -30,7 +30,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from riskexplore.checklist.search import kernel
-from riskexplore.checklist.search.data import build_search
 from riskexplore.checklist.search.driver import Batch, ExactSearch
 from riskexplore.core.parallel import dask_workers
 
@@ -234,19 +233,17 @@ def run_parallel(driver: ExactSearch) -> tuple[bool, str | None]:
 
 
 # ---------------------------------------------------------------------------------- Dask
-_DATA_CACHE: dict[str, object] = {}
-
-
 def search_batch(
-    problem, token: str, settings, batch: Batch, incumbent, seconds, stop_name, defer_at=math.inf
+    problem, data, settings, batch: Batch, incumbent, seconds, stop_name, defer_at=math.inf
 ):
     """A Dask task: search a batch's subtrees to the end, the time limit or a stop.
 
     Parameters
     ----------
     problem : ChecklistProblem
-    token : str
-        Names the search: a worker builds its arrays once per token.
+        The problem without its rows (:meth:`ChecklistProblem.without_rows`).
+    data : SearchData
+        The driver's arrays of the search (its distinct rows, sent once to every worker).
     settings : ExactSearchSettings
         The driver's settings for one worker.
     batch : Batch
@@ -268,11 +265,6 @@ def search_batch(
         checklist seen as ``(key, positions, M)`` or None, and ``deferred`` the nodes
         left for later (a :class:`Batch`, or None).
     """
-    data = _DATA_CACHE.get(token)
-    if data is None:
-        data = build_search(problem, group_order=settings.group_order)
-        _DATA_CACHE.clear()  # one search at a time per worker process
-        _DATA_CACHE[token] = data
     search = ExactSearch(problem, settings=settings, data=data).spawn()
     search.arrays.set_incumbent(*incumbent)
     search.arrays.load_frontier(batch)
@@ -340,9 +332,10 @@ def run_dask(driver) -> tuple[bool, str | None]:
 
     client = driver.settings.client
     n_workers = dask_workers(client)
-    token = uuid.uuid4().hex
-    stop = Event(f"checklist-stop-{token}", client=client)
-    problem = client.scatter(driver.problem, broadcast=True)
+    stop = Event(f"checklist-stop-{uuid.uuid4().hex}", client=client)
+    # once to every worker: the merged rows, never the table's rows
+    problem = client.scatter(driver.problem.without_rows(), broadcast=True)
+    data = client.scatter(driver.data, broadcast=True)
     settings = driver.worker_settings()
     pending: dict = {}  # future -> the batch's least bound
     spare_nodes = 0
@@ -355,7 +348,7 @@ def run_dask(driver) -> tuple[bool, str | None]:
                     break
                 seconds = driver.seconds_left()
                 future = client.submit(
-                    search_batch, problem, token, settings, batch, driver.arrays.incumbent_state(),
+                    search_batch, problem, data, settings, batch, driver.arrays.incumbent_state(),
                     seconds, stop.name, driver.defer_threshold(), pure=False,
                 )  # fmt: skip
                 pending[future] = float(batch.bounds[0])

@@ -17,12 +17,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from riskexplore.core.registry import family_of
+from riskexplore.data.survival import check_survival_outcome
 from riskexplore.errors import InputError
 from riskexplore.evaluation.audit.findings import GAP_METRICS, Finding, find, gap_columns
 from riskexplore.evaluation.audit.groups import make_groups
 from riskexplore.evaluation.audit.metrics import group_metrics, model_predictions
+from riskexplore.evaluation.audit.time_to_event import survival_audit_parts, survival_audit_text
 from riskexplore.evaluation.intervals import z_value
-from riskexplore.evaluation.metrics import as_binary_outcome, reliability_table
+from riskexplore.evaluation.metrics import as_binary_outcome, outcome_of, reliability_table
 
 __all__ = ["TOO_FEW", "AuditResult", "audit", "check_by"]
 
@@ -127,6 +130,8 @@ class AuditResult:
         str
             The text.
         """
+        if self.settings.get("outcome") == "survival":
+            return survival_audit_text(self)
         return _text(self)
 
     def __repr__(self) -> str:
@@ -231,8 +236,15 @@ def audit(
     n_boot: int = 0,
     seed: int = 0,
     subject: str = "patients",
+    horizon: float | None = None,
 ) -> AuditResult:
     """Audit a fitted model group by group: metrics, intervals, gaps to the rest, findings.
+
+    A model of a time to event (a survival score, ``y`` its structured survival outcome)
+    gets per group Harrell's C, the observed (Kaplan-Meier) against the predicted risk by
+    ``horizon`` and their ratio O/E, each with its interval, and the rows and events (see
+    :mod:`~riskexplore.evaluation.audit.time_to_event`); a group without an event says so
+    and gets no figures.
 
     Parameters
     ----------
@@ -245,7 +257,8 @@ def audit(
         The data (training or held-out). The group columns must be among its columns;
         they need not be features of the model.
     y : array-like of shape (n,)
-        The binary outcome.
+        The binary outcome (a survival model: the structured array ``[("event", bool),
+        ("time", float)]`` or a ``(time, event)`` pair).
     by : str or list of str
         One group column, or two (their cross).
     min_size : int
@@ -264,6 +277,8 @@ def audit(
         The seed of the bootstrap.
     subject : str
         Who the rows are, in the findings' sentences (``"for patients with ..."``).
+    horizon : float, optional
+        A survival model's horizon (default: its first); refused for other models.
 
     Returns
     -------
@@ -278,20 +293,17 @@ def audit(
     """
     _check_frame(X)
     columns = check_by(X, by)
-    yb = _check_data(X, y)
+    if outcome_of(model) == "survival":
+        yb = None
+    else:
+        yb = _check_data(X, y)
+        if horizon is not None:
+            raise InputError("horizon= is for a model of a time to event (a survival score)")
     min_size = _check_whole(min_size, "min_size", 1)
     n_boot = _check_whole(n_boot, "n_boot", 0)
     seed = _check_whole(seed, "seed", 0)
     z_value(confidence)
     grouping = make_groups(X, columns, bins)
-    predictions = model_predictions(model, X, yb)
-    options = {"confidence": float(confidence), "n_boot": n_boot}
-    rows = []
-    for i, label in enumerate(grouping.order):
-        mask = grouping.labels == label
-        rows.append(_group_row(predictions, label, mask, min_size, options, seed, i))
-    table = pd.DataFrame(rows)
-    overall = group_metrics(predictions, np.ones(len(yb), bool), rng=_rng(seed), **options)
     settings = {
         "by": list(columns),
         "min_size": min_size,
@@ -300,12 +312,52 @@ def audit(
         "n_boot": n_boot,
         "seed": seed,
         "subject": subject,
-        "kind": predictions.kind,
         "cuts": grouping.binned,
     }
+    if yb is None:
+        return _survival_audit(model, X, y, grouping, settings, horizon)
+    predictions = model_predictions(model, X, yb)
+    options = {"confidence": float(confidence), "n_boot": n_boot}
+    rows = []
+    for i, label in enumerate(grouping.order):
+        mask = grouping.labels == label
+        rows.append(_group_row(predictions, label, mask, min_size, options, seed, i))
+    table = pd.DataFrame(rows)
+    overall = group_metrics(predictions, np.ones(len(yb), bool), rng=_rng(seed), **options)
+    settings["kind"] = predictions.kind
     findings = find(table, kind=predictions.kind, confidence=confidence, subject=subject)
     reliability = _reliability(predictions, grouping, table, float(confidence))
     return AuditResult(table, findings, _public(overall), settings, reliability)
+
+
+def _survival_audit(model, X, y, grouping, settings: dict, horizon) -> AuditResult:
+    """The audit of a survival model (see
+    :mod:`~riskexplore.evaluation.audit.time_to_event`)."""
+    time, event = check_survival_outcome(y)
+    if len(time) != len(X):
+        raise InputError(f"X has {len(X)} rows but y has {len(time)}")
+    family = family_of(model)
+    h = family.validation.horizon_of(model, horizon)
+    scores = np.asarray(family.validation.card_score(model, X), dtype=float)
+    risk = np.asarray(family.validation.risk_of(model, X, h), dtype=float)
+    unit = getattr(model, "time_unit", None)  # "days": "had the event by 365 days"
+    table, findings, overall = survival_audit_parts(
+        scores,
+        risk,
+        time,
+        event,
+        grouping.labels,
+        grouping.order,
+        horizon=h,
+        min_size=settings["min_size"],
+        confidence=settings["confidence"],
+        n_boot=settings["n_boot"],
+        seed=settings["seed"],
+        subject=settings["subject"],
+        time_unit=unit,
+    )
+    settings.update(kind=family.name, outcome="survival", horizon=h, time_unit=unit)
+    return AuditResult(table, findings, overall, settings)
 
 
 def _reliability(p, grouping, table: pd.DataFrame, confidence: float) -> dict[str, pd.DataFrame]:

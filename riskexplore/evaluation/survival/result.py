@@ -12,20 +12,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
 from riskexplore.core.plain_numbers import plain_number
 from riskexplore.evaluation.validation.estimate import Estimate, json_number
-from riskexplore.evaluation.validation.result import (
-    estimate_lines,
-    headline_table,
-    records,
-    validation_html,
-)
+from riskexplore.evaluation.validation.result import HeadlineWords, records
 
-__all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation"]
+__all__ = ["SURVIVAL_HEADLINE", "SurvivalValidation", "horizon_words"]
 
 #: The headline figures, in the order of :meth:`SurvivalValidation.table`, with their names.
 SURVIVAL_HEADLINE = {
@@ -38,8 +33,27 @@ SURVIVAL_HEADLINE = {
 }
 
 
+def horizon_words(horizon: float, unit: str | None = None) -> str:
+    """A horizon in plain digits with its unit: ``"365 days"`` (``"365"`` without one).
+
+    Parameters
+    ----------
+    horizon : float
+        The time.
+    unit : str, optional
+        Its unit in words.
+
+    Returns
+    -------
+    str
+        The words.
+    """
+    value = plain_number(float(horizon))
+    return f"{value} {unit}" if unit else value
+
+
 @dataclass(frozen=True)
-class SurvivalValidation:
+class SurvivalValidation(HeadlineWords):
     """A survival score's figures on other rows, at one horizon.
 
     Attributes
@@ -80,6 +94,8 @@ class SurvivalValidation:
         The bootstrap resamples of the discrimination intervals.
     notes : list of str
         What could not be computed, and why, and how the figures were made.
+    time_unit : str or None
+        The unit of the times in words (``"days"``; the model's), None when unknown.
     """
 
     n: int
@@ -102,6 +118,9 @@ class SurvivalValidation:
     n_boot: int
     notes: list[str] = field(default_factory=list)
     kind: str = "survival score"
+    time_unit: str | None = None
+
+    HEADLINE_FIGURES: ClassVar[dict[str, str]] = SURVIVAL_HEADLINE
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready document of the validation (missing values as None).
@@ -109,7 +128,7 @@ class SurvivalValidation:
         Returns
         -------
         dict
-            ``kind, n, events, horizon, events_by_horizon, confidence, censoring_from,
+            ``kind, n, events, horizon, time_unit, events_by_horizon, confidence, censoring_from,
             predicted_risk, min_group_rows, n_boot``, the headline figures (each
             ``{"estimate", "lower", "upper", "method"}``), the lists ``calibration``,
             ``group_calibration``, ``km_curves`` and ``notes``.
@@ -119,6 +138,7 @@ class SurvivalValidation:
             "n": int(self.n),
             "events": int(self.events),
             "horizon": json_number(self.horizon),
+            "time_unit": self.time_unit,
             "events_by_horizon": int(self.events_by_horizon),
             "confidence": float(self.confidence),
             "censoring_from": self.censoring_from,
@@ -126,49 +146,18 @@ class SurvivalValidation:
             "min_group_rows": int(self.min_group_rows),
             "n_boot": int(self.n_boot),
         }
-        out.update({name: getattr(self, name).to_dict() for name in SURVIVAL_HEADLINE})
+        out.update(self._headline_dicts())
         out["calibration"] = records(self.calibration)
         out["group_calibration"] = records(self.group_calibration)
         out["km_curves"] = [dict(curve) for curve in self.km_curves]
         out["notes"] = list(self.notes)
         return out
 
-    def table(self) -> pd.DataFrame:
-        """The headline figures: one row each, with ``metric, estimate, lower, upper``.
-
-        Returns
-        -------
-        DataFrame
-            The table (``nan`` where a figure or its interval does not exist).
-        """
-        return headline_table(self, SURVIVAL_HEADLINE)
-
-    def to_text(self) -> str:
-        """A few plain lines: the rows and horizon, each headline figure, the notes.
-
-        Returns
-        -------
-        str
-            The text.
-        """
+    def _first_line(self) -> str:
         share = 100 * self.events / self.n if self.n else math.nan
-        lines = [
+        return (
             f"Validation of a {self.kind} on {self.n} patients, {self.events} with the event "
             f"({share:.1f}%), {self.events_by_horizon} by the horizon "
-            f"{plain_number(self.horizon)}; mean predicted risk by then "
+            f"{horizon_words(self.horizon, self.time_unit)}; mean predicted risk by then "
             f"{100 * self.predicted_risk:.1f}%"
-        ]
-        lines += [f"{label}: {text}" for label, text in self._lines()]
-        lines += [f"note: {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def _lines(self) -> list[tuple[str, str]]:
-        """Each headline figure in words: (name, value with its interval)."""
-        pairs = [(label, getattr(self, name)) for name, label in SURVIVAL_HEADLINE.items()]
-        return estimate_lines(pairs, self.confidence)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def _repr_html_(self) -> str:
-        return validation_html(self.to_text().splitlines()[0], self._lines(), self.notes)
+        )

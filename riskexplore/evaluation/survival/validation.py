@@ -135,9 +135,9 @@ def _group_calibration(group, ranges, risk, time, event, horizon, confidence):
 
 def _notes(train, discrimination, slope, calibration: pd.DataFrame, n_groups) -> list[str]:
     notes = [
-        "censoring distribution of Uno's C and the time-dependent AUC estimated on the "
+        "censoring distribution of Uno's C and the time-dependent AUC estimated on "
         + (
-            "training rows"
+            "the training rows"
             if train is not None
             else "these rows (the training rows were not given)"
         )

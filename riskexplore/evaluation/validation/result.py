@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 
@@ -19,6 +19,7 @@ from riskexplore.evaluation.validation.estimate import Estimate, json_number
 
 __all__ = [
     "HEADLINE",
+    "HeadlineWords",
     "Validation",
     "estimate_lines",
     "headline_table",
@@ -106,8 +107,64 @@ def estimate_lines(pairs, confidence: float) -> list[tuple[str, str]]:
     return out
 
 
+class HeadlineWords:
+    """What every validation result says the same way: its headline figures as a table, in
+    plain lines and as a notebook shows them (a base of the result dataclasses).
+
+    A subclass sets :attr:`HEADLINE_FIGURES` and writes its first line in
+    :meth:`_first_line`; it has the fields ``confidence`` and ``notes``.
+    """
+
+    #: The headline figures (attribute name -> name in words), in order.
+    HEADLINE_FIGURES: ClassVar[dict[str, str]] = {}
+    confidence: float
+    notes: list[str]
+
+    def table(self) -> pd.DataFrame:
+        """The headline figures: one row each, with ``metric, estimate, lower, upper``.
+
+        Returns
+        -------
+        DataFrame
+            The table (``nan`` where a figure or its interval does not exist).
+        """
+        return headline_table(self, self.HEADLINE_FIGURES)
+
+    def _headline_dicts(self) -> dict[str, dict[str, Any]]:
+        """Each headline figure's JSON-ready dict, by its attribute name."""
+        return {name: getattr(self, name).to_dict() for name in self.HEADLINE_FIGURES}
+
+    def _first_line(self) -> str:
+        """The rows and events in words."""
+        raise NotImplementedError
+
+    def _lines(self) -> list[tuple[str, str]]:
+        """Each headline figure in words: (name, value with its interval)."""
+        pairs = [(label, getattr(self, name)) for name, label in self.HEADLINE_FIGURES.items()]
+        return estimate_lines(pairs, self.confidence)
+
+    def to_text(self) -> str:
+        """A few plain lines: the rows, then each headline figure, then the notes.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        lines = [self._first_line()]
+        lines += [f"{label}: {text}" for label, text in self._lines()]
+        lines += [f"note: {note}" for note in self.notes]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        return validation_html(self._first_line(), self._lines(), self.notes)
+
+
 @dataclass(frozen=True)
-class Validation:
+class Validation(HeadlineWords):
     """A model's figures on other rows (external validation; TRIPOD+AI items 12 and 23).
 
     Attributes
@@ -151,6 +208,8 @@ class Validation:
     notes: list[str] = field(default_factory=list)
     score_noun: str = "score"
 
+    HEADLINE_FIGURES: ClassVar[dict[str, str]] = HEADLINE
+
     @property
     def outcome_rate(self) -> float:
         """Events over rows."""
@@ -173,49 +232,18 @@ class Validation:
             "outcome_rate": json_number(self.outcome_rate),
             "confidence": float(self.confidence),
         }
-        out.update({name: getattr(self, name).to_dict() for name in HEADLINE})
+        out.update(self._headline_dicts())
         out["reliability"] = records(self.reliability)
         out["score_table"] = records(self.score_table)
         out["net_benefit"] = records(self.net_benefit)
         out["notes"] = list(self.notes)
         return out
 
-    def table(self) -> pd.DataFrame:
-        """The headline figures: one row each, with ``metric, estimate, lower, upper``.
-
-        Returns
-        -------
-        DataFrame
-            The table (``nan`` where a figure or its interval does not exist).
-        """
-        return headline_table(self, HEADLINE)
-
-    def _lines(self) -> list[tuple[str, str]]:
-        """Each headline figure in words: (name, value with its interval)."""
-        pairs = [(label, getattr(self, name)) for name, label in HEADLINE.items()]
-        return estimate_lines(pairs, self.confidence)
-
-    def to_text(self) -> str:
-        """A few plain lines: the rows, then each headline figure, then the notes.
-
-        Returns
-        -------
-        str
-            The text.
-        """
-        lines = [
+    def _first_line(self) -> str:
+        return (
             f"Validation of a {self.kind} on {self.n} patients, {self.events} with the outcome "
             f"({100 * self.outcome_rate:.1f}%)"
-        ]
-        lines += [f"{label}: {text}" for label, text in self._lines()]
-        lines += [f"note: {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def _repr_html_(self) -> str:
-        return validation_html(self.to_text().splitlines()[0], self._lines(), self.notes)
+        )
 
 
 def validation_html(head: str, lines: list[tuple[str, str]], notes: list[str]) -> str:

@@ -138,4 +138,6 @@ def validate_time_to_event(
         raise InputError(f"X has {len(scores)} rows but the outcome has {len(time)}")
     risk = spec.risk_of(model, X, h)
     result = validate_survival(scores, risk, time, event, h, level=confidence, **options)
-    return replace(result, kind=family.label.lower())
+    # (the model's unit of time, "days", names the horizon on figures and pages)
+    unit = getattr(model, "time_unit", None)
+    return replace(result, kind=family.label.lower(), time_unit=unit)

@@ -39,10 +39,12 @@ and damage (it is not a signature: whoever edits a file can recompute it, but th
 file is still only data, checked as above). Bad files are refused with a one-line
 :class:`~riskexplore.errors.InputError`.
 
-This module is the document (:class:`Study`: writing it, and reading it back checked);
-the JSON codec of its parts (constraints, values, models, settings) is
-:mod:`riskexplore.exploration.study.codec`, its data's identity and the table a study is opened
-on (:func:`~riskexplore.exploration.study.data.resolve_data`) are
+This module is the document (:class:`Study`: capturing and writing it, and its entry points
+for reading); the format (name, version, fields, :class:`StudyRun`, the checksum) is
+:mod:`riskexplore.exploration.study.format`, reading a file back checked field by field
+:mod:`riskexplore.exploration.study.reading`, the JSON codec of its parts (constraints,
+values, models, settings) :mod:`riskexplore.exploration.study.codec`, its data's identity and
+the table a study is opened on (:func:`~riskexplore.exploration.study.data.resolve_data`)
 :mod:`riskexplore.exploration.study.data`; their public names are importable from here too.
 
 Plain Python (no Jupyter): :meth:`ExplorerState.to_study
@@ -61,28 +63,22 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import json
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riskexplore import __version__
-from riskexplore.core.jsonio import decode, encode, plain
+from riskexplore.core.jsonio import encode, plain
 from riskexplore.core.registry import family_of, get_family
 from riskexplore.errors import InputError
 from riskexplore.evaluation.near_optimal import NearOptimalSet
 from riskexplore.evaluation.paths import SizePath
 from riskexplore.exploration.binarization import Binarization
-from riskexplore.exploration.study.alternatives import decode_alternatives, encode_alternatives
+from riskexplore.exploration.study.alternatives import encode_alternatives
 from riskexplore.exploration.study.codec import (
     canonical,
     decode_constraint,
-    decode_value,
     encode_constraint,
     encode_model,
     encode_settings,
@@ -95,6 +91,16 @@ from riskexplore.exploration.study.data import (
     resolve_data,
     table_digest,
 )
+from riskexplore.exploration.study.format import (
+    FORMAT,
+    MAX_STUDY_BYTES,
+    RUNS,
+    VERSION,
+    StudyRun,
+    checksum,
+    saved_by,
+)
+from riskexplore.exploration.study.reading import decode_study, read_document
 
 __all__ = [
     "FORMAT",
@@ -111,60 +117,6 @@ __all__ = [
     "resolve_data",
     "table_digest",
 ]
-
-#: The ``format`` field of every study file.
-FORMAT = "riskexplore-study"
-#: The format version this riskexplore writes (it reads every version up to it; version 2
-#: added the near-optimal set, version 3 the settings of the "By group" view, version 4
-#: the binarization of the raw table and the rules in plain words).
-VERSION = 4
-#: Largest study file accepted (100 MB: a 20 MB upload saved with its rows fits easily).
-MAX_STUDY_BYTES = 100 * 2**20
-
-_RUNS = ("unconstrained", "constrained")
-_SOURCES = ("bundled", "upload")
-_KEYS = (
-    "format",
-    "version",
-    "saved_by",
-    "data",
-    "family",
-    "settings",
-    "constraints",
-    "runs",
-    "size_path",
-    "scale_price",
-    "alternatives",
-    "audit",
-    "binarization",
-    "rules",
-    "checksum",
-)
-
-#: The keys of the "By group" view's settings in a study.
-_AUDIT_KEYS = ("by", "run", "data", "metric", "min_size")
-
-
-@dataclass
-class StudyRun:
-    """One saved run: its model (with certificate and trace) and what it was solved with.
-
-    Attributes
-    ----------
-    model : RiskScore or Checklist
-        The fitted model.
-    family : str
-        Its model family.
-    settings : dict
-        The settings of the run.
-    constraints : list
-        Its constraints.
-    """
-
-    model: Any
-    family: str
-    settings: dict[str, Any]
-    constraints: list
 
 
 @dataclass
@@ -228,7 +180,7 @@ class Study:
     size_path: SizePath | None = None
     selected: int | None = None
     scale_price: Any = None
-    saved_by: str = field(default_factory=lambda: _saved_by())
+    saved_by: str = field(default_factory=saved_by)
     alternatives: NearOptimalSet | None = None
     alternatives_selected: int | None = None
     audit: dict[str, Any] | None = None
@@ -291,7 +243,7 @@ class Study:
                 record.model, record.family, dict(record.settings), list(record.constraints)
             )
             for run, record in state.runs.items()
-            if record.data_version == state.data_version and run in _RUNS
+            if record.data_version == state.data_version and run in RUNS
         }
         price = state.current_scale_price() if "unconstrained" in runs else None
         study = cls(
@@ -299,7 +251,7 @@ class Study:
             family=state.family,
             settings=dict(state.settings),
             constraints=list(constraints),
-            runs={run: runs[run] for run in _RUNS if run in runs},
+            runs={run: runs[run] for run in RUNS if run in runs},
             size_path=size_path,
             selected=None if selected is None else int(selected),
             scale_price=price,
@@ -442,38 +394,7 @@ class Study:
             For a file that cannot be read, is not JSON, is not a study, was made by a
             newer riskexplore, fails its checksum or holds a malformed field.
         """
-        if isinstance(source, Mapping):
-            return cls.from_dict(source, name=name or "the study")
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            raw = bytes(source)
-            label = name or "the study"
-        else:
-            text = str(source)
-            if isinstance(source, str) and text.lstrip().startswith(("{", "[")):
-                raw, label = text.encode("utf-8"), name or "the study"
-            else:
-                file = Path(source)
-                label = name or file.name
-                if not file.is_file():
-                    raise InputError(f"no study file at {str(file)!r}")
-                if file.stat().st_size > MAX_STUDY_BYTES:
-                    raise InputError(f"{label} is larger than {MAX_STUDY_BYTES // 2**20} MB")
-                raw = file.read_bytes()
-        if len(raw) > MAX_STUDY_BYTES:
-            raise InputError(f"{label} is larger than {MAX_STUDY_BYTES // 2**20} MB")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError(f"{label} is not a study file (not UTF-8 text)") from None
-        try:
-            doc = json.loads(text, parse_constant=_refuse_constant)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{label} is not a study file: not valid JSON ({exc.msg} at line {exc.lineno}, "
-                f"column {exc.colno})"
-            ) from None
-        except ValueError as exc:
-            raise InputError(f"{label} is not a study file: {exc}") from None
+        doc, label = read_document(source, name, MAX_STUDY_BYTES)
         return cls.from_dict(doc, name=label)
 
     @classmethod
@@ -497,32 +418,7 @@ class Study:
         InputError
             See :meth:`read`.
         """
-        if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-            raise InputError(f'{name} is not a riskexplore study (no "format": {FORMAT!r})')
-        version = doc.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise InputError(
-                f"{name}: the format version must be a whole number ≥ 1, got {version!r}"
-            )
-        if version > VERSION:
-            raise InputError(
-                f"{name} was saved by a newer riskexplore (study format {version}; this one "
-                f"reads format {VERSION}): update riskexplore to open it"
-            )
-        stored = doc.get("checksum")
-        if not isinstance(stored, str) or not re.fullmatch(r"sha256:[0-9a-f]{64}", stored):
-            raise InputError(f'{name} has no valid checksum ("checksum": "sha256:<64 hex digits>")')
-        body = {k: v for k, v in doc.items() if k != "checksum"}
-        try:
-            actual = checksum(body)
-        except (TypeError, ValueError) as exc:
-            raise InputError(f"{name} holds a value that is not JSON data: {exc}") from None
-        if actual != stored:
-            raise InputError(
-                f"{name} was changed after it was saved (its checksum does not match its "
-                "content), so it is not opened; save the study again from riskexplore"
-            )
-        return _Decoder(name).study(doc)
+        return cls(**decode_study(doc, name))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Study):
@@ -548,282 +444,3 @@ class Study:
             n = len(self.alternatives)
             parts.append(f"{n} near-optimal model{'s' if n != 1 else ''}")
         return f"{self.data.describe()}, outcome {self.data.outcome!r}: " + ", ".join(parts)
-
-
-def checksum(doc: Mapping[str, Any]) -> str:
-    """``"sha256:<hex>"`` of the canonical JSON of ``doc`` (sorted keys, no spaces).
-
-    Parameters
-    ----------
-    doc : mapping
-        The study document without its ``checksum``.
-
-    Returns
-    -------
-    str
-        The checksum.
-    """
-    text = json.dumps(
-        doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _saved_by() -> str:
-    return f"riskexplore {__version__}"
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not strict JSON (numbers must be finite)")
-
-
-class _Decoder:
-    """Reads a checked study document field by field; every error names its place."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def fail(self, where: str, what: str) -> InputError:
-        return InputError(f"{self.name}: {where} {what}")
-
-    def get(self, obj: Mapping, key: str, where: str, kinds: tuple, what: str) -> Any:
-        if key not in obj:
-            raise self.fail(f"{where}.{key}" if where else key, "is missing")
-        value = obj[key]
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            place = f"{where}.{key}" if where else key
-            raise self.fail(place, f"must be {what}, got {json.dumps(value)[:60]}")
-        return value
-
-    def study(self, doc: Mapping) -> Study:
-        unknown = [k for k in doc if k not in _KEYS]
-        if unknown:
-            raise self.fail(repr(unknown[0]), "is not a field of a study")
-        saved_by = self.get(doc, "saved_by", "", (str,), "a string")
-        data = self.data(self.get(doc, "data", "", (dict,), "an object"))
-        family = self.family(self.get(doc, "family", "", (str,), "a family name"), "family")
-        settings = self.settings(self.get(doc, "settings", "", (dict,), "an object"), "settings")
-        constraints = self.constraints(
-            self.get(doc, "constraints", "", (list,), "a list"), family, "constraints"
-        )
-        runs_doc = self.get(doc, "runs", "", (dict,), "an object")
-        runs = {}
-        for run, record in runs_doc.items():
-            if run not in _RUNS:
-                raise self.fail(f"runs.{run}", "is not a run (unconstrained, constrained)")
-            runs[run] = self.run(record, f"runs.{run}")
-        path_doc = self.get(doc, "size_path", "", (dict, type(None)), "an object or null")
-        path, selected = (None, None) if path_doc is None else self.path(path_doc)
-        price_doc = self.get(doc, "scale_price", "", (dict, type(None)), "an object or null")
-        price = None if price_doc is None else self.run_price(price_doc, runs.get("unconstrained"))
-        study = Study(data, family, settings, constraints, runs, path, selected, price, saved_by)
-        alt_doc = doc.get("alternatives")  # (format version 1 has none)
-        if alt_doc is not None:
-            if not isinstance(alt_doc, dict):
-                raise self.fail("alternatives", "must be an object or null")
-            study.alternatives, study.alternatives_selected = decode_alternatives(
-                alt_doc, family, self.model, self.fail
-            )
-        audit_doc = doc.get("audit")  # (format versions 1 and 2 have none)
-        if audit_doc is not None:
-            study.audit = self.audit(audit_doc)
-        if "binarization" in doc:  # (format versions 1 to 3 have none)
-            study.binarization = self.binarization(doc["binarization"])
-        if "rules" in doc:
-            study.rules = self.rules(doc["rules"], len(constraints))
-        return study
-
-    def binarization(self, b: Any) -> Binarization:
-        try:
-            return Binarization.from_dict(b)
-        except InputError as exc:
-            raise self.fail("binarization", str(exc)) from None
-
-    def rules(self, rules: Any, n: int) -> list[str]:
-        if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
-            raise self.fail("rules", "must be a list of sentences")
-        if len(rules) != n:
-            raise self.fail("rules", f"has {len(rules)} sentences for {n} constraints")
-        return list(rules)
-
-    def audit(self, a: Any) -> dict[str, Any]:
-        if not isinstance(a, dict):
-            raise self.fail("audit", "must be an object or null")
-        extra = [k for k in a if k not in _AUDIT_KEYS]
-        if extra:
-            raise self.fail(f"audit.{extra[0]}", "is not a setting of the By group view")
-        out = self.settings(a, "audit")
-        by = out.get("by", ())
-        if not isinstance(by, tuple) or not all(isinstance(c, str) for c in by) or len(by) > 2:
-            raise self.fail("audit.by", "must be a list of one or two column names")
-        return out
-
-    def family(self, name: str, where: str) -> str:
-        try:
-            return get_family(name).name
-        except InputError as exc:
-            raise self.fail(where, f"names {exc}") from None
-
-    def data(self, d: Mapping) -> DataIdentity:
-        w = "data"
-        extra = [k for k in d if k not in {f.name for f in dataclasses.fields(DataIdentity)}]
-        if extra:
-            raise self.fail(f"data.{extra[0]}", "is not a field of the data's identity")
-        source = self.get(d, "source", w, (str,), "a string")
-        if source not in _SOURCES:
-            raise self.fail("data.source", f"must be 'bundled' or 'upload', got {source!r}")
-        columns = self.get(d, "columns", w, (list,), "a list of column names")
-        if not columns or not all(isinstance(c, str) for c in columns):
-            raise self.fail("data.columns", "must be a non-empty list of column names")
-        sha = self.get(d, "sha256", w, (str,), "a string")
-        if not re.fullmatch(r"[0-9a-f]{64}", sha):
-            raise self.fail("data.sha256", "must be 64 hexadecimal digits")
-        rows = self.get(d, "rows", w, (int,), "a whole number")
-        if rows < 1:
-            raise self.fail("data.rows", f"must be positive, got {rows}")
-        outcome = self.get(d, "outcome", w, (str,), "a column name")
-        if outcome not in columns:
-            raise self.fail("data.outcome", f"{outcome!r} is not one of data.columns")
-        return DataIdentity(
-            source=source,
-            name=self.get(d, "name", w, (str,), "a string"),
-            outcome=outcome,
-            rows=rows,
-            columns=tuple(columns),
-            sha256=sha,
-            table=self.get(d, "table", w, (str, type(None)), "CSV text or null"),
-        )
-
-    def settings(self, s: Mapping, where: str) -> dict[str, Any]:
-        out = {}
-        for key, value in s.items():
-            out[key] = self.setting(value, f"{where}.{key}")
-        return out
-
-    def setting(self, value: Any, where: str) -> Any:
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return value
-        if isinstance(value, list):
-            return tuple(self.setting(v, where) for v in value)
-        raise self.fail(
-            where, f"must be a number, a string, null or a list, got {json.dumps(value)[:60]}"
-        )
-
-    def constraints(self, records: list, family: str, where: str) -> list:
-        out = []
-        for i, record in enumerate(records):
-            try:
-                out.append(decode_constraint(record, family, f"{where}[{i}]"))
-            except InputError as exc:
-                raise InputError(f"{self.name}: {exc}") from None
-        return out
-
-    def model(self, record: Any, family: str, where: str) -> Any:
-        if not isinstance(record, dict):
-            raise self.fail(where, "must be a model document (an object)")
-        fam = get_family(family)
-        try:
-            model = fam.model_type.from_dict(record)
-            again = canonical(model.to_dict(include_trace=True))
-        except Exception as exc:  # a malformed document: any error of the model's reader
-            raise self.fail(
-                where, f"is not a valid {fam.label.lower()}: {_one_line(exc)}"
-            ) from None
-        if again != record:
-            raise self.fail(where, f"is not a {fam.label.lower()} as riskexplore writes it")
-        return model
-
-    def run(self, record: Any, where: str) -> StudyRun:
-        if not isinstance(record, dict):
-            raise self.fail(where, "must be an object")
-        extra = [k for k in record if k not in ("family", "settings", "constraints", "model")]
-        if extra:
-            raise self.fail(f"{where}.{extra[0]}", "is not a field of a run")
-        family = self.family(
-            self.get(record, "family", where, (str,), "a family name"), f"{where}.family"
-        )
-        settings = self.settings(
-            self.get(record, "settings", where, (dict,), "an object"), f"{where}.settings"
-        )
-        constraints = self.constraints(
-            self.get(record, "constraints", where, (list,), "a list"),
-            family,
-            f"{where}.constraints",
-        )
-        model = self.model(
-            self.get(record, "model", where, (dict,), "an object"), family, f"{where}.model"
-        )
-        return StudyRun(model, family, settings, constraints)
-
-    def path(self, p: Mapping) -> tuple[SizePath, int | None]:
-        w = "size_path"
-        extra = [k for k in p if k not in ("family", "rows", "models", "selected")]
-        if extra:
-            raise self.fail(f"size_path.{extra[0]}", "is not a field of a size path")
-        family = self.family(self.get(p, "family", w, (str,), "a family name"), "size_path.family")
-        rows = self.get(p, "rows", w, (list,), "a list")
-        models = self.get(p, "models", w, (list,), "a list")
-        if len(rows) != len(models):
-            raise self.fail("size_path", f"has {len(rows)} rows but {len(models)} models")
-        decoded_rows = []
-        for i, row in enumerate(rows):
-            if not isinstance(row, dict) or not isinstance(row.get("size"), int):
-                raise self.fail(f"size_path.rows[{i}]", "must be an object with a whole 'size'")
-            for key, value in row.items():
-                if not (value is None or isinstance(value, (bool, int, float, str))):
-                    raise self.fail(
-                        f"size_path.rows[{i}].{key}", "must be a number, a string or null"
-                    )
-            decoded_rows.append(decode(row))
-        decoded_models = [
-            None if m is None else self.model(m, family, f"size_path.models[{i}]")
-            for i, m in enumerate(models)
-        ]
-        selected = self.get(p, "selected", w, (int, type(None)), "a size or null")
-        if selected is not None and selected not in [r["size"] for r in rows]:
-            raise self.fail("size_path.selected", f"{selected} is not a size of the path")
-        return SizePath(decoded_rows, decoded_models, family), selected
-
-    def run_price(self, p: Mapping, run):
-        """The price of a fixed scale of the unconstrained run ``run`` (of its family)."""
-        spec = None if run is None else get_family(run.family).scale_price
-        if spec is None:
-            raise self.fail("scale_price", "does not price the unconstrained run's model")
-        price = self.price(p, run.family, spec.result_type)
-        sides = [m.to_dict(include_trace=True) for m in (price.fixed, price.learned) if m]
-        if run.model.to_dict(include_trace=True) not in sides:
-            raise self.fail("scale_price", "does not price the unconstrained run's model")
-        return price
-
-    def price(self, p: Mapping, family: str, result_type: type):
-        w = "scale_price"
-        extra = [k for k in p if k not in ("fixed", "learned", "interval", "multiplier_range")]
-        if extra:
-            raise self.fail(f"{w}.{extra[0]}", "is not a field of the price of a fixed scale")
-        fixed_doc = self.get(p, "fixed", w, (dict, type(None)), "a model or null")
-        fixed = None if fixed_doc is None else self.model(fixed_doc, family, f"{w}.fixed")
-        learned = self.model(self.get(p, "learned", w, (dict,), "a model"), family, f"{w}.learned")
-        pairs = []
-        for key in ("interval", "multiplier_range"):
-            try:
-                value = decode_value(self.get(p, key, w, (list,), "a list"), f"{w}.{key}")
-            except InputError as exc:
-                raise InputError(f"{self.name}: {exc}") from None
-            if len(value) != 2 or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-            ):
-                raise self.fail(f"{w}.{key}", "must be two numbers")
-            lo, hi = (float(v) for v in value)
-            if not lo <= hi:
-                raise self.fail(f"{w}.{key}", f"must be [low, high], got [{lo}, {hi}]")
-            pairs.append((lo, hi))
-        interval, multipliers = pairs
-        if not (math.isfinite(multipliers[0]) and multipliers[0] > 0):
-            raise self.fail(f"{w}.multiplier_range", "must be positive and finite")
-        return result_type(fixed, learned, interval, multipliers)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    first = text[0] if text else ""
-    return f"{type(exc).__name__}: {first}" if not isinstance(exc, InputError) else first

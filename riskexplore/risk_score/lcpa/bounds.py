@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from riskexplore.core.distinct_rows import distinct_rows
 from riskexplore.risk_score.loss import box_score_range
 from riskexplore.risk_score.problem import RiskScoreProblem
 
@@ -170,7 +171,7 @@ def intercept_bounds(problem: RiskScoreProblem) -> tuple[float, float]:
     pi = float(w[problem.y > 0].sum() / w.sum())
     if not 0.0 < pi < 1.0:
         return lo0, hi0
-    X = np.unique(problem.X, axis=0)
+    X = distinct_rows(problem.X)[0]
     s_min, s_max = feature_score_range(problem, X)
     logit = math.log(pi / (1.0 - pi))
     upper = math.floor(logit + 1.0 - s_min.min() + 1e-9)

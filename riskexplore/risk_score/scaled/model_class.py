@@ -33,6 +33,7 @@ import numbers
 
 import numpy as np
 
+from riskexplore.core.distinct_rows import distinct_rows
 from riskexplore.errors import InputError
 from riskexplore.risk_score.lcpa.bounds import ObjectiveBounds, feature_score_range
 from riskexplore.risk_score.loss import LogisticLoss, _expit
@@ -295,8 +296,8 @@ class ScaledClass:
         if found is None:
             loss = self.problem.loss
             Z = loss.Z[:, np.concatenate([[0], np.asarray(features, dtype=int) + 1])]
-            Z, inverse = np.unique(Z, axis=0, return_inverse=True)
-            w = np.bincount(inverse.ravel(), weights=loss.weights, minlength=len(Z))
+            Z, inverse = distinct_rows(Z)
+            w = np.bincount(inverse, weights=loss.weights, minlength=len(Z))
             found = (Z, w)
             self._merged[key] = found
             self._merged_size += Z.size
@@ -344,7 +345,7 @@ class ScaledClass:
         pi = float(w[p.y > 0].sum() / w.sum())
         if not 0.0 < pi < 1.0:
             return float(lo[0]), float(hi[0])
-        s_min, s_max = feature_score_range(p, np.unique(p.X, axis=0))
+        s_min, s_max = feature_score_range(p, distinct_rows(p.X)[0])
         logit = math.log(pi / (1.0 - pi))
         ends = (self.multiplier_min * logit, self.multiplier_max * logit)
         upper = math.floor(max(ends) + 1.0 - s_min.min() + 1e-9)

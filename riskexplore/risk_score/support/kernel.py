@@ -27,7 +27,14 @@ import numpy as np
 from numba import njit
 
 from riskexplore.risk_score.support.binned import binned_workspace, gather_binned
-from riskexplore.risk_score.support.merge import gather, merges_exactly, workspace
+from riskexplore.risk_score.support.entropy import extension_bound
+from riskexplore.risk_score.support.merge import (
+    extension_information,
+    gather,
+    merges_exactly,
+    prefix_entropy,
+    workspace,
+)
 
 _MAX_ITER = 40
 
@@ -213,10 +220,24 @@ def _binned_bound(feats, k, VB, KB, columns, w, bws, Xb, yb, wb, lo, hi, theta, 
     return f, best
 
 
+@njit(cache=True)
+def _same_prefix(key, feats, k):
+    """Whether ``key[2:]`` holds ``feats[:k - 1]`` (and records it if not; ``key[0]`` is
+    then to be set to the prefix's entropy)."""
+    same = key[1] == k - 1
+    for q in range(k - 1):
+        same = same and key[q + 2] == feats[q]
+    if not same:
+        key[1] = k - 1
+        for q in range(k - 1):
+            key[q + 2] = feats[q]
+    return same
+
+
 @njit(cache=True, nogil=True)
 def screen_batch(
-    supports, sizes, VT, K, vals, X, y, w, split, VB, KB, columns, lo_w, hi_w, c0, prior,
-    cutoff, bounds, fits, thetas,
+    supports, sizes, VT, K, vals, X, y, w, split, entropy, VB, KB, columns, lo_w, hi_w, c0,
+    prior, cutoff, bounds, fits, thetas,
 ):  # fmt: skip
     """Fit every support of a batch; write objective bounds, fits and iterates.
 
@@ -232,6 +253,12 @@ def screen_batch(
     split : tuple of arrays
         ``SupportData.split``: per binary feature its rarer value and the rows that take
         it (``-1`` for other features).
+    entropy : tuple of arrays
+        ``SupportData.entropy``
+        (:func:`~riskexplore.risk_score.support.entropy.entropy_tables`): a support
+        whose first features' counts already rule it out
+        (:func:`~riskexplore.risk_score.support.entropy.extension_bound`) is not fitted;
+        its bound is that one.
     VB, KB, columns : arrays
         ``SupportData.bins``: the rows' bins per level
         (:mod:`~riskexplore.risk_score.support.binned`) and each feature's nonzero
@@ -256,12 +283,15 @@ def screen_batch(
     kmax = supports.shape[1]
     n = X.shape[0]
     Xb, yb, wb, levels, cached, acc, ws = workspace(kmax, n, K.size)
-    binned = VB.shape[0] > 0 and cutoff < np.inf  # without a cutoff it prunes nothing
+    screened = cutoff < np.inf  # without a cutoff nothing is ruled out
+    binned = VB.shape[0] > 0 and screened
     bws = binned_workspace(VB.shape[0], kmax, n if binned else 0)
     lo = np.zeros(kmax + 1)
     hi = np.zeros(kmax + 1)
     theta = np.zeros(kmax + 1)
     prev = np.full(max(kmax, 1), -1, dtype=np.int64)
+    h_key = np.full(kmax + 2, -1.0)  # H(Y | X_Q), then Q's size and features
+    tried = ruled = 0  # supports put to the entropy bound, and those it ruled out
     prev_k = -1
     for s in range(supports.shape[0]):
         k = sizes[s]
@@ -285,6 +315,23 @@ def screen_batch(
         for q in range(k):
             prev[q] = feats[q]
         prev_k = k
+        # ruled out by its first features' counts? (tried while it pays: on a table
+        # where it rules out under one support in five its look-ups cost more than it saves)
+        if screened and k >= 2 and (tried < 256 or 5 * ruled >= tried):
+            tried += 1
+            if not _same_prefix(h_key, feats, k):
+                h_key[0] = prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws)
+            h = h_key[0]
+            if h >= 0.0:
+                bound = extension_bound(h, feats, k, entropy[0], entropy[1]) - 1e-12
+                if bound < cutoff - pen:  # the counts' own bound: tighter, dearer
+                    info = extension_information(feats, k, VT, K, w, split, levels, cached, ws)
+                    bound = extension_bound(h, feats, k, entropy[0], entropy[1], info) - 1e-12
+                if bound >= cutoff - pen:
+                    ruled += 1
+                    bounds[s] = fits[s] = bound + pen
+                    thetas[s, : k + 1] = theta[: k + 1]
+                    continue
         bound = -np.inf
         if binned and not merges_exactly(feats, k, K, n):
             f, bound = _binned_bound(

@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from riskexplore.risk_score.support.entropy import pattern_entropy
+
 __all__ = ["PAIR_BUDGET", "PATTERN_CAP", "gather_rows", "row_splits"]
 
 #: Merge rows only when a support's value patterns are at most this many.
@@ -196,22 +198,96 @@ def _pair_index(a, b, d):
 
 
 @njit(cache=True)
-def _split_two(feats, k, VT, K, w, split, levels, acc, ws):
-    """Pattern weights when the last two features are binary: from the first features'
-    pattern sums, each last feature's rarer rows and the rows rare on both."""
-    rare, starts, rows, pair_ptr, pair_rows = split
-    scratch, sums, key, S, stamp, version, T = ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8]
-    d = rare.size
-    r = _prefix_codes(feats, k - 2, K)
+def _rare_sums(feats, k, f, VT, w, split, levels, ws, r):
+    """Make sure ``ws[3]`` holds the weights of the first ``k - 2`` features' patterns
+    and ``ws[5][f]`` those of feature ``f``'s rarer rows (each summed once a prefix)."""
+    starts, rows = split[1], split[2]
+    scratch, sums, key, S, stamp, version = ws[2], ws[3], ws[4], ws[5], ws[6], ws[7]
     codes = _coded(k - 2, VT, levels)
     if not _same_key(key, feats, k - 2):
         _sum_by_code(codes, w, scratch, sums, r)
         version[0] += 1
+    if stamp[f] != version[0]:
+        _sum_rows_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
+        stamp[f] = version[0]
+
+
+@njit(cache=True)
+def _information(feats, k, f, VT, w, split, levels, ws, r):
+    """``(I(X_f; Y | X_P), H(X_f | X_P, Y))`` for ``P = feats[:k - 2]``, from the sums of
+    :func:`_rare_sums` (kept per prefix like them)."""
+    _rare_sums(feats, k, f, VT, w, split, levels, ws, r)
+    info, stamp, version = ws[9], ws[10], ws[7]
+    if stamp[f] != version[0]:
+        sums, Sf = ws[3], ws[5][f]
+        gain = spread = 0.0
+        for c in range(0, r, 2):  # a pattern's negative, then positive weight
+            neg, pos = sums[c], sums[c + 1]
+            on, op = _half(neg - Sf[c], neg), _half(pos - Sf[c + 1], pos)
+            gain += pattern_entropy(neg, pos) - pattern_entropy(Sf[c], Sf[c + 1])
+            gain -= pattern_entropy(on, op)
+            spread += pattern_entropy(Sf[c], on) + pattern_entropy(Sf[c + 1], op)
+        info[f, 0], info[f, 1] = max(gain, 0.0), spread
+        stamp[f] = version[0]
+    return info[f, 0], info[f, 1]
+
+
+@njit(cache=True)
+def prefix_entropy(feats, k, VT, K, w, split, levels, cached, ws):
+    """``H(Y | X_Q)`` for ``Q = feats[:k - 1]``
+    (:mod:`~riskexplore.risk_score.support.entropy`), or ``-1`` when the pair split does
+    not apply to the support ``feats[:k]``.
+
+    With ``P = feats[:k - 2]`` and ``a = feats[k - 2]`` it is ``H(Y | X_P) - I(Y; X_a |
+    X_P)``, read from ``a``'s rarer rows summed by ``P``'s patterns: the sums the pair split
+    keeps anyway, so a support that is not ruled out costs no second pass.
+    """
+    if (
+        not _pair_split_applies(feats, k, K, split)
+        or _codes(feats, k - 2, k, VT, K, levels, cached) < 0
+    ):
+        return -1.0
+    r = _prefix_codes(feats, k - 2, K)
+    gain_a = _information(feats, k, feats[k - 2], VT, w, split, levels, ws, r)[0]
+    memo, version = ws[11], ws[7]
+    if memo[1] != version[0]:  # H(Y | X_P), once per prefix
+        sums = ws[3]
+        h = 0.0
+        for c in range(0, r, 2):
+            h += pattern_entropy(sums[c], sums[c + 1])
+        memo[0], memo[1] = h, version[0]
+    return max(memo[0] - gain_a, 0.0)
+
+
+@njit(cache=True)
+def extension_information(feats, k, VT, K, w, split, levels, cached, ws):
+    """An upper bound on ``I(Y; X_e | X_Q)`` for ``e = feats[k - 1]``, ``Q = feats[:k - 1]``
+    (where :func:`prefix_entropy` applies).
+
+    With ``P`` and ``a`` as there, the chain rule gives ``I(Y; X_e | X_P, X_a) <=
+    I(X_e; Y, X_a | X_P) = I(X_e; Y | X_P) + I(X_e; X_a | X_P, Y)``, and the last term is
+    at most ``min(H(X_a | X_P, Y), H(X_e | X_P, Y))``: each read from a feature's rarer
+    rows summed by ``P``'s patterns, once per prefix ``P``.
+    """
+    _codes(feats, k - 2, k, VT, K, levels, cached)
+    r = _prefix_codes(feats, k - 2, K)
+    spread_a = _information(feats, k, feats[k - 2], VT, w, split, levels, ws, r)[1]
+    gain_e, spread_e = _information(feats, k, feats[k - 1], VT, w, split, levels, ws, r)
+    return gain_e + min(spread_a, spread_e) + 1e-12
+
+
+@njit(cache=True)
+def _split_two(feats, k, VT, K, w, split, levels, acc, ws):
+    """Pattern weights when the last two features are binary: from the first features'
+    pattern sums, each last feature's rarer rows and the rows rare on both."""
+    rare, starts, rows, pair_ptr, pair_rows = split
+    scratch, sums, S, T = ws[2], ws[3], ws[5], ws[8]
+    d = rare.size
+    r = _prefix_codes(feats, k - 2, K)
+    codes = _coded(k - 2, VT, levels)
     a, b = feats[k - 2], feats[k - 1]
     for f in (a, b):
-        if stamp[f] != version[0]:
-            _sum_rows_by_code(codes, w, rows, starts[f], starts[f + 1], scratch, S[f], r)
-            stamp[f] = version[0]
+        _rare_sums(feats, k, f, VT, w, split, levels, ws, r)
     p = _pair_index(a, b, d)
     _sum_rows_by_code(codes, w, pair_rows, pair_ptr[p], pair_ptr[p + 1], scratch, T, r)
     va, vb = rare[a], rare[b]
@@ -293,6 +369,9 @@ def workspace(kmax, n, d):
         np.full(d, -1, dtype=np.int64),  # 6: ... and the version of 3 they are for
         np.zeros(1, dtype=np.int64),  # 7: that version
         np.zeros(codes),  # 8: the sums of a last feature's rarer rows, or a pair's
+        np.zeros((d, 2)),  # 9: per feature, what it tells of the label given those
+        np.full(d, -1, dtype=np.int64),  # 10: ... and the version of 3 it is for
+        np.array([0.0, -1.0]),  # 11: the label's entropy given those, and its version
     )
     return (
         np.zeros((rows, width)), np.zeros(rows), np.zeros(rows),

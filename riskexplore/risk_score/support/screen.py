@@ -31,6 +31,7 @@ from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
 from riskexplore.risk_score.support.binned import bin_codes, weighted_columns
 from riskexplore.risk_score.support.combinations import support_batches
+from riskexplore.risk_score.support.entropy import entropy_tables
 from riskexplore.risk_score.support.kernel import screen_batch
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
 
@@ -79,6 +80,11 @@ class SupportData:
         nonzero values of each feature
         (:func:`~riskexplore.risk_score.support.binned.weighted_columns`): a support
         whose rows do not merge is first bounded on its rows grouped by those bins.
+    entropy : tuple of arrays
+        Upper bounds on ``H(X_e | X_a)`` per pair of features and ``H(X_e)``
+        (:func:`~riskexplore.risk_score.support.entropy.entropy_tables`): the screen
+        rules out a support by its first features' counts when they leave its last one
+        too little information to gain.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
@@ -101,6 +107,7 @@ class SupportData:
             self.VT[j] = np.searchsorted(v, self.X[:, j])
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
+        self.entropy = entropy_tables(self.VT, self.K, self.w, self.split)
         VB, KB = bin_codes(self.VT, self.K, self.w)
         nothing = VB.shape[0] == 0  # then the kernel never reads the columns
         self.bins = (VB, KB, weighted_columns(self.X[:0] if nothing else self.X, self.w))
@@ -403,7 +410,7 @@ def _fit(
     if n:
         screen_batch(
             sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w, data.split,
-            *data.bins, np.asarray(w_lower, float), np.asarray(w_upper, float),
+            data.entropy, *data.bins, np.asarray(w_lower, float), np.asarray(w_upper, float),
             np.asarray(c0, float), data.prior, float(cutoff), bounds, fits, thetas,
         )  # fmt: skip
     result = ScreenResult(sup, sizes, bounds, fits, thetas)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from riskexplore.core.plain_numbers import plain_number
 from riskexplore.risk_score.card_rows import card_rows, points_table_html
 
 __all__ = ["survival_card_html"]
@@ -19,7 +18,9 @@ def _risk_table_html(model: Any) -> str:
     if model.baseline is None or not model.horizons:
         return ""
     table = model.risk_table()
-    head = "".join(f"<th {_CELL}>risk by {plain_number(h, 6)}</th>" for h in model.horizons)
+    head = "".join(
+        f"<th {_CELL}>risk by {html.escape(model.horizon_words(h))}</th>" for h in model.horizons
+    )
     rows = "".join(
         f"<tr><td {_CELL}>{int(row[0])}</td>"
         + "".join(f"<td {_CELL}>{r:.1f}%</td>" for r in row[1:])

@@ -2,11 +2,14 @@
 
 The third family (issue 36). Its outcome is a time to event (``outcome="survival"``): ``y``
 is scikit-survival's structured array ``[("event", bool), ("time", float)]``, so every
-``(X, y)`` signature and row indexing of the layers above stays. What v1 offers: the fit
+``(X, y)`` signature and row indexing of the layers above stays. It offers the fit
 (``fit_survival_score``), live incumbents, the card, comparisons, the cut pool shared between
-solves, a warm-up, the command ``riskexplore survival`` (``fit --time T --event E``) and the
-Explorer's settings (time column, horizon, size, points range). Not yet (each says so when
-asked): the size path, near-optimal sets and edits, the subgroup audit. Validation
+solves, a warm-up, the command ``riskexplore survival`` (``fit --time T --event E``), the
+Explorer's settings (time column, horizon, size, points range), near-optimal sets and hand
+edits (:mod:`~riskexplore.risk_score.survival.near_optimal`, ``ALTERNATIVES``), size paths
+(:mod:`~riskexplore.risk_score.survival.size_path`) and, through ``riskexplore.audit``
+(routed on the outcome), the subgroup audit; the Explorer's forest plot compares the
+groups on O/E and Harrell's C (no rule limits a survival finding yet). Validation
 (``validate``, ``recalibrate``, the report) reads :data:`VALIDATION`: the total points, the
 risk by a horizon, the Breslow refit.
 """
@@ -29,7 +32,7 @@ from riskexplore.core.registry import (
     ValidationSpec,
 )
 from riskexplore.data.binarize import Binarizer
-from riskexplore.data.survival import check_survival_outcome
+from riskexplore.data.survival import check_survival_outcome, time_unit_of
 from riskexplore.errors import InputError
 from riskexplore.risk_score.family import (
     POINTS_CONSTRAINT_TYPES,
@@ -43,7 +46,9 @@ from riskexplore.risk_score.lcpa.cut_pool import CutPool
 from riskexplore.risk_score.problem import COEF_MAX, COEF_MIN
 from riskexplore.risk_score.survival.fit import fit_survival_score
 from riskexplore.risk_score.survival.model import SurvivalScore, check_horizons
+from riskexplore.risk_score.survival.near_optimal import ALTERNATIVES
 from riskexplore.risk_score.survival.recalibration import recalibrate_survival_score
+from riskexplore.risk_score.survival.size_path import SurvivalPathSession, describe_path_row
 
 __all__ = ["FAMILY"]
 
@@ -200,12 +205,14 @@ def fit_arguments(
     Returns
     -------
     dict
-        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``binarize`` (and ``linear``
-        with a binarizer).
+        ``max_size``, ``coef_min``, ``coef_max``, ``horizon``, ``time_unit`` (the one the
+        time column's name gives, else "time units"), ``binarize`` (and ``linear`` with a
+        binarizer).
     """
     out = points_arguments(settings)
     horizon = settings["horizon"]
     out["horizon"] = None if horizon is None else float(horizon)
+    out["time_unit"] = time_unit_of(settings["time_column"]) or "time units"
     return out | raw_arguments(binarizer, linear)
 
 
@@ -245,43 +252,6 @@ def fit(X, y, **kwargs: Any) -> SurvivalScore:
         The model.
     """
     return fit_survival_score(X, y, None, **kwargs)
-
-
-def path_session(X, y, **kwargs: Any):
-    """Size paths of survival scores are not offered yet.
-
-    Parameters
-    ----------
-    X, y
-        The data of the path.
-    **kwargs
-        The fit settings of the path.
-
-    Raises
-    ------
-    InputError
-        Always, naming what to do instead.
-    """
-    raise InputError(
-        "size paths are not offered for survival scores yet; fit each max_size with "
-        "fit_survival_score"
-    )
-
-
-def describe_path_row(row: Mapping[str, Any]) -> str:
-    """One row of a size path: ``"3 items: loss 2.2912"``.
-
-    Parameters
-    ----------
-    row : mapping
-        The row (``size``, ``cox_loss``).
-
-    Returns
-    -------
-    str
-        The description.
-    """
-    return f"{row['size']} items: loss {float(row['cox_loss']):.4f}"
 
 
 def warm_up() -> None:
@@ -349,21 +319,27 @@ FAMILY = ModelFamily(
     fit_arguments=fit_arguments,
     check_data=check_data,
     comparable=("max_size", "coef_min", "coef_max", "horizon"),
-    path_session=path_session,
+    path_session=SurvivalPathSession,
     path_metric="cox_loss",
     describe_path_row=describe_path_row,
     path_plot=PathPlot(
-        traces=(("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),),
-        titles=("Training Cox loss with certified interval", "", ""),
+        traces=(
+            ("training loss", "cox_loss", 1, ("loss_lower", "loss_upper")),
+            ("train C-index", "train_c_index", 2, None),
+            ("test C-index", "test_c_index", 2, None),
+        ),
+        titles=("Training Cox loss with certified interval", "C-index (Harrell's C)", ""),
         objective_label="loss",
         middle_percent=False,
     ),
     aliases=("survival", "cox"),
     noun="score",
+    alternatives=ALTERNATIVES,
     shared={"cut_pool": CutPool},
-    audit=AuditSpec(metrics=()),
+    audit=AuditSpec(metrics=("observed_expected", "c_index")),
     warm_up=warm_up,
     plugins=PlugIns(
+        explorer_builder="riskexplore.widgets.builders.survival:EXPLORER_BUILDER",
         explorer_settings="riskexplore.widgets.explorer.survival_settings:SurvivalSettings",
         command=BUILTIN_COMMANDS["survival_score"],
     ),

@@ -125,6 +125,8 @@ def _stats(problem: SurvivalProblem, result, lam: np.ndarray) -> dict[str, Any]:
         "n_constraints": len(problem.rows),
         "engine": "lcpa",
     }
+    if problem.time_unit:
+        stats["time_unit"] = problem.time_unit
     if result.stats:
         stats["solver"] = dict(result.stats)
     return stats
@@ -159,7 +161,7 @@ def survival_score_from_result(problem: SurvivalProblem, result, horizon=None) -
     lam = np.rint(np.asarray(result.solution, dtype=float)).astype(np.int64)
     scores = problem.X @ lam[1:].astype(float)
     baseline = breslow_baseline(scores, problem.time, problem.event, problem.sample_weight)
-    return SurvivalScore(
+    model = SurvivalScore(
         problem.feature_names,
         lam[1:].tolist(),
         baseline,
@@ -169,6 +171,8 @@ def survival_score_from_result(problem: SurvivalProblem, result, horizon=None) -
         (math.floor(scores.min()), math.ceil(scores.max())),
         problem.binarizer,
     )
+    model._problem = problem  # for hand edits (never serialised)
+    return model
 
 
 def solve_survival_problem(
@@ -280,7 +284,8 @@ def fit_survival_score(
         As for :func:`~riskexplore.risk_score.fit.fit_risk_score`.
     **problem_kwargs
         Further :class:`SurvivalProblem` arguments (``sample_weight``, ``min_size``,
-        ``bounds``, ``signs``, ``c0_by_feature``, ``feature_names``); ``scale="learned"``
+        ``bounds``, ``signs``, ``c0_by_feature``, ``feature_names``, ``time_unit``: the
+        unit of the times in words, which the card names); ``scale="learned"``
         and ``bands`` are refused (not offered for survival scores yet).
 
     Returns

@@ -16,11 +16,14 @@ import numpy as np
 import pandas as pd
 
 from riskexplore.core.certificate import Certificate, read_solve_fields, solve_fields
+from riskexplore.core.distance import Distance
 from riskexplore.core.jsonio import JsonDocument
 from riskexplore.core.jsonio import plain as _plain
+from riskexplore.core.plain_numbers import plain_number
 from riskexplore.data.binarize import Binarizer
 from riskexplore.errors import InputError
 from riskexplore.risk_score.model import feature_matrix
+from riskexplore.risk_score.survival import edits as _edits
 from riskexplore.risk_score.survival.baseline import BreslowBaseline
 from riskexplore.risk_score.survival.card_html import survival_card_html
 
@@ -127,6 +130,64 @@ class SurvivalScore(JsonDocument):
     def points(self) -> dict[str, int]:
         """Non-zero points by item name, in item order."""
         return {n: v for n, v in self._points.items() if v != 0}
+
+    @property
+    def all_points(self) -> dict[str, int]:
+        """Points of every item, zeros included (what a points editor lists)."""
+        return dict(self._points)
+
+    @property
+    def size(self) -> int:
+        """Number of items with non-zero points."""
+        return len(self.points)
+
+    @property
+    def distance(self) -> Distance | None:
+        """The certified distance to the best model of the same settings (objective minus
+        the proven lower bound), with the constraints an edit breaks; None without a
+        certificate."""
+        return Distance.of_model(self)
+
+    def with_points(self, points: Mapping[str, int], *, X=None, y=None) -> SurvivalScore:
+        """A new model with other points for some items, and its certified distance to
+        the best model of the same settings (see
+        :func:`~riskexplore.risk_score.survival.edits.with_points`): the Cox loss,
+        objective and baseline hazard are recomputed on the training rows.
+
+        Parameters
+        ----------
+        points : mapping item -> int
+            New points; 0 leaves an item out. Other items keep theirs.
+        X, y : optional
+            The training rows and their survival outcome (a model read from JSON).
+
+        Returns
+        -------
+        SurvivalScore
+            The edited model (this one is unchanged).
+        """
+        return _edits.with_points(self, points, X=X, y=y)
+
+    @property
+    def time_unit(self) -> str | None:
+        """The unit of the times in words (``"days"``), when the fit was told it."""
+        return self.stats.get("time_unit")
+
+    def horizon_words(self, horizon: float) -> str:
+        """A horizon with its unit: ``"365 days"`` (``"365"`` without a unit).
+
+        Parameters
+        ----------
+        horizon : float
+            The time.
+
+        Returns
+        -------
+        str
+            The words.
+        """
+        value = plain_number(float(horizon), 6)
+        return f"{value} {self.time_unit}" if self.time_unit else value
 
     @property
     def loss(self) -> float | None:
@@ -259,7 +320,7 @@ class SurvivalScore(JsonDocument):
         lines = [f"{n:<{left}}{p:+d} points" for n, p in self.points.items()] or [names[0]]
         if self.baseline is not None and self.horizons:
             table = self.risk_table()
-            heads = [f"risk by {h:g}" for h in self.horizons]
+            heads = [f"risk by {self.horizon_words(h)}" for h in self.horizons]
             width = max(width, *(len(head) + 2 for head in heads))  # columns stay apart
             lines += ["", "TOTAL SCORE".ljust(left) + "".join(h.rjust(width) for h in heads)]
             for row in table.itertuples(index=False):

@@ -97,6 +97,9 @@ class SurvivalProblem(RiskScoreProblem):
     constraints : iterable
         Constraints on the points (no predicted-risk, calibration or operating-point
         constraint).
+    time_unit : str, optional
+        The unit of ``time`` in words (``"days"``): the model's card says "risk by 365
+        days".
 
     Attributes
     ----------
@@ -122,8 +125,12 @@ class SurvivalProblem(RiskScoreProblem):
         min_size: int = 0,
         max_size: int | None = None,
         constraints: Iterable = (),
+        time_unit: str | None = None,
     ) -> None:
         time, event = check_survival_outcome(time, event)
+        if time_unit is not None and (not isinstance(time_unit, str) or not time_unit.strip()):
+            raise InputError(f"time_unit must be a word such as 'days', got {time_unit!r}")
+        self.time_unit = time_unit
         X, names = check_training_features(X, feature_names)
         if X.shape[0] != len(time):
             raise InputError(

@@ -57,7 +57,7 @@ from riskexplore.widgets.alternatives.html import (
     strip_tags,
 )
 from riskexplore.widgets.alternatives.layout import alternatives_page
-from riskexplore.widgets.cards import message_html, model_html
+from riskexplore.widgets.cards import message_html, model_html, show_yes_no_only
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.reliability import ReliabilityView
 
@@ -98,9 +98,9 @@ def explorer_source(explorer) -> Callable[[], dict[str, Any]]:
         return {
             "family": st.family,
             "X": st.X,
-            "y": st.y,
+            "y": st.training_outcome(),  # a survival family's: time and event
             "X_test": st.X_test,
-            "y_test": st.y_test,
+            "y_test": st.training_outcome(test=True),
             "settings": st.fit_kwargs(),
             "constraints": list(explorer.constraints),
             "version": st.data_version,
@@ -615,6 +615,10 @@ class AlternativesView(ExplorerTab):
         self.distance.value = distance_html(model, self._noun())
         self.reset_button.disabled = not state.edited
         self.edits.show(state)
+        if get_family(state.family).outcome == "survival":  # the panels need a 0/1 outcome
+            show_yes_no_only(self.metrics)
+            show_yes_no_only(self.reliability, say_why=False)
+            return
         X, y, X_test, y_test = state.data
         self._show_metrics(model, X, y, X_test, y_test)
         self.reliability.show(model, X, y, X_test, y_test)

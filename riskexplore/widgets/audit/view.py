@@ -11,7 +11,8 @@ audit of :mod:`riskexplore.evaluation.audit`):
   false alarms: the group-rate limits, over the audit's ranges when it cut a numeric column
   into ranges); the rule joins the current constraints, and the search with the rules then
   shows its certified price in the comparison;
-* the **table** of every group (a group too small is "too few to judge");
+* the **table** of every group (a group too small is "too few to judge"; a survival
+  score's: events, C-index, observed against predicted risk by the horizon and O/E);
 * the **forest plot** of one metric (:func:`~riskexplore.figures.audit.forest_figure`)
   and the **reliability diagram of each group**
   (:func:`~riskexplore.figures.audit.group_reliability_figure`), both in
@@ -39,6 +40,7 @@ from riskexplore.exploration.audit import AuditState, FindingRule
 from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.audit import forest_figure, group_reliability_figure
 from riskexplore.widgets._tab import ExplorerTab
+from riskexplore.widgets.audit.survival_table import survival_table_html
 from riskexplore.widgets.cards import message_html
 
 __all__ = ["AuditView", "audit_table_html", "explorer_audit_source", "plain_sentence"]
@@ -69,9 +71,10 @@ def explorer_audit_source(explorer) -> Callable[[], dict[str, Any]]:
         return {
             "models": st.current_results(),
             "X": st.X,
-            "y": st.y,
+            # (a survival score's outcome: the time and the event)
+            "y": st.training_outcome(),
             "X_test": st.X_test,
-            "y_test": st.y_test,
+            "y_test": st.training_outcome(test=True),
         }
 
     return source
@@ -108,8 +111,12 @@ def audit_table_html(result) -> str:
     Returns
     -------
     str
-        An HTML table: one row per group; a group too small says "too few to judge".
+        An HTML table: one row per group; a group too small says "too few to judge". A
+        survival score's audit: :func:`survival_table_html
+        <riskexplore.widgets.audit.survival_table.survival_table_html>`.
     """
+    if result.settings.get("outcome") == "survival":
+        return survival_table_html(result, _FONT)
     # (a model without risks, a checklist say, predicts none)
     risk = result.table["predicted_risk"].notna().any()
     heads = ["group", "patients", "with the outcome", "telling apart (AUC)"]

@@ -40,7 +40,7 @@ from riskexplore.widgets.builders.constraint_list import (
     form_input,
 )
 
-__all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints"]
+__all__ = ["CONSTRAINT_TYPES", "ConstraintBuilder", "check_constraints", "explorer_builder"]
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +220,11 @@ class ConstraintBuilder(ConstraintListBase):
     [Exclude(feature='IrregularShape')]
     """
 
+    #: The family whose rules are built (its ``constraint_types`` limit the types offered).
+    family = FAMILY
+    #: Bounds of every feasibility check beside the settings' (a subclass's family's).
+    fixed_problem_kwargs: dict[str, Any] = {}
+
     def __init__(
         self,
         feature_names: Sequence[str],
@@ -235,8 +240,10 @@ class ConstraintBuilder(ConstraintListBase):
             raise ValueError("ConstraintBuilder needs at least one feature name")
         self.feature_names = names
         grouped = bool(item_groups) and any(str(k) != str(v) for k, v in item_groups.items())
-        self.variables = VariableInputs(FAMILY, item_groups) if grouped else None
-        self.types = {**CONSTRAINT_TYPES, **(VARIABLE_TYPES if grouped else {})}
+        self.variables = VariableInputs(self.family, item_groups) if grouped else None
+        offered = {t.__name__ for t in self.family.constraint_types}
+        types = {k: v for k, v in CONSTRAINT_TYPES.items() if v[0] in offered}
+        self.types = {**types, **(VARIABLE_TYPES if grouped else {})}
         self.data = data
         self.check_feasibility = bool(check_feasibility)
         self.problem_kwargs = dict(problem_kwargs)
@@ -373,34 +380,48 @@ class ConstraintBuilder(ConstraintListBase):
                 widget.description = captions[key]
 
 
-def _problem_kwargs(state) -> dict[str, Any]:
+def _problem_kwargs(state, builder_type: type[ConstraintBuilder]) -> dict[str, Any]:
+    """The feasibility check's bounds: the Explorer's size and points, the builder's own."""
     s = state.settings
     return {
         "max_size": int(s["max_size"]),
         "coef_min": int(s["coef_min"]),
         "coef_max": int(s["coef_max"]),
+        **builder_type.fixed_problem_kwargs,
     }
 
 
 def _refresh(builder: ConstraintBuilder, state) -> None:
-    builder.problem_kwargs.update(_problem_kwargs(state))
+    builder.problem_kwargs.update(_problem_kwargs(state, type(builder)))
 
 
-def _for_explorer(state) -> ConstraintBuilder:
-    """A builder over the features the Explorer's fit sees (a raw table's items)."""
-    features = state.features()
-    return ConstraintBuilder(
-        list(features.columns),
-        data=(features, state.y),
-        item_groups=state.item_groups(),
-        **_problem_kwargs(state),
-    )
+def explorer_builder(builder_type: type[ConstraintBuilder]) -> ExplorerBuilder:
+    """How the Explorer makes a builder of ``builder_type``: one per data version (a new
+    binarization is one) over the items its fit sees, its feasibility check following the
+    size limit and points range.
+
+    Parameters
+    ----------
+    builder_type : type
+        :class:`ConstraintBuilder` or a subclass (another family's rules on the points).
+
+    Returns
+    -------
+    ExplorerBuilder
+        The Explorer's plug-in.
+    """
+
+    def make(state) -> ConstraintBuilder:
+        features = state.features()
+        return builder_type(
+            list(features.columns),
+            data=(features, state.y),
+            item_groups=state.item_groups(),
+            **_problem_kwargs(state, builder_type),
+        )
+
+    return ExplorerBuilder(make=make, key=lambda state: (), refresh=_refresh)
 
 
-#: The Explorer's risk-score builder: one per data version (a new binarization is one),
-#: its feasibility check following the size limit and points range.
-EXPLORER_BUILDER = ExplorerBuilder(
-    make=_for_explorer,
-    key=lambda state: (),
-    refresh=_refresh,
-)
+#: The Explorer's risk-score builder.
+EXPLORER_BUILDER = explorer_builder(ConstraintBuilder)

@@ -22,29 +22,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from riskexplore.widgets.explorer.family_settings import FamilySettings
+
 __all__ = ["ChecklistSettings"]
 
 
-class ChecklistSettings:
+class ChecklistSettings(FamilySettings):
     """The widgets of the checklists' settings.
 
-    Parameters
-    ----------
-    settings : mapping
-        The settings shown first.
-    style : dict
-        The widgets' style (description width).
-    layout : ipywidgets.Layout
-        The layout the widgets share.
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------
     max_items, binarize, group_columns : ipywidgets inputs
         The settings' widgets (the Explorer offers the group columns of its data).
-    controls : dict
-        Their names -> the widgets.
-    box : ipywidgets.VBox
-        The widgets, shown while checklists are chosen.
     """
 
     def __init__(self, settings: Mapping[str, Any], style: dict[str, str], layout: Any) -> None:

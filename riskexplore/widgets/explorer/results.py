@@ -16,9 +16,9 @@ from typing import Any
 
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
-from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.cards import message_html, show_yes_no_only
 from riskexplore.widgets.compare_view import CompareView
-from riskexplore.widgets.explorer.survival_results import YES_NO_ONLY, SurvivalResultView
+from riskexplore.widgets.explorer.survival_results import SurvivalResultView
 from riskexplore.widgets.metrics_panel import MetricsPanel
 from riskexplore.widgets.pareto import ParetoView
 from riskexplore.widgets.reliability import ReliabilityView
@@ -108,9 +108,8 @@ class ResultViews:
         for view in self.followers:
             view.refresh()
         if st.survival_mode:  # the panels below need a 0/1 outcome
-            for view in (self.metrics, self.compare):
-                view.clear()
-                view.message.value = message_html(YES_NO_ONLY, "info")
+            for view in (self.metrics, self.compare):  # in two places: each says why
+                show_yes_no_only(view)
             return
         self.metrics.show(current, st.X, st.y, st.X_test, st.y_test)
         try:
@@ -219,7 +218,7 @@ class ResultViews:
         per_size = float(time_limit_per_size or max(1.0, limit / 4))
         kw: dict[str, Any] = {"time_limit_per_size": per_size}
         if st.X_test is not None:
-            kw.update(X_test=st.X_test, y_test=st.y_test)
+            kw.update(X_test=st.X_test, y_test=st.training_outcome(test=True))
         size_parameter = st.model_family.size_parameter
         kw["sizes"] = sizes if sizes is not None else fit.pop(size_parameter)
         fit.pop(size_parameter, None)
@@ -231,7 +230,8 @@ class ResultViews:
         st = self._state()
         if st.X is not None:
             try:
-                self.pareto.configure(st.X, st.y, kind=st.family, **self._path_kwargs())
+                y = st.training_outcome()  # a survival family's: time and event
+                self.pareto.configure(st.X, y, kind=st.family, **self._path_kwargs())
             except Exception as exc:  # pragma: no cover - settings are validated
                 self._show(describe_error(exc))
 
@@ -266,7 +266,7 @@ class ResultViews:
         kw = self._path_kwargs(sizes, time_limit_per_size)
         if constraints:
             kw["constraints"] = constraints
-        ok = self.pareto.start(st.X, st.y, kind=st.family, **kw)
+        ok = self.pareto.start(st.X, st.training_outcome(), kind=st.family, **kw)
         if ok and wait:
             self.pareto.wait(timeout=600)
         return ok

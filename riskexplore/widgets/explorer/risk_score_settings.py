@@ -22,29 +22,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from riskexplore.widgets.explorer.family_settings import FamilySettings
+
 __all__ = ["RiskScoreSettings"]
 
 
-class RiskScoreSettings:
+class RiskScoreSettings(FamilySettings):
     """The widgets of the risk scores' settings.
 
-    Parameters
-    ----------
-    settings : mapping
-        The settings shown first.
-    style : dict
-        The widgets' style (description width).
-    layout : ipywidgets.Layout
-        The layout the widgets share.
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------
     max_size, coef_range, scale, multiplier_range : ipywidgets inputs
         The settings' widgets (the range of ``m`` shown only with the learned scale).
-    controls : dict
-        Their names -> the widgets.
-    box : ipywidgets.VBox
-        The widgets, shown while risk scores are chosen.
     """
 
     def __init__(self, settings: Mapping[str, Any], style: dict[str, str], layout: Any) -> None:

@@ -8,21 +8,16 @@ on the rows kept aside (the training rows when none are), drawn by
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from riskexplore.evaluation.survival.validation import validate_survival
 from riskexplore.exploration.runner import describe_error
 from riskexplore.figures.survival import km_figure
-from riskexplore.widgets.cards import message_html
+from riskexplore.widgets.cards import YES_NO_ONLY, message_html
 from riskexplore.widgets.plot_view import PlotView
 
 __all__ = ["YES_NO_ONLY", "SurvivalResultView"]
-
-#: What the panels of a 0/1 outcome say in survival mode.
-YES_NO_ONLY = (
-    "This panel is for yes/no outcomes. For a survival score, see its risk table in step 4 "
-    "and the Kaplan-Meier curves by score group."
-)
 
 #: Bootstrap resamples of the C-index intervals (the view draws only the curves).
 _N_BOOT = 20
@@ -82,7 +77,7 @@ class SurvivalResultView:
                 min_group_rows=MIN_GROUP_ROWS,
             )  # fmt: skip
             self._figure = km_figure(
-                validation,
+                replace(validation, time_unit=model.time_unit),
                 title=f"Survival by score group on the {len(y)} {where}",
                 time_label=f"time ({state.settings.get('time_column')})",
                 height=440,

@@ -22,20 +22,16 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
+from riskexplore.widgets.explorer.family_settings import FamilySettings
+
 __all__ = ["SurvivalSettings"]
 
 
-class SurvivalSettings:
+class SurvivalSettings(FamilySettings):
     """The widgets of the survival scores' settings.
 
-    Parameters
-    ----------
-    settings : mapping
-        The settings shown first.
-    style : dict
-        The widgets' style (description width).
-    layout : ipywidgets.Layout
-        The layout the widgets share.
+    Its parameters, ``controls`` and ``box`` are those of
+    :class:`~riskexplore.widgets.explorer.family_settings.FamilySettings`.
 
     Attributes
     ----------
@@ -43,10 +39,6 @@ class SurvivalSettings:
         The settings' widgets (the horizon 0 means the median follow-up).
     horizon_words : ipywidgets.HTML
         The horizon in plain words (see :meth:`show_data`).
-    controls : dict
-        Their names -> the widgets.
-    box : ipywidgets.VBox
-        The widgets, shown while survival scores are chosen.
     """
 
     def __init__(self, settings: Mapping[str, Any], style: dict[str, str], layout: Any) -> None:

@@ -8,7 +8,10 @@ A thin view over :class:`~riskexplore.exploration.validation.ValidationState`:
 * the results in plain words (AUC with its interval, calibration slope and intercept,
   observed/expected events) and the calibration plot and decision curve of
   :mod:`riskexplore.figures.validation`, each in a
-  :class:`~riskexplore.widgets.plot_view.PlotView`;
+  :class:`~riskexplore.widgets.plot_view.PlotView`; for a survival score, its figures at
+  the horizon (Harrell's and Uno's C, the AUC at the horizon, observed/expected risk, the
+  calibration slope), its calibration plot and Kaplan-Meier curves by score group
+  (:mod:`riskexplore.figures.survival`);
 * **Prepare the report**, then **Download report**: the HTML report of
   :func:`riskexplore.report.report_html` (the card, its certificate, the settings and
   rules, the development data and the validation side by side, and the subgroup audit of
@@ -35,9 +38,11 @@ from typing import TYPE_CHECKING, Any
 from riskexplore.exploration.audit import AuditState
 from riskexplore.exploration.explorer import ExplorerState
 from riskexplore.exploration.runner import describe_error
+from riskexplore.exploration.survival_outcome import TIME_SETTING
 from riskexplore.exploration.uploads import MAX_UPLOAD_BYTES
 from riskexplore.exploration.validation import RUN_WORDS, ValidationState
-from riskexplore.figures.layout import fmt
+from riskexplore.figures.layout import fmt, plain_number
+from riskexplore.figures.survival import km_figure, survival_calibration_figure
 from riskexplore.figures.validation import (
     calibration_figure,
     decision_curve_figure,
@@ -78,17 +83,50 @@ _MEANINGS = (
 )
 
 
-def summary_html(validation: Mapping[str, Any], file_name: str, filled=()) -> str:
+#: The same for a survival score, at the horizon.
+_SURVIVAL_MEANINGS = (
+    (
+        "harrell_c",
+        "Telling patients apart (Harrell's C)",
+        "the chance that of two patients, the one with the event first had the higher "
+        "score: 0.5 is guessing, 1 is perfect",
+    ),
+    ("uno_c", "The same, up to the horizon (Uno's C)", "0.5 is guessing, 1 is perfect"),
+    (
+        "time_auc",
+        "AUC at the horizon",
+        "patients with the event by then against those still free of it: 0.5 is "
+        "guessing, 1 is perfect",
+    ),
+    (
+        "observed_expected",
+        "Observed / expected risk by the horizon",
+        "ideal 1; 0.8 means 80 events for every 100 predicted",
+    ),
+    (
+        "calibration_slope",
+        "Calibration slope",
+        "ideal 1; below 1 the predicted risks are too extreme, above 1 too timid",
+    ),
+)
+
+
+def summary_html(
+    validation: Mapping[str, Any], file_name: str, filled=(), time_label: str = "time"
+) -> str:
     """A validation's headline figures in plain words (an HTML table).
 
     Parameters
     ----------
     validation : mapping
-        The validation's dict (``Validation.to_dict()``).
+        The validation's dict (``Validation.to_dict()``, or a survival score's
+        ``SurvivalValidation.to_dict()``: its figures at the horizon).
     file_name : str
         The file validated on.
     filled : sequence of str
         Columns the file lacks that the model does not read.
+    time_label : str
+        The unit of a survival score's horizon (``"days"``).
 
     Returns
     -------
@@ -97,15 +135,25 @@ def summary_html(validation: Mapping[str, Any], file_name: str, filled=()) -> st
     """
     v = validation
     level = f"{100 * float(v.get('confidence') or 0.95):.0f}%"
-    head = (
-        f"<b>{fmt(v['n'], 'int')} patients</b> of {html.escape(file_name)}, "
-        f"{fmt(v['events'], 'int')} with the outcome ({fmt(v['outcome_rate'], 'pct')})"
-    )
+    patients = f"<b>{fmt(v['n'], 'int')} patients</b> of {html.escape(file_name)}, "
+    if "harrell_c" in v:
+        horizon = html.escape(f"{plain_number(float(v['horizon']))} {time_label}")
+        head = patients + (
+            f"{fmt(v['events'], 'int')} with the event, {fmt(v['events_by_horizon'], 'int')} "
+            f"of them by {horizon} (the horizon); mean predicted risk by then "
+            f"{fmt(v.get('predicted_risk'), 'pct')}"
+        )
+        meanings = _SURVIVAL_MEANINGS
+    else:
+        head = patients + (
+            f"{fmt(v['events'], 'int')} with the outcome ({fmt(v['outcome_rate'], 'pct')})"
+        )
+        meanings = _MEANINGS
     cell = 'style="padding:3px 10px 3px 0;vertical-align:top"'
     rows = [
         f"<tr><th {cell} align=left>{label}</th><td {cell}>{interval_words(v.get(key))}</td>"
         f'<td {cell} style="color:#555">{meaning}</td></tr>'
-        for key, label, meaning in _MEANINGS
+        for key, label, meaning in meanings
     ]
     notes = list(v.get("notes") or [])
     if filled:
@@ -155,7 +203,8 @@ class ValidationView(ExplorerTab):
     summary : ipywidgets.HTML
         The headline figures (:func:`summary_html`).
     calibration, decision : PlotView or None
-        The calibration plot and the decision curve (made at the first validation).
+        The calibration plot and the decision curve (a survival score: the Kaplan-Meier
+        curves), made at the first validation.
     figures : ipywidgets.HBox
         Where they are shown.
     report_button : ipywidgets.Button
@@ -336,11 +385,22 @@ class ValidationView(ExplorerTab):
     # --- drawing --------------------------------------------------------------------
     def _show(self, v: dict[str, Any]) -> None:
         name = self.validation_state.file_name or "the file"
+        unit = self._time_label()
         self.message.value = ""
-        self.summary.value = summary_html(v, name, self.validation_state.filled)
+        self.summary.value = summary_html(v, name, self.validation_state.filled, unit)
         calibration, decision = self._figure_views()
-        calibration.update(calibration_figure(v, height=460))
-        decision.update(decision_curve_figure(v, height=460))
+        if "harrell_c" in v:  # a survival score: its calibration and survival curves
+            calibration.update(survival_calibration_figure(v, height=460))
+            decision.update(km_figure(v, time_label=unit, height=460))
+        else:
+            calibration.update(calibration_figure(v, height=460))
+            decision.update(decision_curve_figure(v, height=460))
+
+    def _time_label(self) -> str:
+        """The unit of a survival score's times: its time column's name (``"days"``)."""
+        record = self.validation_state.record
+        column = record.settings.get(TIME_SETTING) if record is not None else None
+        return str(column) if column else "time"
 
     def _figure_views(self):
         """The calibration and decision-curve views, made on first use."""

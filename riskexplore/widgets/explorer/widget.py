@@ -206,7 +206,7 @@ class Explorer:
         self.outcome_labels = ("outcome", "event column")
         # --- settings
         self.family_picker = w.ToggleButtons(
-            options=[(f.label, f.name) for f in families()],  # survival: the event is the outcome
+            options=_family_choices(self.state),  # survival: the event is the outcome
             value=self.state.family,
         )
         controls = self.settings_controls = SettingsControls(self.state.settings, style, lay)
@@ -393,6 +393,8 @@ class Explorer:
             self.group_columns.options = st.group_column_options
             self.group_columns.value = tuple(st.settings.get("group_columns") or ())
             self.outcome_picker.description = self.outcome_labels[st.survival_mode]
+            self.family_picker.options = _family_choices(st)
+            self.family_picker.value = st.family
             self.settings_controls.show_data(st)
         finally:
             self._syncing = False
@@ -774,3 +776,10 @@ def _data_info_html(state: ExplorerState) -> str:
             f"({int(state.y.sum())} positive), {n_test} held out"
         )
     return '<div style="font-family:system-ui,sans-serif">' + "<br>".join(parts) + "</div>"
+
+
+def _family_choices(state: ExplorerState) -> list[tuple[str, str]]:
+    """The family picker's options: the families the table allows (a survival family needs
+    a time column and a 0/1 event column), and the family chosen."""
+    allowed = {f.name for f in state.family_options} | {state.family}
+    return [(f.label, f.name) for f in families() if f.name in allowed]

@@ -468,7 +468,7 @@ def dask_client():
         yield client
 
 
-def test_a_dask_cluster_gives_the_serial_answer(dask_client):
+def test_a_dask_cluster_gives_the_serial_answer(dask_client, monkeypatch):
     problems = [random_problem(5000 + s) for s in range(6)]
     problems += [_thresholds(400 + s, n=800, features=7, cuts=3, max_items=5) for s in range(3)]
     for problem in problems:
@@ -483,8 +483,16 @@ def test_a_dask_cluster_gives_the_serial_answer(dask_client):
     # a shallow frontier: the tasks defer nodes, which come back to the driver's frontier
     problem = _thresholds(7, n=3000, features=9, cuts=5, max_items=6)
     settings = ExactSearchSettings(client=dask_client, frontier_size=1000)
+    sent, scatter = [], dask_client.scatter
+    monkeypatch.setattr(
+        dask_client, "scatter", lambda obj, **kw: sent.append(obj) or scatter(obj, **kw)
+    )
     on_dask = solve_checklist_exact(problem, settings=settings)
     assert on_dask.stats["deferred_nodes"] > 0
+    # sent once to every worker: the search's arrays and the problem without its rows
+    light = [obj for obj in sent if isinstance(obj, ChecklistProblem)]
+    assert len(light) == 1 and light[0].X is None and light[0].pattern_of_row is None
+    assert np.array_equal(light[0].patterns, problem.patterns) and problem.X is not None
     serial = solve_checklist_exact(problem, settings=ExactSearchSettings(n_jobs=1))
     _same_answer(problem, serial, on_dask)
 

@@ -110,6 +110,29 @@ def test_the_pair_split_of_items_that_never_meet():
     np.testing.assert_allclose(pairs.bounds, full.bounds, rtol=1e-10, atol=1e-12)
 
 
+def test_a_screen_with_a_cutoff_rules_out_supports_by_entropy():
+    """Rare one-hot levels: many supports are ruled out by their first features' counts
+    (with and without a forced feature); every support that could beat the cutoff stays."""
+    rng = np.random.default_rng(13)
+    n = 800
+    level = rng.choice(6, n, p=[0.5, 0.3, 0.1, 0.05, 0.03, 0.02])
+    X = np.column_stack([level[:, None] == np.arange(1, 6), rng.random((n, 3)) < 0.4])
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X[:, 5:] @ [2.0, -1.5, 1.0] - 0.5)))).astype(int)
+    problem = RiskScoreProblem(X.astype(float), y, max_size=4, coef_min=-3, coef_max=3)
+    d = problem.n_features
+    lo = np.concatenate([[-6.0], np.full(d, -3.0)])
+    data = SupportData(problem.loss)
+    for forced in ((), (4,)):
+        kwargs = dict(forced=forced, free=range(d), k_min=0, k_max=4, w_lower=lo, w_upper=-lo)
+        every = screen_supports(data, **kwargs, c0=problem.c0)
+        cutoff = float(np.quantile(every.bounds, 0.05))
+        cut = screen_supports(data, **kwargs, c0=problem.c0, cutoff=cutoff)
+        np.testing.assert_array_equal(cut.supports, every.supports)
+        assert np.all(cut.bounds <= every.fits + 1e-12)
+        assert np.all(cut.bounds[every.bounds < cutoff - 1e-9] < cutoff)
+        assert np.count_nonzero((cut.fits == cut.bounds) & (cut.bounds >= cutoff)) >= 3
+
+
 def _near_the_cap() -> RiskScoreProblem:
     """Three ten-valued features and a binary one: 2,000 value patterns (4,000 with the
     label), just under the merge's cap of 2,048."""
@@ -156,6 +179,7 @@ def test_the_merges_stay_inside_their_buffers(tmp_path):
         "t.test_a_support_with_nearly_the_most_patterns_merges_its_rows_exactly()\n"
         "t.test_the_split_merges_give_the_bounds_of_a_full_pass()\n"
         "t.test_the_pair_split_of_items_that_never_meet()\n"
+        "t.test_a_screen_with_a_cutoff_rules_out_supports_by_entropy()\n"
     )
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)

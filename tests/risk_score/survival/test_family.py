@@ -54,8 +54,8 @@ def test_what_the_family_does_not_offer_yet_is_refused_clearly():
     X, time, event, _ = survival_data(n=30, d=2, seed=0)
     with pytest.raises(InputError, match="time"):
         family.check_data(X, np.ones(30), {})  # a 0/1 label is no survival outcome
-    with pytest.raises(InputError, match="size paths are not offered"):
-        family.path_session(X, structured(time, event))
+    with pytest.raises(InputError, match="bands are not offered"):
+        family.path_session(X, structured(time, event), bands=["x0"])
 
 
 def test_the_explorer_settings_are_checked_and_become_fit_arguments():
@@ -67,8 +67,11 @@ def test_the_explorer_settings_are_checked_and_become_fit_arguments():
         "coef_min": -5,
         "coef_max": 5,
         "horizon": 365.0,
+        "time_unit": "days",
         "binarize": None,
     }
+    unnamed = family.fit_arguments(dict(settings, time_column="futime"))
+    assert unnamed["time_unit"] == "time units"  # the card never shows a bare "by 365"
     for bad, match in (
         ({"horizon": -1}, "horizon"),
         ({"coef_min": 1}, "points range"),

@@ -80,6 +80,11 @@ def test_risk_by_horizon_lies_in_0_1_rises_with_the_score_and_survives_json():
     card = model.to_text(width=8).splitlines()  # narrower than the headings
     header = next(line for line in card if line.startswith("TOTAL SCORE"))
     assert header.split()[2:] == ["risk", "by", "0.5", "risk", "by", "1"]
+    # told the unit of the times, the card names it (and keeps it in its JSON)
+    years = fit_survival_score(X, y, c0=0.001, max_size=1, horizon=1, time_unit="years", n_jobs=1)
+    years = SurvivalScore.from_json(years.to_json())
+    assert years.time_unit == "years" and "risk by 1 years" in years.to_text()
+    assert ">risk by 1 years</th>" in years.to_html()
 
 
 def test_a_raw_table_is_binarized_one_item_per_variable_and_predicts_on_raw_rows():
