@@ -135,6 +135,7 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._gate = CoreGate.from_environment()  # the searches of the server's pages
         self._last_take = -float("inf")  # time.monotonic() a page last took a pooled kernel
         self._configured_pools: dict | None = None  # Voila's pool settings before any growth
+        self._held: set[asyncio.Task] = set()  # pool refills waiting for quiet, not started
 
     def __init_subclass__(cls, **kwargs):
         # Voila makes its pooling manager a subclass of this one (voila_kernel_manager_factory):
@@ -217,8 +218,9 @@ class PageKernelManager(AsyncMappingKernelManager):
 
     async def shrink_pools(self, now: float | None = None) -> None:
         """Once no page has taken a kernel for :attr:`pool_shrink_after` seconds, every pool
-        goes back to its size on the command line and its surplus ready kernels end (a
-        surplus kernel still starting ends at a later check).
+        goes back to its size on the command line: its surplus spares that wait for quiet
+        never start, then its surplus ready kernels end (a surplus kernel still starting
+        ends at a later check).
 
         Parameters
         ----------
@@ -228,9 +230,17 @@ class PageKernelManager(AsyncMappingKernelManager):
         now = time.monotonic() if now is None else now
         if self._configured_pools is None or now - self._last_take < self.pool_shrink_after:
             return
-        self.kernel_pools_config = self._configured_pools
+        if self.kernel_pools_config != self._configured_pools:
+            self.log.info(
+                "Pools back to their size: no page took a kernel for %.0f s", now - self._last_take
+            )
+            self.kernel_pools_config = self._configured_pools
         for notebook_name, pool in list(getattr(self, "_pools", {}).items()):
             _config, base = self._pool_config(notebook_name)
+            held = [t for t in pool if t in self._held][: max(0, len(pool) - base)]
+            for task in held:  # out of the pool first, so that no page takes it
+                pool.remove(task)
+                task.cancel()
             ready = [t for t in pool if t.done() and not t.cancelled() and t.exception() is None]
             for task in ready[: max(0, len(pool) - base)]:
                 kernel_id = task.result().get("kernel_id")
@@ -301,14 +311,18 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._last_page_activity = time.monotonic()
         task = asyncio.current_task()
         deadline = time.monotonic() + self.refill_max_wait
-        while time.monotonic() < deadline:
-            if self._claimed(task):  # a page waits for this kernel: start it now
-                self._last_page_activity = time.monotonic()
-                return
-            now = time.monotonic()
-            if now >= self._next_refill and self.quiet(now):
-                break
-            await asyncio.sleep(0.5)
+        self._held.add(task)  # a spare held back may be cancelled when the pool shrinks
+        try:
+            while time.monotonic() < deadline:
+                if self._claimed(task):  # a page waits for this kernel: start it now
+                    self._last_page_activity = time.monotonic()
+                    return
+                now = time.monotonic()
+                if now >= self._next_refill and self.quiet(now):
+                    break
+                await asyncio.sleep(0.5)
+        finally:
+            self._held.discard(task)
         self._next_refill = time.monotonic() + self.refill_spacing
 
     # --- connections ------------------------------------------------------------------

@@ -323,3 +323,29 @@ def test_spares_and_refills_after_a_take_wait_for_quiet(tmp_path, monkeypatch):
         return started
 
     assert asyncio.run(scenario()) == ["True"] * 4
+
+
+def test_spares_held_back_never_start_once_the_pool_shrinks(tmp_path, monkeypatch):
+    async def scenario():
+        km, started = _voila_pool(tmp_path, monkeypatch, pool_limit=4, pool_shrink_after=60)
+        ended = []
+
+        async def shutdown(kernel_id, *args, **kwargs):
+            ended.append(kernel_id)
+
+        km.shutdown_kernel = shutdown
+        km.refill_quiet = 1000.0  # pages keep coming: the refill and the spare wait
+        await asyncio.sleep(0.1)
+        await km.get_rendered_notebook("nb.ipynb")
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (3, 1)
+        await km.shrink_pools(now=km._last_take + 61)
+        await asyncio.sleep(0.1)
+        # one of the two waiting is dropped before it starts; the ready kernel stays
+        assert _pool_sizes(km) == (2, 1) and ended == []
+        km.refill_quiet = 0.0
+        await asyncio.sleep(0.7)
+        assert _pool_sizes(km) == (2, 2)
+        return started
+
+    assert asyncio.run(scenario()) == ["True"] * 3  # the first fill and one refill
