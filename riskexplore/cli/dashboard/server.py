@@ -25,6 +25,7 @@ from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 __all__ = [
     "LOGIN_PAGES",
     "PAGE_KERNELS",
+    "PLOTLY_STALE_S",
     "TEMPLATE_NAME",
     "TORNADO_SETTINGS",
     "UNUSED_EXTENSIONS",
@@ -167,12 +168,21 @@ def template_root(directory: str | Path | None = None) -> Path:
     return root
 
 
+#: Seconds after which another plotly version's module in the template's static folder is
+#: removed: servers of other environments (another plotly) may share the folder, and each
+#: start marks its own file as in use.
+PLOTLY_STALE_S = 7 * 24 * 3600
+
+
 def _write_plotly(static: Path) -> str:
     """Write plotly.js as an ES module into the template's static folder (which Voila
     serves under ``voila/static/``) unless it is there already; its file name.
 
-    Written under a temporary name and renamed, so a server starting at the same time
-    never serves half a file; other plotly versions' files are removed.
+    The folder is the user's own under the temporary directory (:func:`template_root`),
+    never the installed package, which may be read-only. Written under a temporary name and
+    renamed, so a server starting at the same time never serves half a file; other plotly
+    versions' files not used for :data:`PLOTLY_STALE_S` seconds are removed (a server of
+    another environment may still serve its own).
 
     Parameters
     ----------
@@ -192,8 +202,13 @@ def _write_plotly(static: Path) -> str:
         partial = static / f".{name}.{os.getpid()}"
         partial.write_bytes(content)
         os.replace(partial, target)
+    os.utime(target)  # in use
     for old in static.glob("plotly-*.js"):
-        if old.name != name:
+        try:
+            stale = time.time() - old.stat().st_mtime > PLOTLY_STALE_S
+        except OSError:  # removed by another server meanwhile
+            continue
+        if old.name != name and stale:
             old.unlink(missing_ok=True)
     return name
 

@@ -11,14 +11,18 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
+import riskexplore
 from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir, install_command
 from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
 from riskexplore.cli.dashboard.server import (
+    PLOTLY_STALE_S,
     TEMPLATE_NAME,
     _server_environment,
     free_port,
@@ -50,13 +54,36 @@ def test_the_template_serves_plotly_and_the_kernels_are_told_where(tmp_path):
     digest, content = plotly_module()
     (served,) = static.glob("plotly-*.js")  # Voila serves the folder under voila/static/
     assert served.name == f"plotly-{digest}.js" and served.read_bytes() == content
-    (static / "plotly-0ld.js").write_text("x")  # another plotly's file goes
+    (static / "plotly-0ld.js").write_text("x")  # another plotly's file, unused for long, goes
+    stale = time.time() - PLOTLY_STALE_S - 60
+    os.utime(static / "plotly-0ld.js", (stale, stale))
+    (static / "plotly-0th3r.js").write_text("x")  # another environment's server uses it
     template_root(tmp_path / "t")
-    assert [p.name for p in static.glob("plotly-*.js")] == [served.name]
+    assert sorted(p.name for p in static.glob("plotly-*.js")) == sorted(
+        [served.name, "plotly-0th3r.js"]
+    )
     address = plotly_address("/prefix/")
     assert address == f"/prefix/voila/static/{served.name}?v={digest}"
     env = _server_environment(8125, None, "/prefix/")
     assert env[PLOTLY_URL_VARIABLE] == address
+
+
+def test_the_launcher_writes_nothing_into_the_package():
+    # a wheel in a root-owned site-packages is read-only: the template and plotly.js go to
+    # a folder of the user's under the temporary directory
+    package = Path(riskexplore.__file__).resolve().parent
+
+    def files():
+        found = [*package.rglob("*"), *dashboards_dir().rglob("*")]
+        return {p: p.stat().st_mtime_ns for p in found if "__pycache__" not in p.parts}
+
+    before = files()
+    root = template_root()
+    _server_environment(8126, None)
+    assert files() == before
+    (served,) = (root / "voila" / "templates" / TEMPLATE_NAME / "static").glob("plotly-*.js")
+    assert Path(tempfile.gettempdir()).resolve() in served.resolve().parents
+    assert package not in served.resolve().parents
 
 
 def test_voila_command_hides_code_and_tracebacks():
