@@ -23,6 +23,7 @@ from riskexplore.core.core_gate import CORES_VARIABLE, GATE_VARIABLE
 from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 __all__ = [
+    "IOPUB_TIMEOUT",
     "LOGIN_PAGES",
     "PAGE_KERNELS",
     "PLOTLY_STALE_S",
@@ -51,6 +52,14 @@ LOGIN_PAGES = "riskexplore.cli.dashboard.login.PrefixedIdentityProvider"
 #: that has not answered for 30 s is closed (Jupyter's defaults, 30 s and 90 s, would let a
 #: dropped connection hold its kernel for two minutes before the count even starts).
 TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
+
+#: Seconds Voila waits, after a cell's reply, for the rest of the cell's output (its
+#: ``VoilaExecutor.iopub_timeout``; nbclient's default is 4). The reply and the output come
+#: on separate channels: on a busy machine (ten pages built at once on two cores) the
+#: output lags seconds behind, and when the wait runs out Voila drops the rest of the cell's
+#: output: the page opens without the widgets it displays (8 of 10 pages opened together
+#: never showed their search button). A kernel that dies meanwhile ends the wait at once.
+IOPUB_TIMEOUT = 120
 
 #: JupyterLab extensions the pages do not load: plotly's own renderer (the pages draw every
 #: plot with riskexplore's PlotView, which brings plotly.js itself once a plot is drawn);
@@ -303,6 +312,7 @@ def voila_command(
         f"--Voila.base_url={base_url}",
         f"--Voila.identity_provider_class={LOGIN_PAGES}",
         f"--VoilaConfiguration.extension_denylist={json.dumps(list(UNUSED_EXTENSIONS))}",
+        f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
     ]
     if token:
         cmd.append(f"--Voila.token={token}")

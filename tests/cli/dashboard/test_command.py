@@ -22,6 +22,7 @@ import riskexplore
 from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir, install_command
 from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
 from riskexplore.cli.dashboard.server import (
+    IOPUB_TIMEOUT,
     PLOTLY_STALE_S,
     TEMPLATE_NAME,
     _server_environment,
@@ -97,6 +98,19 @@ def test_voila_command_hides_code_and_tracebacks():
     assert cmd[3].endswith("dashboards") and url == "http://127.0.0.1:8124/"
     with pytest.raises(ValueError, match="unknown dashboard"):
         voila_command("nope")
+
+
+def test_voila_waits_for_a_cells_whole_output_on_a_busy_machine():
+    # nbclient waits 4 s after a cell's reply for the rest of its output, then drops it:
+    # ten pages built at once on two cores opened without their search button. Read the
+    # way Voila reads its command line, into the executor that runs a page's notebook.
+    from voila.app import Voila
+    from voila.execute import VoilaExecutor
+
+    cmd, _url = voila_command("risk", 8123)
+    app = Voila()
+    app.parse_command_line(cmd[3:])
+    assert VoilaExecutor(None, config=app.config).iopub_timeout == IOPUB_TIMEOUT >= 60
 
 
 def test_voila_command_leaves_plotlys_own_renderer_out():
