@@ -37,7 +37,7 @@ per core, and no more than half the memory available holds at
 The spares start by the refill rule above, so after a burst of visitors the pool fills up
 to meet the next burst; once no page has taken a kernel for
 :attr:`~PageKernelManager.pool_shrink_after` seconds, the pool goes back to its size on the
-command line and its surplus spares end.
+command line and its surplus spares end (those still waiting to start never start).
 
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.dashboard.kernels.PageKernelManager``
