@@ -7,18 +7,19 @@ machine's cores are shared).
 For each run a fresh kernel (``PYTHONPATH=`` a ``--tree``: the code and the dashboard
 notebooks measured; default: this checkout) executes the dashboard notebook as Voila does
 (nbclient), then serializes every widget's state as the page's widget manager asks for it
-(``Widget.get_manager_state``). Prints one JSON line per run: ``start_cpu_s`` (the
-kernel process's user + system CPU seconds from its start to its first cell: the
-interpreter and ipykernel), ``cpu_s`` (for the notebook), ``state_cpu_s`` (for the widget
-state), ``total_cpu_s`` (the three: the kernel's whole start, to the page's widgets sent),
-``modules`` (modules imported by the notebook), ``widgets`` (widget models created:
-comm opens), ``state_kb``, and whether ``riskexplore.report`` / ``plotly.offline`` were
-imported; then a summary line per dashboard (median and spread). The first run of each
-dashboard warms the disk cache and numba's cache and is left out of the summary. With
-several trees (``git archive REF | tar -x -C DIR`` makes one of another commit) the runs
-take turns, tree by tree, so that a change in the machine's load falls on each alike; each
-tree's summary gives its medians' ratios to the first tree's (``cpu_ratio``,
-``total_cpu_ratio``).
+(``Widget.get_manager_state``). Prints one JSON line per run: ``start_cpu_s`` (the kernel
+process's user + system CPU seconds from its start to its first cell: the interpreter and
+ipykernel), ``cpu_s`` (for the notebook), ``state_cpu_s`` (for the widget state),
+``total_cpu_s`` (the three: the kernel's whole start, to the page's widgets sent),
+``modules`` (modules imported by the notebook), ``widgets`` (widget models created: comm
+opens), ``state_kb`` (the state as JSON, buffers in base64; the kernel is told plotly.js's
+address as the dashboard server tells it), and whether ``riskexplore.report`` /
+``plotly.offline`` were imported; then a summary line per dashboard (median and spread).
+The first run of each dashboard warms the disk cache and numba's cache and is left out of
+the summary. With several trees (``git archive REF | tar -x -C DIR`` makes one of another
+commit) the runs take turns, tree by tree, so that a change in the machine's load falls on
+each alike; each tree's summary gives its medians' ratios to the first tree's
+(``cpu_ratio``, ``total_cpu_ratio``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ sys.path.insert(0, str(HERE))
 from _common import emit  # noqa: E402
 
 NOTEBOOKS = {"risk": "risk_score_builder.ipynb", "checklist": "checklist_builder.ipynb"}
+
+#: riskexplore.widgets.plotly_bundle.PLOTLY_URL_VARIABLE (spelled out: older trees lack it).
+_PLOTLY_URL = "RISKEXPLORE_PLOTLY_URL"
 
 #: Run in the kernel before the notebook: its CPU time and modules so far.
 _BEFORE = """
@@ -80,7 +84,8 @@ def measure(tree: Path, which: str) -> dict:
 
     nb = nbformat.read(tree / "dashboards" / NOTEBOOKS[which], as_version=4)
     nb.cells = [_code_cell(_BEFORE), *nb.cells, _code_cell(_AFTER)]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # as under the dashboard server: plotly.js by address (trees before issue 35 ignore it)
+    env = {**os.environ, "PYTHONPATH": str(tree), _PLOTLY_URL: "/voila/static/plotly.js"}
     with tempfile.TemporaryDirectory() as cwd:
         client = NotebookClient(
             nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": cwd}}

@@ -85,6 +85,17 @@ _CLICK = """(timeout) => new Promise((resolve) => {
 })"""
 
 
+#: What a page shows: its widget views, buttons, and the start of its text (a page that
+#: never showed its search button reports this, to tell a page without its widgets from
+#: one still loading them).
+_SHOWN = """() => ({
+    widget_views: document.querySelectorAll(".jupyter-widgets").length,
+    buttons: document.querySelectorAll("button").length,
+    outputs: document.querySelectorAll(".jp-OutputArea-output").length,
+    text: document.body.innerText.replace(/\\s+/g, " ").slice(0, 160),
+})"""
+
+
 async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: Path | None):
     """One clinician: open the page, search, wait for the certificate (own context)."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
@@ -120,6 +131,10 @@ async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: 
                 await page.screenshot(path=str(shot))
     except Exception as exc:  # a page that did not answer: reported, not raised
         out["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        try:  # what it showed instead: its widgets, or none at all
+            out["shown"] = await page.evaluate(_SHOWN)
+        except Exception:  # the page itself is gone
+            pass
     finally:
         await context.close()
 

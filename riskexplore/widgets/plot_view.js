@@ -2,22 +2,51 @@
 // evaluates this module once per widget.
 const KEY = "__riskexplorePlotly";
 
+// The module's text from the library's bytes (plotly.min.js is a UMD bundle: give it a
+// `module` to fill and re-export it, as the served file does), imported from a blob.
+async function importSource(source) {
+  const blob = new Blob(
+    ["const module = { exports: {} };\n", source, "\nexport default module.exports;\n"],
+    { type: "text/javascript" });
+  const url = URL.createObjectURL(blob);
+  try {
+    return (await import(/* webpackIgnore: true */ url)).default;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+// The bundle in the library's state; a library that holds only an address sends it when
+// asked (the page could not load that address).
+function librarySource(library) {
+  if (library.get("source")?.byteLength) return Promise.resolve(library.get("source"));
+  return new Promise((resolve) => {
+    const arrived = () => {
+      library.off("change:source", arrived);
+      resolve(library.get("source"));
+    };
+    library.on("change:source", arrived);
+    library.send({ type: "source" });
+  });
+}
+
 function loadPlotly(model) {
   if (!window[KEY]) {
     window[KEY] = (async () => {
       // "_library" is a reference to the kernel's PlotlyLibrary widget ("IPY_MODEL_<id>").
       const library = await model.widget_manager.get_model(model.get("_library").slice(10));
-      const source = library.get("source");
-      // plotly.min.js is a UMD bundle: give it a `module` to fill and re-export it.
-      const blob = new Blob(
-        ["const module = { exports: {} };\n", source, "\nexport default module.exports;\n"],
-        { type: "text/javascript" });
-      const url = URL.createObjectURL(blob);
-      try {
-        return (await import(/* webpackIgnore: true */ url)).default;
-      } finally {
-        URL.revokeObjectURL(url);
+      const address = library.get("url");
+      if (address) {
+        // served by the dashboard server, cached by the browser (an absolute address:
+        // this module itself comes from a blob, which relative addresses cannot follow)
+        try {
+          const url = new URL(address, document.baseURI).href;
+          return (await import(/* webpackIgnore: true */ url)).default;
+        } catch (error) {
+          console.warn("plotly.js not loaded from its address; asking the kernel", error);
+        }
       }
+      return importSource(await librarySource(library));
     })();
     window[KEY].catch(() => { window[KEY] = null; });  // let the next view try again
   }

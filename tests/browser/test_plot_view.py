@@ -10,8 +10,9 @@ Checked, each against what plotly's own ``FigureWidget`` got wrong:
   tab is selected;
 * ten updates made by a Python worker thread (about 4 per second) all reach the page;
 * a click on a point in the browser runs the trace's Python ``on_click`` callback;
-* plotly.js goes over the websocket once per page (one frame over 4 MB: the shared
-  library widget), and less than 8 MB arrive before the first figure is drawn;
+* plotly.js is fetched once per page from the server's static file, never over the
+  websocket (no frame over 4 MB), and less than 8 MB arrive before the first figure is
+  drawn;
 * the page logs no error (console or uncaught exception).
 
 Every page may load only localhost URLs; any other request is blocked and fails the test.
@@ -189,6 +190,7 @@ class Watched:
     page_errors: list[str] = field(default_factory=list)
     received: list[tuple[float, int]] = field(default_factory=list)
     sent: list[str | bytes] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
 
     def bytes_received(self) -> int:
         return sum(size for _, size in self.received)
@@ -228,6 +230,7 @@ def open_page(browser, voila_url) -> Callable[[str], Watched]:
             ws.on("framesent", lambda payload: watched.sent.append(payload))
 
         page.on("websocket", on_websocket)
+        page.on("request", lambda request: watched.requests.append(request.url))
         page.goto(f"{voila_url}voila/render/{name}.ipynb", timeout=LOAD_TIMEOUT_MS)
         return watched
 
@@ -433,8 +436,11 @@ def test_plotly_js_is_sent_once_per_page(open_page):
         page, {c: drawn_with(12) for c in [*VISIBLE, HIDDEN]}, "redraw", UPDATE_TIMEOUT_MS
     )
     page.wait_for_timeout(1000)  # let any late message arrive
+    # the dashboard server serves plotly.js as a file: fetched once, never on the websocket
+    fetched = [url for url in watched.requests if "/voila/static/plotly-" in url]
+    assert len(fetched) == 1, f"plotly.js fetched {fetched}"
     big = [size for _, size in watched.received if size > BIG_FRAME]
-    assert len(big) == 1, f"frames over {BIG_FRAME} bytes: {big}"
+    assert big == [], f"frames over {BIG_FRAME} bytes: {big}"
     total = watched.bytes_received()
     assert total < FIRST_DRAW_BUDGET, f"{total} bytes received in all"
     print(f"received {first_draw} bytes before the first figure, {total} in all")

@@ -1,13 +1,19 @@
 """Soak: visits of the risk dashboard, closed in four ways, leave no kernel and no memory
 behind.
 
-One server as the launcher starts it (a pool of 2 ready kernels). Three rounds of four
-pages opened together; each page waits for its search button and has its kernel answer an
-upload, then goes away in one of four ways, one page each: its tab closed, navigated away,
-its browser context closed, or dropped off the network (through a relay that stops passing
-data). After each round the number of kernels comes back to the pool's within the 2
-minutes promised; after the last, the memory of the server and its kernels to within 200 MB of its
-idle level (one kernel left behind is about 300 MB).
+One server as the launcher starts it (a pool of 2 ready kernels), except that its pool
+grows to at most :data:`GROW_TO` kernels (the launcher's limit follows the free memory) and
+shrinks back after :data:`SHRINK_AFTER` seconds without a page taking a kernel instead of
+the launcher's 30 minutes. Three rounds of four pages opened together; each page waits for
+its search button and has its kernel answer an upload, then goes away in one of four ways,
+one page each: its tab closed, navigated away, its browser context closed, or dropped off
+the network (through a relay that stops passing data). The pool follows demand: each round's
+pages grow it (the server logs it), and once nobody has taken a kernel for
+:data:`SHRINK_AFTER` seconds it goes back to 2 (logged too; spares not yet started never
+start, ready ones end). After each round the number of kernels comes back to the pool's 2
+within the 2 minutes promised (the pages' kernels gone, the pool shrunk back); after the
+last, the memory of the server and its kernels to within 200 MB of its idle level (one
+kernel left behind is about 300 MB).
 
 Why 12 visits are enough (the test made 30 until December 2026, 394 s):
 
@@ -50,6 +56,9 @@ from riskexplore.cli.dashboard.server import start_voila, stop_process
 
 LOAD_MS = 180_000
 POOL = 2
+SHRINK_AFTER = 20  # seconds without a page taking a kernel before the pool shrinks back
+GROW_TO = 4  # the pool's largest size (the launcher's follows free memory: not repeatable)
+GROWN, SHRUNK = "Pool of risk_score_builder.ipynb grows to", "Pools back to their size"
 STYLES = ("tab closed", "navigated away", "context closed", "dropped")
 ROUNDS, PAGES = 3, len(STYLES)
 GONE_WITHIN = 150  # seconds: the 2 minutes promised, with the checks' own intervals
@@ -59,6 +68,11 @@ REPEATED = b"sick,age,smoker,age\n1,70,1,1\n0,40,0,0\n1,65,1,1\n0,30,1,0\n"
 
 def _server_mb(proc) -> float:
     return rss_mb([proc.pid, *kernel_pids(proc.pid)])
+
+
+def _logged(log_path, line: str) -> int:
+    """How many times the server's log holds ``line`` so far."""
+    return log_path.read_text().count(line)
 
 
 def _open_round(browser, url: str, port: int, proxies: list, contexts: list) -> list:
@@ -93,8 +107,13 @@ def _leave(pages: list, contexts: list) -> None:
 
 
 def test_visits_leave_no_kernel_and_no_memory_behind(browser, tmp_path):
-    log = open(tmp_path / "voila.log", "w")
-    proc, url = start_voila("risk", preheat=POOL, timeout=120, log_file=log)
+    log_path = tmp_path / "voila.log"
+    log = open(log_path, "w")
+    pool_args = [
+        f"--PageKernelManager.pool_shrink_after={SHRINK_AFTER}",
+        f"--PageKernelManager.pool_limit={GROW_TO}",
+    ]
+    proc, url = start_voila("risk", preheat=POOL, timeout=120, log_file=log, extra=pool_args)
     port = int(url.rsplit(":", 1)[1].strip("/"))
     proxies: list[FreezingProxy] = []
     open_contexts: list = []
@@ -104,6 +123,7 @@ def test_visits_leave_no_kernel_and_no_memory_behind(browser, tmp_path):
         idle_mb, idle_server_mb = _server_mb(proc), rss_mb([proc.pid])
         visits, clean_server_mb, waits = 0, [], []
         for round_ in range(ROUNDS):
+            grown, shrunk = _logged(log_path, GROWN), _logged(log_path, SHRUNK)
             pages = _open_round(browser, url, port, proxies, open_contexts)
             for _style, _context, page, errors, _proxy in pages:
                 button(page, "Find the best score").wait_for(state="visible", timeout=LOAD_MS)
@@ -114,10 +134,12 @@ def test_visits_leave_no_kernel_and_no_memory_behind(browser, tmp_path):
                 visits += 1
             open_kernels = len(kernel_pids(proc.pid))
             assert open_kernels >= PAGES, f"round {round_ + 1}: {open_kernels} kernels"
+            assert _logged(log_path, GROWN) > grown, f"round {round_ + 1}: the pool never grew"
             _leave(pages, open_contexts)
             back, waited = wait_for(lambda: len(kernel_pids(proc.pid)) == POOL, GONE_WITHIN, 2)
             waits.append(waited)
             assert back, f"round {round_ + 1}: kernels left {kernel_pids(proc.pid)}"
+            assert _logged(log_path, SHRUNK) > shrunk, f"round {round_ + 1}: no shrink logged"
             assert waited <= GONE_WITHIN
             clean_server_mb.append(rss_mb([proc.pid]))
             print(

@@ -4,6 +4,7 @@ once on request. The browser side is checked in ``tests/browser/test_plot_view.p
 
 from __future__ import annotations
 
+import json
 import threading
 
 import numpy as np
@@ -11,7 +12,9 @@ import plotly.graph_objects as go
 import pytest
 
 from riskexplore.figures.export import save_figure
+from riskexplore.widgets import plot_view
 from riskexplore.widgets.plot_view import PlotlyLibrary, PlotView, plotly_js_path
+from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 
 def scatter_view() -> PlotView:
@@ -108,6 +111,27 @@ def test_plotly_js_travels_in_one_shared_library_widget():
     library.close()  # e.g. Widget.close_all(): the next view gets a new library
     third = scatter_view()
     assert third._library is not library and third._library.comm is not None
+
+
+def test_under_the_dashboard_server_the_library_sends_an_address(monkeypatch):
+    monkeypatch.setattr(plot_view, "_library", None)
+    monkeypatch.setenv(PLOTLY_URL_VARIABLE, "/voila/static/plotly-abc.js?v=abc")
+    library = scatter_view()._library
+    assert library.url == "/voila/static/plotly-abc.js?v=abc" and library.source == b""
+    assert len(json.dumps(library.get_state(), default=str)) < 1000  # not the 4.8 MB bundle
+    # a page that could not load the address asks for the bundle
+    library._on_message(library, {"type": "source"}, [])
+    assert library.source == plotly_js_path().read_bytes()
+    library.close()
+
+
+def test_the_served_module_is_the_bundle_made_an_es_module():
+    digest, content = plotly_module()
+    source = plotly_js_path().read_bytes()
+    assert len(digest) == 12 and source in content
+    assert content.startswith(b"const module") and content.rstrip().endswith(
+        b"export default module.exports;"
+    )
 
 
 def test_edits_from_threads_are_all_sent():

@@ -29,6 +29,16 @@ pool together: nothing else needs the cores yet). A
 refill that a page has already taken (Voila hands a page the next kernel of the pool even
 while it is still starting) starts at once.
 
+The pool follows demand: each time a page takes a kernel from a notebook's pool, that pool
+grows by one spare (besides the refill of the kernel taken), up to
+:meth:`~PageKernelManager.largest_pool` kernels: :attr:`~PageKernelManager.spares_per_core`
+per core, and no more than half the memory available holds at
+:attr:`~PageKernelManager.kernel_mb` a kernel (or :attr:`~PageKernelManager.pool_limit`).
+The spares start by the refill rule above, so after a burst of visitors the pool fills up
+to meet the next burst; once no page has taken a kernel for
+:attr:`~PageKernelManager.pool_shrink_after` seconds, the pool goes back to its size on the
+command line and its surplus spares end (those still waiting to start never start).
+
 The server's command line names it with
 ``--VoilaConfiguration.multi_kernel_manager_class=riskexplore.cli.dashboard.kernels.PageKernelManager``
 (see :func:`riskexplore.cli.dashboard.server.voila_command`).
@@ -37,16 +47,40 @@ The server's command line names it with
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
 import time
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.ioloop import PeriodicCallback
-from traitlets import Float
+from traitlets import Float, Int
 
 from riskexplore.core.core_gate import CoreGate
 
-__all__ = ["PageKernelManager"]
+__all__ = ["PageKernelManager", "available_memory_mb"]
+
+
+def available_memory_mb() -> float | None:
+    """Memory the machine can still give processes, in MB (Linux's ``MemAvailable``; else
+    the free pages); None when it cannot tell.
+
+    Returns
+    -------
+    float or None
+        Megabytes.
+    """
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 class PageKernelManager(AsyncMappingKernelManager):
@@ -74,6 +108,22 @@ class PageKernelManager(AsyncMappingKernelManager):
     refill_spacing = Float(
         10.0, config=True, help="Seconds between the starts of two refills of the pool."
     )
+    spares_per_core = Int(
+        5, config=True, help="Largest pool per notebook, per core, when it grows with demand."
+    )
+    kernel_mb = Float(
+        300.0, config=True, help="Memory of a page's kernel (MB), to size the grown pool."
+    )
+    pool_limit = Int(
+        0,
+        config=True,
+        help="Largest pool per notebook when it grows with demand (0: from cores and memory).",
+    )
+    pool_shrink_after = Float(
+        1800.0,
+        config=True,
+        help="Seconds without a page taking a kernel before the pool shrinks back to its size.",
+    )
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -83,6 +133,122 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._last_page_activity = -float("inf")  # time.monotonic() of the last page event
         self._next_refill = -float("inf")  # refills start one at a time, spaced
         self._gate = CoreGate.from_environment()  # the searches of the server's pages
+        self._last_take = -float("inf")  # time.monotonic() a page last took a pooled kernel
+        self._configured_pools: dict | None = None  # Voila's pool settings before any growth
+        self._held: set[asyncio.Task] = set()  # pool refills waiting for quiet, not started
+
+    def __init_subclass__(cls, **kwargs):
+        # Voila makes its pooling manager a subclass of this one (voila_kernel_manager_factory):
+        # its get_rendered_notebook hands a page the next kernel of a pool, then refills it;
+        # the pool's size is raised first, so that the refill also starts a spare
+        super().__init_subclass__(**kwargs)
+        take = cls.__dict__.get("get_rendered_notebook")
+        if take is None:
+            return
+
+        @functools.wraps(take)
+        async def get_rendered_notebook(self, notebook_name=None, *args, **kw):
+            self.page_took_kernel(notebook_name)
+            return await take(self, notebook_name, *args, **kw)
+
+        cls.get_rendered_notebook = get_rendered_notebook
+
+    # --- the pool's size ------------------------------------------------------------------
+    def _pool_config(self, notebook_name: str) -> tuple[dict, int]:
+        """Voila's pool settings of ``notebook_name`` now, and the pool's size as configured
+        (the command line's ``--pool_size``, or the notebook's own setting)."""
+        configs = getattr(self, "kernel_pools_config", {}) or {}
+        configured = self._configured_pools if self._configured_pools is not None else configs
+        default = configured.get("default", {})
+        base = configured.get(notebook_name, default).get("pool_size", 0)
+        return configs.get(notebook_name, configs.get("default", {})), int(base)
+
+    def largest_pool(self, notebook_name: str) -> int:
+        """The most kernels the pool of ``notebook_name`` may hold when it grows with demand:
+        :attr:`pool_limit`, else :attr:`spares_per_core` per core and no more than half the
+        memory available holds (at :attr:`kernel_mb` a kernel, beside those already
+        started); never less than its size on the command line.
+
+        Parameters
+        ----------
+        notebook_name : str
+            The notebook.
+
+        Returns
+        -------
+        int
+            The number of kernels.
+        """
+        _config, base = self._pool_config(notebook_name)
+        if self.pool_limit > 0:
+            return max(base, self.pool_limit)
+        limit = self.spares_per_core * (os.cpu_count() or 1)
+        free = available_memory_mb()
+        if free is not None:
+            pool = getattr(self, "_pools", {}).get(notebook_name, [])
+            started = sum(1 for task in pool if task.done())  # their memory is taken already
+            limit = min(limit, started + int(0.5 * free // self.kernel_mb))
+        return max(base, limit)
+
+    def page_took_kernel(self, notebook_name: str | None) -> None:
+        """A page takes a kernel from the pool of ``notebook_name``: the pool grows by one
+        (up to :meth:`largest_pool`), so that its refill starts a spare besides the
+        kernel taken.
+
+        Parameters
+        ----------
+        notebook_name : str or None
+            The notebook.
+        """
+        # a page being built: refills and spares wait for quiet (a burst served from the pool
+        # calls no other hook before the pages connect, so the refills started at once)
+        self._last_take = self._last_page_activity = time.monotonic()
+        if notebook_name is None or not hasattr(self, "kernel_pools_config"):
+            return
+        config, base = self._pool_config(notebook_name)
+        size = min(int(config.get("pool_size", base)) + 1, self.largest_pool(notebook_name))
+        if size != config.get("pool_size"):
+            if self._configured_pools is None:  # what shrink_pools goes back to
+                self._configured_pools = dict(self.kernel_pools_config)
+            self.kernel_pools_config = {
+                **self.kernel_pools_config,
+                notebook_name: {**config, "pool_size": size},
+            }
+            self.log.info("Pool of %s grows to %d kernels", notebook_name, size)
+
+    async def shrink_pools(self, now: float | None = None) -> None:
+        """Once no page has taken a kernel for :attr:`pool_shrink_after` seconds, every pool
+        goes back to its size on the command line: its surplus spares that wait for quiet
+        never start, then its surplus ready kernels end (a surplus kernel still starting
+        ends at a later check).
+
+        Parameters
+        ----------
+        now : float, optional
+            The time (``time.monotonic()``; default: now).
+        """
+        now = time.monotonic() if now is None else now
+        if self._configured_pools is None or now - self._last_take < self.pool_shrink_after:
+            return
+        if self.kernel_pools_config != self._configured_pools:
+            self.log.info(
+                "Pools back to their size: no page took a kernel for %.0f s", now - self._last_take
+            )
+            self.kernel_pools_config = self._configured_pools
+        for notebook_name, pool in list(getattr(self, "_pools", {}).items()):
+            _config, base = self._pool_config(notebook_name)
+            held = [t for t in pool if t in self._held][: max(0, len(pool) - base)]
+            for task in held:  # out of the pool first, so that no page takes it
+                pool.remove(task)
+                task.cancel()
+            ready = [t for t in pool if t.done() and not t.cancelled() and t.exception() is None]
+            for task in ready[: max(0, len(pool) - base)]:
+                kernel_id = task.result().get("kernel_id")
+                self.log.info("Ending spare kernel %s of %s: no visitor", kernel_id, notebook_name)
+                try:  # Voila's shutdown_kernel also takes it out of the pool
+                    await ensure_async(self.shutdown_kernel(kernel_id))
+                except Exception as exc:  # already gone
+                    self.log.warning("Could not end kernel %s: %s", kernel_id, exc)
 
     # --- refills of the pool --------------------------------------------------------------
     async def start_kernel(self, *args, **kwargs) -> str:
@@ -145,14 +311,18 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._last_page_activity = time.monotonic()
         task = asyncio.current_task()
         deadline = time.monotonic() + self.refill_max_wait
-        while time.monotonic() < deadline:
-            if self._claimed(task):  # a page waits for this kernel: start it now
-                self._last_page_activity = time.monotonic()
-                return
-            now = time.monotonic()
-            if now >= self._next_refill and self.quiet(now):
-                break
-            await asyncio.sleep(0.5)
+        self._held.add(task)  # a spare held back may be cancelled when the pool shrinks
+        try:
+            while time.monotonic() < deadline:
+                if self._claimed(task):  # a page waits for this kernel: start it now
+                    self._last_page_activity = time.monotonic()
+                    return
+                now = time.monotonic()
+                if now >= self._next_refill and self.quiet(now):
+                    break
+                await asyncio.sleep(0.5)
+        finally:
+            self._held.discard(task)
         self._next_refill = time.monotonic() + self.refill_spacing
 
     # --- connections ------------------------------------------------------------------
@@ -227,7 +397,9 @@ class PageKernelManager(AsyncMappingKernelManager):
         return out
 
     async def end_kernels_of_gone_pages(self) -> None:
-        """Shut down the kernels of :meth:`kernels_to_end` (the periodic check)."""
+        """Shut down the kernels of :meth:`kernels_to_end` and shrink a pool grown for
+        visitors who are gone (:meth:`shrink_pools`): the periodic check."""
+        await self.shrink_pools()
         for kernel_id in self.kernels_to_end():
             seen = kernel_id in self._ever_connected
             self.log.info(

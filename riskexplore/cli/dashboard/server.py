@@ -20,15 +20,19 @@ from pathlib import Path
 
 from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir
 from riskexplore.core.core_gate import CORES_VARIABLE, GATE_VARIABLE
+from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 __all__ = [
+    "IOPUB_TIMEOUT",
     "LOGIN_PAGES",
     "PAGE_KERNELS",
+    "PLOTLY_STALE_S",
     "TEMPLATE_NAME",
     "TORNADO_SETTINGS",
     "UNUSED_EXTENSIONS",
     "free_port",
     "gate_directory",
+    "plotly_address",
     "port_free",
     "start_voila",
     "stop_process",
@@ -48,6 +52,14 @@ LOGIN_PAGES = "riskexplore.cli.dashboard.login.PrefixedIdentityProvider"
 #: that has not answered for 30 s is closed (Jupyter's defaults, 30 s and 90 s, would let a
 #: dropped connection hold its kernel for two minutes before the count even starts).
 TORNADO_SETTINGS = {"ws_ping_interval": 10_000, "ws_ping_timeout": 30_000}
+
+#: Seconds Voila waits, after a cell's reply, for the rest of the cell's output (its
+#: ``VoilaExecutor.iopub_timeout``; nbclient's default is 4). The reply and the output come
+#: on separate channels: on a busy machine (ten pages built at once on two cores) the
+#: output lags seconds behind, and when the wait runs out Voila drops the rest of the cell's
+#: output: the page opens without the widgets it displays (8 of 10 pages opened together
+#: never showed their search button). A kernel that dies meanwhile ends the wait at once.
+IOPUB_TIMEOUT = 120
 
 #: JupyterLab extensions the pages do not load: plotly's own renderer (the pages draw every
 #: plot with riskexplore's PlotView, which brings plotly.js itself once a plot is drawn);
@@ -161,7 +173,72 @@ def template_root(directory: str | Path | None = None) -> Path:
     (folder / "conf.json").write_text(json.dumps({"base_template": "lab"}) + "\n")
     (folder / "index.html.j2").write_text(_INDEX)
     (folder / "page.html").write_text(_PAGE)
+    _write_plotly(folder / "static")
     return root
+
+
+#: Seconds after which another plotly version's module in the template's static folder is
+#: removed: servers of other environments (another plotly) may share the folder, and each
+#: start marks its own file as in use.
+PLOTLY_STALE_S = 7 * 24 * 3600
+
+
+def _write_plotly(static: Path) -> str:
+    """Write plotly.js as an ES module into the template's static folder (which Voila
+    serves under ``voila/static/``) unless it is there already; its file name.
+
+    The folder is the user's own under the temporary directory (:func:`template_root`),
+    never the installed package, which may be read-only. Written under a temporary name and
+    renamed, so a server starting at the same time never serves half a file; other plotly
+    versions' files not used for :data:`PLOTLY_STALE_S` seconds are removed (a server of
+    another environment may still serve its own).
+
+    Parameters
+    ----------
+    static : Path
+        The folder.
+
+    Returns
+    -------
+    str
+        The file's name.
+    """
+    digest, content = plotly_module()
+    name = f"plotly-{digest}.js"
+    static.mkdir(parents=True, exist_ok=True)
+    target = static / name
+    if not target.is_file() or target.stat().st_size != len(content):
+        partial = static / f".{name}.{os.getpid()}"
+        partial.write_bytes(content)
+        os.replace(partial, target)
+    os.utime(target)  # in use
+    for old in static.glob("plotly-*.js"):
+        try:
+            stale = time.time() - old.stat().st_mtime > PLOTLY_STALE_S
+        except OSError:  # removed by another server meanwhile
+            continue
+        if old.name != name and stale:
+            old.unlink(missing_ok=True)
+    return name
+
+
+def plotly_address(base_url: str = "/") -> str:
+    """The address where a dashboard server with prefix ``base_url`` serves plotly.js (what
+    its kernels' :class:`~riskexplore.widgets.plot_view.PlotlyLibrary` sends the page
+    instead of the bundle). The digest in the query makes the browser keep the file.
+
+    Parameters
+    ----------
+    base_url : str
+        The prefix of every page (``/`` or ``/prefix/``).
+
+    Returns
+    -------
+    str
+        The address (a path on the server).
+    """
+    digest, _content = plotly_module()
+    return f"{base_url}voila/static/plotly-{digest}.js?v={digest}"
 
 
 def voila_command(
@@ -235,6 +312,7 @@ def voila_command(
         f"--Voila.base_url={base_url}",
         f"--Voila.identity_provider_class={LOGIN_PAGES}",
         f"--VoilaConfiguration.extension_denylist={json.dumps(list(UNUSED_EXTENSIONS))}",
+        f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
     ]
     if token:
         cmd.append(f"--Voila.token={token}")
@@ -346,9 +424,10 @@ def gate_directory(port: int) -> Path:
     return Path(tempfile.gettempdir()) / f"riskexplore-cores-{_user()}" / str(port)
 
 
-def _server_environment(port: int, cores: int | None) -> dict[str, str]:
-    """The environment of the server on ``port``: the offline template on ``JUPYTER_PATH``
-    and the core gate of its searches (see :func:`start_voila`).
+def _server_environment(port: int, cores: int | None, base_url: str = "/") -> dict[str, str]:
+    """The environment of the server on ``port``: the offline template on ``JUPYTER_PATH``,
+    the core gate of its searches and the address of plotly.js for its kernels (see
+    :func:`start_voila`).
 
     Parameters
     ----------
@@ -356,6 +435,8 @@ def _server_environment(port: int, cores: int | None) -> dict[str, str]:
         The server's port.
     cores : int or None
         Searches that may run at once (default: one per core).
+    base_url : str
+        The prefix of every page.
 
     Returns
     -------
@@ -375,6 +456,7 @@ def _server_environment(port: int, cores: int | None) -> dict[str, str]:
         raise ValueError(f"cores must be a whole number of at least 1, got {cores!r}")
     env[GATE_VARIABLE] = str(gate_directory(port))
     env[CORES_VARIABLE] = str(cores or os.cpu_count() or 1)
+    env[PLOTLY_URL_VARIABLE] = plotly_address(base_url)
     return env
 
 
@@ -433,7 +515,7 @@ def start_voila(
         base_url=base_url,
         extra=extra,
     )
-    env = _server_environment(port, cores)
+    env = _server_environment(port, cores, base_url)
     if isinstance(which, Path):
         cwd = which if which.is_dir() else which.parent
     else:

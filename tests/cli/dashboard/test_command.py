@@ -11,20 +11,28 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
+import riskexplore
 from riskexplore.cli.dashboard.files import DASHBOARDS, dashboards_dir, install_command
 from riskexplore.cli.dashboard.kernel_check import kernel_problem, notebook_imports
 from riskexplore.cli.dashboard.server import (
+    IOPUB_TIMEOUT,
+    PLOTLY_STALE_S,
     TEMPLATE_NAME,
+    _server_environment,
     free_port,
+    plotly_address,
     stop_process,
     template_root,
     voila_command,
 )
+from riskexplore.widgets.plotly_bundle import PLOTLY_URL_VARIABLE, plotly_module
 
 
 def test_default_template_folder_is_reused():
@@ -42,6 +50,43 @@ def test_template_in_a_given_folder(tmp_path):
     assert (root / "voila" / "templates" / TEMPLATE_NAME / "page.html").is_file()
 
 
+def test_the_template_serves_plotly_and_the_kernels_are_told_where(tmp_path):
+    static = template_root(tmp_path / "t") / "voila" / "templates" / TEMPLATE_NAME / "static"
+    digest, content = plotly_module()
+    (served,) = static.glob("plotly-*.js")  # Voila serves the folder under voila/static/
+    assert served.name == f"plotly-{digest}.js" and served.read_bytes() == content
+    (static / "plotly-0ld.js").write_text("x")  # another plotly's file, unused for long, goes
+    stale = time.time() - PLOTLY_STALE_S - 60
+    os.utime(static / "plotly-0ld.js", (stale, stale))
+    (static / "plotly-0th3r.js").write_text("x")  # another environment's server uses it
+    template_root(tmp_path / "t")
+    assert sorted(p.name for p in static.glob("plotly-*.js")) == sorted(
+        [served.name, "plotly-0th3r.js"]
+    )
+    address = plotly_address("/prefix/")
+    assert address == f"/prefix/voila/static/{served.name}?v={digest}"
+    env = _server_environment(8125, None, "/prefix/")
+    assert env[PLOTLY_URL_VARIABLE] == address
+
+
+def test_the_launcher_writes_nothing_into_the_package():
+    # a wheel in a root-owned site-packages is read-only: the template and plotly.js go to
+    # a folder of the user's under the temporary directory
+    package = Path(riskexplore.__file__).resolve().parent
+
+    def files():
+        found = [*package.rglob("*"), *dashboards_dir().rglob("*")]
+        return {p: p.stat().st_mtime_ns for p in found if "__pycache__" not in p.parts}
+
+    before = files()
+    root = template_root()
+    _server_environment(8126, None)
+    assert files() == before
+    (served,) = (root / "voila" / "templates" / TEMPLATE_NAME / "static").glob("plotly-*.js")
+    assert Path(tempfile.gettempdir()).resolve() in served.resolve().parents
+    assert package not in served.resolve().parents
+
+
 def test_voila_command_hides_code_and_tracebacks():
     cmd, url = voila_command("risk", 8123)
     assert cmd[:3] == [sys.executable, "-m", "voila"] and cmd[3].endswith(
@@ -53,6 +98,19 @@ def test_voila_command_hides_code_and_tracebacks():
     assert cmd[3].endswith("dashboards") and url == "http://127.0.0.1:8124/"
     with pytest.raises(ValueError, match="unknown dashboard"):
         voila_command("nope")
+
+
+def test_voila_waits_for_a_cells_whole_output_on_a_busy_machine():
+    # nbclient waits 4 s after a cell's reply for the rest of its output, then drops it:
+    # ten pages built at once on two cores opened without their search button. Read the
+    # way Voila reads its command line, into the executor that runs a page's notebook.
+    from voila.app import Voila
+    from voila.execute import VoilaExecutor
+
+    cmd, _url = voila_command("risk", 8123)
+    app = Voila()
+    app.parse_command_line(cmd[3:])
+    assert VoilaExecutor(None, config=app.config).iopub_timeout == IOPUB_TIMEOUT >= 60
 
 
 def test_voila_command_leaves_plotlys_own_renderer_out():

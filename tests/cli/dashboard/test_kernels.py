@@ -197,3 +197,155 @@ def test_the_first_fill_starts_at_once_and_later_refills_wait(monkeypatch):
             task.cancel()
     finally:
         loop.close()
+
+
+# --- the pool follows demand (Voila's own pooling manager around PageKernelManager) ----------
+
+
+def _voila_pool(tmp_path, monkeypatch, pool_size=2, **traits):
+    """Voila's pooling manager made from PageKernelManager as Voila makes it, serving one
+    notebook; kernels "start" at once (a fake start and page rendering)."""
+    from traitlets import Unicode
+    from traitlets.config import Configurable
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    (tmp_path / "nb.ipynb").write_text("{}")
+
+    class App(Configurable):  # the parts of Voila's app the manager reads
+        root_dir = Unicode(str(tmp_path))
+        notebook_path = Unicode(str(tmp_path / "nb.ipynb"))
+        base_url = Unicode("/")
+        server_url = Unicode("/")
+        port = 8866
+
+    started = []
+
+    async def start(self, *args, **kwargs):
+        started.append(kwargs["env"]["VOILA_PREHEAT"])
+        return f"k{len(started)}"
+
+    async def initialize(self, notebook_path, kernel_id=None, **kwargs):
+        kernel_id = await self.start_kernel(**kwargs)
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(([], None))
+        page = SimpleNamespace(stop_generator=False, rendered_cache=[])
+        return {"task": done, "renderer": page, "kernel_id": kernel_id}
+
+    monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+    cls = voila_kernel_manager_factory(PageKernelManager, True, pool_size)
+    monkeypatch.setattr(cls, "_initialize", initialize)
+    km = cls(parent=App(), fill_delay=0, refill_quiet=0.0, refill_spacing=0.0, **traits)
+    return km, started
+
+
+def _pool_sizes(km) -> tuple[int, int]:
+    """(kernels in the pool, of them started)."""
+    pool = km._pools["nb.ipynb"]
+    return len(pool), sum(t.done() for t in pool)
+
+
+def test_each_kernel_taken_grows_the_pool_by_a_spare(tmp_path, monkeypatch):
+    async def scenario():
+        km, started = _voila_pool(tmp_path, monkeypatch, pool_limit=5)
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (2, 2) and started == ["True", "True"]  # the first fill
+        for _ in range(6):  # six visitors, one after another
+            await km.get_rendered_notebook("nb.ipynb")
+            await asyncio.sleep(0.1)
+        # each take started its refill and one spare more, up to the limit of 5
+        assert _pool_sizes(km) == (5, 5)
+        assert km.kernel_pools_config["nb.ipynb"]["pool_size"] == 5
+        assert km.largest_pool("nb.ipynb") == 5
+        return len(started)
+
+    assert asyncio.run(scenario()) == 2 + 6 + 3  # 6 refills, 3 spares (2 -> 5)
+
+
+def test_the_grown_pool_is_bounded_by_cores_and_memory(tmp_path, monkeypatch):
+    from riskexplore.cli.dashboard import kernels
+
+    async def scenario():
+        km, _started = _voila_pool(tmp_path, monkeypatch, spares_per_core=5)
+        await asyncio.sleep(0.1)
+        monkeypatch.setattr(kernels.os, "cpu_count", lambda: 2)
+        monkeypatch.setattr(kernels, "available_memory_mb", lambda: 100_000.0)
+        assert km.largest_pool("nb.ipynb") == 10  # 5 a core
+        # 1,500 MB free: half of it holds 2 kernels of 300 MB beside the 2 started
+        monkeypatch.setattr(kernels, "available_memory_mb", lambda: 1500.0)
+        assert km.largest_pool("nb.ipynb") == 4
+        monkeypatch.setattr(kernels, "available_memory_mb", lambda: 0.0)
+        assert km.largest_pool("nb.ipynb") == 2  # never below the configured pool
+        await km.get_rendered_notebook("nb.ipynb")
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (2, 2)  # no memory: the refill only
+
+    asyncio.run(scenario())
+
+
+def test_the_pool_shrinks_back_when_nobody_comes(tmp_path, monkeypatch):
+    async def scenario():
+        km, _started = _voila_pool(tmp_path, monkeypatch, pool_limit=4, pool_shrink_after=60)
+        ended = []
+
+        async def shutdown(kernel_id, *args, **kwargs):
+            pool = km._pools["nb.ipynb"]
+            pool[:] = [t for t in pool if t.result()["kernel_id"] != kernel_id]
+            ended.append(kernel_id)
+
+        km.shutdown_kernel = shutdown
+        await asyncio.sleep(0.1)
+        for _ in range(3):
+            await km.get_rendered_notebook("nb.ipynb")
+            await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (4, 4)
+        await km.shrink_pools(now=km._last_take + 59)
+        assert ended == [] and _pool_sizes(km) == (4, 4)
+        await km.shrink_pools(now=km._last_take + 61)
+        assert len(ended) == 2 and _pool_sizes(km) == (2, 2)
+        assert km.kernel_pools_config == {"default": km.kernel_pools_config["default"]}
+        await km.get_rendered_notebook("nb.ipynb")  # a visitor again: it grows again
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (3, 3)
+
+    asyncio.run(scenario())
+
+
+def test_spares_and_refills_after_a_take_wait_for_quiet(tmp_path, monkeypatch):
+    async def scenario():
+        km, started = _voila_pool(tmp_path, monkeypatch, pool_limit=4)
+        km.refill_quiet = 0.3
+        await asyncio.sleep(0.1)
+        await km.get_rendered_notebook("nb.ipynb")  # a page is being built
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (3, 1)  # its refill and a spare wait for quiet
+        await asyncio.sleep(0.5)
+        assert _pool_sizes(km) == (3, 3)
+        return started
+
+    assert asyncio.run(scenario()) == ["True"] * 4
+
+
+def test_spares_held_back_never_start_once_the_pool_shrinks(tmp_path, monkeypatch):
+    async def scenario():
+        km, started = _voila_pool(tmp_path, monkeypatch, pool_limit=4, pool_shrink_after=60)
+        ended = []
+
+        async def shutdown(kernel_id, *args, **kwargs):
+            ended.append(kernel_id)
+
+        km.shutdown_kernel = shutdown
+        km.refill_quiet = 1000.0  # pages keep coming: the refill and the spare wait
+        await asyncio.sleep(0.1)
+        await km.get_rendered_notebook("nb.ipynb")
+        await asyncio.sleep(0.1)
+        assert _pool_sizes(km) == (3, 1)
+        await km.shrink_pools(now=km._last_take + 61)
+        await asyncio.sleep(0.1)
+        # one of the two waiting is dropped before it starts; the ready kernel stays
+        assert _pool_sizes(km) == (2, 1) and ended == []
+        km.refill_quiet = 0.0
+        await asyncio.sleep(0.7)
+        assert _pool_sizes(km) == (2, 2)
+        return started
+
+    assert asyncio.run(scenario()) == ["True"] * 3  # the first fill and one refill
