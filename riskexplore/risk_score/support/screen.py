@@ -30,7 +30,11 @@ from riskexplore.core.parallel import ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
 from riskexplore.risk_score.support.binned import bin_codes, weighted_columns
-from riskexplore.risk_score.support.combinations import support_batches
+from riskexplore.risk_score.support.combinations import (
+    stretch_supports,
+    support_batches,
+    support_stretches,
+)
 from riskexplore.risk_score.support.entropy import entropy_tables
 from riskexplore.risk_score.support.kernel import screen_batch
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
@@ -46,6 +50,9 @@ __all__ = [
 
 #: Supports fitted per call of the kernel (stop requests are polled in between).
 _BATCH = 4096
+#: Supports per task on a Dask cluster (about 0.1 s of work on adult): a task's round trip
+#: costs milliseconds, so a batch per task spent more time in messages than in fits.
+_STRETCH = 32 * _BATCH
 
 
 class SupportData:
@@ -384,19 +391,29 @@ def screen_supports(
     free = tuple(int(j) for j in free if j not in forced)
 
     stopped = []
+    fit_args = (w_lower, w_upper, c0, cutoff, keep_below, floors)
 
-    def prepared():
-        for sup, sizes in support_batches(forced, free, k_min, k_max, _BATCH):
+    def polled(tasks):
+        for task in tasks:
             if should_stop is not None and should_stop():
                 stopped.append(True)
                 return
+            yield task
+
+    def batches():
+        for sup, sizes in polled(support_batches(forced, free, k_min, k_max, _BATCH)):
             keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-            yield sup[keep], sizes[keep], w_lower, w_upper, c0, cutoff, keep_below, floors
+            yield sup[keep], sizes[keep], *fit_args
+
+    def stretches():  # a worker writes its own supports: only where they start travels
+        for extra, first, count in polled(support_stretches(forced, free, k_min, k_max, _STRETCH)):
+            yield forced, free, extra, first, count, k_max, alpha_rows, *fit_args
 
     total = count_supports(len(forced), len(free), k_min, k_max)
     if total <= _BATCH:  # one batch: no worker to wait for
         n_jobs, client = 1, None
-    parts = list(ordered_map(_fit, prepared(), n_jobs=n_jobs, client=client, shared=(data,)))
+    func, tasks = (_fit, batches()) if client is None else (_fit_stretch, stretches())
+    parts = list(ordered_map(func, tasks, n_jobs=n_jobs, client=client, shared=(data,)))
     return _merge(parts, k_max, not stopped, data.d if floors else None)
 
 
@@ -421,6 +438,21 @@ def _fit(
         result.supports, result.sizes = sup[kept], sizes[kept]
         result.bounds, result.fits, result.thetas = bounds[kept], fits[kept], thetas[kept]
     return result
+
+
+def _fit_stretch(
+    data, forced, free, extra, first, count, k_max, alpha_rows, *fit_args
+) -> ScreenResult:
+    """Write and fit one stretch of supports, a batch at a time (a Dask task of
+    :func:`screen_supports`)."""
+    sup, sizes = stretch_supports(forced, free, extra, first, count, k_max)
+    keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
+    sup, sizes = sup[keep], sizes[keep]
+    parts = [
+        _fit(data, sup[i : i + _BATCH], sizes[i : i + _BATCH], *fit_args)
+        for i in range(0, len(sizes), _BATCH)
+    ]
+    return _merge(parts, k_max, True, data.d if fit_args[-1] else None)
 
 
 def support_floors(supports: np.ndarray, bounds: np.ndarray, d: int) -> np.ndarray:

@@ -9,7 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from riskexplore.risk_score.problem import RiskScoreProblem
-from riskexplore.risk_score.support.combinations import support_batches
+from riskexplore.risk_score.support.combinations import (
+    stretch_supports,
+    support_batches,
+    support_stretches,
+)
 from riskexplore.risk_score.support.screen import SupportData, screen_supports
 
 
@@ -34,6 +38,14 @@ def test_batches_list_the_supports_of_itertools_in_order(n_items, forced_count, 
         assert np.all(sup[:, sizes[0] :] == -1)
         got += [tuple(sup[r, : sizes[r]].tolist()) for r in range(len(sizes))]
     assert got == want
+    # A Dask task's stretch: only where it starts travels; its worker writes the same supports.
+    stretched = []
+    for extra, first, count in support_stretches(forced, free, k_min, k_max, batch):
+        assert 0 < count <= batch
+        sup, sizes = stretch_supports(forced, free, extra, first, count, k_max)
+        assert sup.shape == (count, max(k_max, 1)) and np.all(sizes == forced_count + extra)
+        stretched += [tuple(sup[r, : sizes[r]].tolist()) for r in range(count)]
+    assert stretched == want
 
 
 def _without_split(data: SupportData) -> SupportData:
