@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from _browser import settle_gallery
 
+from riskexplore.cli.dashboard.server import warm_up
+
 _HERE = Path(__file__).resolve().parent
 
 
@@ -15,6 +17,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if _HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_searches():
+    """The searches' numba code compiled once before any page, as ``riskexplore dashboard``
+    does before it serves (these tests start Voila themselves). Without it the first page's
+    kernel compiled it inside its search's time limit: on a fresh clone under load the
+    Alternatives step then found only the best score."""
+    assert warm_up() is not None, "the warm-up of the searches failed"
 
 
 @pytest.hookimpl(hookwrapper=True)

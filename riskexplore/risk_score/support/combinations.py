@@ -121,7 +121,24 @@ def stretch_supports(
     forced: np.ndarray, free: np.ndarray, extra: int, first: np.ndarray, count: int, k_max: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The supports of one stretch of :func:`support_stretches`, as :func:`support_batches`
-    gives them (padded rows, sizes)."""
+    gives them.
+
+    Parameters
+    ----------
+    forced, free : int arrays
+        As given to :func:`support_stretches`.
+    extra, first, count
+        One stretch of :func:`support_stretches`.
+    k_max : int
+        Largest support size (the rows' width is ``max(k_max, 1)``).
+
+    Returns
+    -------
+    supports : int array (count, max(k_max, 1))
+        One support per row, padded with -1 (forced features first).
+    sizes : int array (count,)
+        Their sizes.
+    """
     forced = np.asarray(forced, dtype=np.int64)
     free = np.asarray(free, dtype=np.int64)
     picks = np.zeros((count, extra), dtype=np.int64)
