@@ -452,7 +452,8 @@ def _fit_stretch(
         _fit(data, sup[i : i + _BATCH], sizes[i : i + _BATCH], *fit_args)
         for i in range(0, len(sizes), _BATCH)
     ]
-    return _merge(parts, k_max, True, data.d if fit_args[-1] else None)
+    floors = fit_args[-1]  # the last of screen_supports' fit_args
+    return _merge(parts, k_max, True, data.d if floors else None)
 
 
 def support_floors(supports: np.ndarray, bounds: np.ndarray, d: int) -> np.ndarray:
