@@ -92,7 +92,7 @@ def test_kernels_end_when_pages_go_and_live_while_open(browser, tmp_path):
 
 
 def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
-    # the launcher's default keeps a kernel per core ready (--pool): a page takes one that
+    # a pool of ready kernels (--pool; two here): a page takes one that
     # has already built the page, the pool refills and grows by a spare (it follows
     # demand), and the page's kernel ends after it
     log = open(tmp_path / "voila.log", "w")

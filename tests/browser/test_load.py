@@ -1,16 +1,16 @@
 """Load: clinicians open the risk dashboard at the same moment (headless Chromium), and every
 page works.
 
-Four pages open together on a server started as the launcher starts it on two cores (a
-pool of 2 ready kernels: ``default_pool()`` there; numba kernels warmed, the core gate over
-every core). That is the concurrency the claim is about, at its smallest: more pages than
-ready kernels (two pages take a pooled kernel while two wait for kernels started for them
-alongside: a kernel for every page, counted) and more searches than cores, sharing them
-through the core gate (whether one waits for a core depends on timing: reported as
-``waited_for_core``, tested in ``tests/exploration/test_gated_search.py``). Every page
-must show its search button, answer its click (its status line leaves "ready"), certify
-mammo, and show no error; the certified card's SCORE/RISK table must not
-be clipped (it sticks out of its box by 0 pixels), and the first page's card is saved to
+Four pages open together on a server started as the launcher starts it on two cores (a pool
+of 2 ready kernels, the launcher's smallest default there; numba kernels warmed, the core
+gate over every core). That is the concurrency the claim is about, at its smallest: more
+pages than ready kernels (two pages take a pooled kernel while two wait for kernels started
+for them alongside: a kernel for every page, counted) and more searches than cores, sharing
+them through the core gate (whether one waits for a core depends on timing: reported as
+``waited_for_core``, tested in ``tests/exploration/test_gated_search.py``). Every page must
+show its search button, answer its click (its status line leaves "ready"), certify mammo,
+and show no error; the certified card's SCORE/RISK table must not be clipped (it sticks out
+of its box by 0 pixels), and the first page's card is saved to
 ``artifacts/load_score_card.png``.
 
 How fast is not asserted here (a timed test fails on a busy machine, not on slow code):
@@ -32,7 +32,7 @@ from _load import run_load
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
-POOL = 2  # the launcher's default on a 2-core machine (one ready kernel per core)
+POOL = 2  # fewer ready kernels than pages (the launcher's default where memory is short)
 CORES = 2  # searches at once: the others wait for a core
 PAGES = max(POOL, CORES) + 2  # pooled pages and cold-started ones, searches in line
 

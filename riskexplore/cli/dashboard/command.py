@@ -40,6 +40,7 @@ from riskexplore.cli.dashboard.access import (
 )
 from riskexplore.cli.dashboard.files import DASHBOARDS, install_command
 from riskexplore.cli.dashboard.kernel_check import kernel_problem
+from riskexplore.cli.dashboard.memory import KERNEL_MB, available_memory_mb
 from riskexplore.cli.dashboard.server import (
     free_port,
     port_free,
@@ -77,15 +78,36 @@ def _open_browser(url: str) -> None:
         pass
 
 
-def default_pool() -> int:
-    """Kernels the launcher keeps ready per dashboard by default: one per core, at most 4.
+#: Visitors who may open a dashboard at the same moment (a clinic's meeting): the default
+#: pool keeps a kernel ready for each where memory allows.
+BURST = 10
+
+
+def default_pool(notebooks: int = 1) -> int:
+    """Kernels the launcher keeps ready per dashboard by default: one for each of
+    :data:`BURST` visitors where a quarter of the available memory holds them (at
+    ``KERNEL_MB`` a kernel, shared by the notebooks served), never fewer than one per core
+    (at most 4).
+
+    Ten pages opened together on 2 cores showed every search button within 23 s with ten
+    kernels ready, and after 79 s with two (``benchmarks/dashboard_load.py``).
+
+    Parameters
+    ----------
+    notebooks : int
+        Dashboards served (2 for ``all``).
 
     Returns
     -------
     int
         The pool size.
     """
-    return min(4, os.cpu_count() or 1)
+    floor = min(4, os.cpu_count() or 1)
+    free = available_memory_mb()
+    if free is None:
+        return floor
+    fits = int(0.25 * free // (KERNEL_MB * max(1, notebooks)))
+    return max(floor, min(BURST, fits))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -136,11 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pool",
         type=int,
-        default=default_pool(),
+        default=None,
         metavar="N",
-        help=f"kernels kept ready per dashboard, each with the page already built, so that "
-        f"visitors do not wait for a kernel to start (default {default_pool()}: one per core, "
-        "at most 4; about 300 MB each; 0: none)",
+        help="kernels kept ready per dashboard, each with the page already built, so that "
+        f"visitors do not wait for a kernel to start (default: {BURST} where a quarter of "
+        "the free memory holds them, else fewer but at least one per core up to 4; about "
+        "300 MB each; 0: none)",
     )
     p.add_argument("--preheat", action="store_true", help="the same as --pool 1 (at least)")
     p.add_argument(
@@ -175,6 +198,13 @@ def main(argv: list[str] | None = None) -> int:
             return 0
 
 
+def _pool(args: argparse.Namespace) -> int:
+    """The pool size asked for, else the default for the dashboards served."""
+    if args.pool is not None:
+        return args.pool
+    return default_pool(2 if args.which == "all" else 1)
+
+
 def _serve(args: argparse.Namespace) -> int:
     """Check that the pages can be served, start the server, print its addresses and wait
     until it stops; the exit code (2 after one ``error:`` line)."""
@@ -201,7 +231,7 @@ def _serve(args: argparse.Namespace) -> int:
             port,
             host=args.ip,
             theme=args.theme,
-            preheat=max(args.pool, int(args.preheat)),
+            preheat=max(_pool(args), int(args.preheat)),
             token=token,
             base_url=base_url,
             timeout=120,

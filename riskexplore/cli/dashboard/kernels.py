@@ -24,8 +24,10 @@ connected, and no search runs or waits for a core (at most
 :attr:`~PageKernelManager.refill_max_wait` seconds); refills then start one at a time,
 :attr:`~PageKernelManager.refill_spacing` seconds apart. So when many visitors arrive
 together, the cores build their pages and run their searches first, and the pool fills up
-after. The server's first fill, before any page was requested, starts at once (all of the
-pool together: nothing else needs the cores yet). A
+after. The server's first fill, before any page was requested, starts
+:attr:`~PageKernelManager.first_fill_at_once` kernels at once (one per core: the launcher's
+own browser page takes the first of them); the rest of a large pool start like refills,
+one at a time, so that a page opened meanwhile is built first. A
 refill that a page has already taken (Voila hands a page the next kernel of the pool even
 while it is still starting) starts at once.
 
@@ -56,31 +58,10 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Int
 
+from riskexplore.cli.dashboard.memory import KERNEL_MB, available_memory_mb
 from riskexplore.core.core_gate import CoreGate
 
-__all__ = ["PageKernelManager", "available_memory_mb"]
-
-
-def available_memory_mb() -> float | None:
-    """Memory the machine can still give processes, in MB (Linux's ``MemAvailable``; else
-    the free pages); None when it cannot tell.
-
-    Returns
-    -------
-    float or None
-        Megabytes.
-    """
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (AttributeError, OSError, ValueError):
-        return None
+__all__ = ["PageKernelManager"]
 
 
 class PageKernelManager(AsyncMappingKernelManager):
@@ -112,12 +93,18 @@ class PageKernelManager(AsyncMappingKernelManager):
         5, config=True, help="Largest pool per notebook, per core, when it grows with demand."
     )
     kernel_mb = Float(
-        300.0, config=True, help="Memory of a page's kernel (MB), to size the grown pool."
+        KERNEL_MB, config=True, help="Memory of a page's kernel (MB), to size the grown pool."
     )
     pool_limit = Int(
         0,
         config=True,
         help="Largest pool per notebook when it grows with demand (0: from cores and memory).",
+    )
+    first_fill_at_once = Int(
+        0,
+        config=True,
+        help="Kernels of the server's first fill started at once (0: one per core); the "
+        "others start like refills.",
     )
     pool_shrink_after = Float(
         1800.0,
@@ -136,6 +123,7 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._last_take = -float("inf")  # time.monotonic() a page last took a pooled kernel
         self._configured_pools: dict | None = None  # Voila's pool settings before any growth
         self._held: set[asyncio.Task] = set()  # pool refills waiting for quiet, not started
+        self._first_fill_started = 0  # kernels of the first fill started at once
 
     def __init_subclass__(cls, **kwargs):
         # Voila makes its pooling manager a subclass of this one (voila_kernel_manager_factory):
@@ -302,13 +290,18 @@ class PageKernelManager(AsyncMappingKernelManager):
         return not any(task in pool for pool in getattr(self, "_pools", {}).values())
 
     async def _wait_for_quiet(self) -> None:
-        if self._last_page_activity == -float("inf"):
+        first_fill = self._last_page_activity == -float("inf")
+        if first_fill and self._first_fill_started < self._first_fill_quota():
             # the server's first fill, before any page: nothing to make way for (this used
-            # to count as page activity, so the first fill waited for quiet too and then
-            # started one kernel every refill_spacing seconds: 115 s for a pool of 10)
+            # to count as page activity, so the first fill waited for quiet too). A core's
+            # worth start at once; with the whole of a large pool (10) starting together,
+            # the first page waited about 45 s on 2 cores for the first of them
+            self._first_fill_started += 1
+            self._next_refill = time.monotonic() + self.refill_spacing
             return
-        # a refill follows a page taking a pooled kernel: that is page activity too
-        self._last_page_activity = time.monotonic()
+        if not first_fill:
+            # a refill follows a page taking a pooled kernel: that is page activity too
+            self._last_page_activity = time.monotonic()
         task = asyncio.current_task()
         deadline = time.monotonic() + self.refill_max_wait
         self._held.add(task)  # a spare held back may be cancelled when the pool shrinks
@@ -324,6 +317,10 @@ class PageKernelManager(AsyncMappingKernelManager):
         finally:
             self._held.discard(task)
         self._next_refill = time.monotonic() + self.refill_spacing
+
+    def _first_fill_quota(self) -> int:
+        """Kernels of the first fill that start at once (:attr:`first_fill_at_once`)."""
+        return self.first_fill_at_once if self.first_fill_at_once > 0 else os.cpu_count() or 1
 
     # --- connections ------------------------------------------------------------------
     def notify_connect(self, kernel_id: str) -> None:

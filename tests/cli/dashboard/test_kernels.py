@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from types import SimpleNamespace
 
@@ -170,15 +171,22 @@ def test_no_refill_while_searches_run_or_wait(tmp_path):
     assert km.quiet()
 
 
-def test_the_first_fill_starts_at_once_and_later_refills_wait(monkeypatch):
+def _filling(monkeypatch, spacing: float, at_once: int) -> PageKernelManager:
+    """A manager whose kernels start at once (no process), for its pool's fill."""
     km = _manager()
-    km.refill_quiet, km.refill_max_wait, km.refill_spacing = 30.0, 60.0, 30.0
+    km.refill_quiet, km.refill_max_wait, km.refill_spacing = 30.0, 60.0, spacing
+    km.first_fill_at_once = at_once
     km._pools = {"nb": []}
 
     async def start(self, *args, **kwargs):
         return "k"
 
     monkeypatch.setattr(PageKernelManager.__mro__[1], "start_kernel", start)
+    return km
+
+
+def test_the_first_fill_starts_at_once_and_later_refills_wait(monkeypatch):
+    km = _filling(monkeypatch, spacing=30.0, at_once=3)
 
     async def fill(n):
         tasks = [
@@ -349,3 +357,30 @@ def test_spares_held_back_never_start_once_the_pool_shrinks(tmp_path, monkeypatc
         return started
 
     assert asyncio.run(scenario()) == ["True"] * 3  # the first fill and one refill
+
+
+def test_a_large_first_fill_starts_a_core_s_worth_then_one_at_a_time(monkeypatch):
+    # ten kernels starting together on 2 cores kept the launcher's first page waiting about
+    # 45 s for the first of them: the rest of a large pool start like refills
+    km = _filling(monkeypatch, spacing=0.6, at_once=2)
+
+    async def pooled():  # a task of Voila's pool: a refill, and then the kernel's entry
+        return {"kernel_id": await km.start_kernel(env={"VOILA_PREHEAT": "True"})}
+
+    async def fill(n):
+        tasks = [asyncio.ensure_future(pooled()) for _ in range(n)]
+        km._pools["nb"].extend(tasks)
+        await asyncio.sleep(0.3)
+        first = [t.done() for t in tasks]
+        await asyncio.wait_for(asyncio.gather(*tasks), 10)  # the others follow, spaced
+        return first
+
+    loop = asyncio.new_event_loop()
+    try:
+        t0 = time.monotonic()
+        assert loop.run_until_complete(fill(4)) == [True, True, False, False]
+        assert time.monotonic() - t0 >= 2 * km.refill_spacing  # one at a time
+    finally:
+        loop.close()
+    km.first_fill_at_once = 0  # the default: one per core
+    assert km._first_fill_quota() == (os.cpu_count() or 1)
