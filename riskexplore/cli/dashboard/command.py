@@ -89,8 +89,9 @@ def default_pool(notebooks: int = 1) -> int:
     ``KERNEL_MB`` a kernel, shared by the notebooks served), never fewer than one per core
     (at most 4).
 
-    Ten pages opened together on 2 cores showed every search button within 23 s with ten
-    kernels ready, and after 79 s with two (``benchmarks/dashboard_load.py``).
+    Ten pages opened together on 2 cores (the browsers on the same cores) showed their
+    slowest search button after 22-40 s with ten kernels ready (four runs), and after 79 s
+    with two (``benchmarks/dashboard_load.py``).
 
     Parameters
     ----------

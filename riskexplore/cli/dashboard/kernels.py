@@ -295,7 +295,7 @@ class PageKernelManager(AsyncMappingKernelManager):
             # the server's first fill, before any page: nothing to make way for (this used
             # to count as page activity, so the first fill waited for quiet too). A core's
             # worth start at once; with the whole of a large pool (10) starting together,
-            # the first page waited about 45 s on 2 cores for the first of them
+            # the launcher's first page waited 37-46 s on 2 cores for its button (10-15 s now)
             self._first_fill_started += 1
             self._next_refill = time.monotonic() + self.refill_spacing
             return
