@@ -32,7 +32,11 @@ from riskexplore.risk_score.problem import (
 from riskexplore.risk_score.raw_settings import raw_features
 from riskexplore.risk_score.raw_table import raw_hint
 from riskexplore.risk_score.scaled.model_class import ScaledClass
-from riskexplore.risk_score.scaled.search import ScaledLCPASettings, solve_scaled_lcpa
+from riskexplore.risk_score.scaled.search import (
+    SCREEN_MAX_SUPPORTS,
+    ScaledLCPASettings,
+    solve_scaled_lcpa,
+)
 from riskexplore.risk_score.support.lattice import lattice_fits
 from riskexplore.risk_score.support.screen import SupportData, count_supports
 
@@ -142,8 +146,8 @@ def solve_problem(
     The learned scale is solved by :func:`~riskexplore.risk_score.scaled.search.solve_scaled_lcpa`
     (over ``problem.multiplier_range``). The fixed scale (``m = 1``, one point of the
     learned class) is solved by the same engine with the multiplier fixed to 1 when the
-    support screen can take the root (at most ``screen_max_supports`` supports, 2 million
-    by default, on features with few values or with no row on the points; see
+    support screen can take the root (at most ``SCREEN_MAX_SUPPORTS`` supports, 2 million,
+    on features with few values or with no row on the points; see
     :func:`fixed_scale_engine`) or
     ``settings`` is a :class:`ScaledLCPASettings`, and by
     :func:`~riskexplore.risk_score.lcpa.search.solve_lcpa` otherwise or when ``settings`` is a
@@ -244,7 +248,7 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
         feature, as binary features have), or groups them by bins (real-valued features;
         no row on the points, and at most ``1e11`` rows read by a screen of the root), or
         when the root has at most
-        ``ScaledLCPASettings().screen_max_supports`` supports, no row involves the points
+        ``SCREEN_MAX_SUPPORTS`` supports (two million), no row involves the points
         (then the lattice search of :mod:`riskexplore.risk_score.support.lattice` solves
         each support without LPs) and the screen reads at most
         ``LCPASettings().fixing_max_work`` rows; else ``"lcpa"``. With operating-point
@@ -277,7 +281,7 @@ def fixed_scale_engine(problem: RiskScoreProblem, settings=None) -> str:
     lattice = lattice_fits(problem)
     if lattice and data.groups_all(problem.max_size) and grouped_work <= _GROUPED_SCREEN_WORK:
         return "screen"
-    if count > ScaledLCPASettings().screen_max_supports:
+    if count > SCREEN_MAX_SUPPORTS:
         return "lcpa"
     # on features with many values the screen's bound at m = 1 leaves many supports,
     # which the lattice search (no row on the points) solves faster than LCPA's LP nodes

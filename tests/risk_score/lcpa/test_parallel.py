@@ -6,6 +6,7 @@ problems both are checked against brute force.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -210,3 +211,35 @@ def test_bad_workers_are_refused(kwargs, message):
 def test_check_client_takes_none_and_clients(dask_client):
     assert check_client(None) is None
     assert check_client(dask_client) is dask_client
+
+
+def test_the_screen_limit_follows_the_workers(dask_client):
+    assert ScaledLCPASettings(n_jobs=1).screen_limit() == 500_000
+    assert ScaledLCPASettings(n_jobs=2).screen_limit() == 2_000_000
+    assert ScaledLCPASettings(n_jobs=1, client=dask_client).screen_limit() == 2_000_000
+    assert ScaledLCPASettings(n_jobs=1, screen_max_supports=123).screen_limit() == 123
+    # settings given other workers later (as fit_risk_score's n_jobs does) follow them
+    replaced = dataclasses.replace(ScaledLCPASettings(n_jobs=2), n_jobs=1)
+    assert replaced.screen_limit() == 500_000
+
+
+@pytest.mark.parametrize("scale", ["fixed", "learned"])
+def test_a_smaller_screen_limit_certifies_the_same_model(scale):
+    # a limit below the root's supports makes the LP nodes split the regions before the
+    # screen takes them: another path to the same certified optimum
+    problem = _sixteen_features()
+    m_range = (1.0, 1.0) if scale == "fixed" else (0.5, 2.0)
+    results = [
+        solve_scaled_lcpa(
+            problem,
+            m_range,
+            limits=EXACT,
+            settings=ScaledLCPASettings(n_jobs=1, screen_max_supports=limit),
+        )
+        for limit in (None, 300)
+    ]
+    default, small = results
+    assert default.status == small.status == "optimal"
+    assert small.upper_bound == pytest.approx(default.upper_bound, rel=1e-12)
+    assert small.lower_bound <= default.upper_bound + 1e-12
+    assert 0 < small.stats["supports_screened"] < default.stats["supports_screened"]
