@@ -65,8 +65,8 @@ _MAX_INTEGRAL_ROUNDS = 200
 #: Largest node the screen takes with several threads, or on a Dask cluster.
 SCREEN_MAX_SUPPORTS = 2_000_000
 #: ... and with one thread: a thread that screens alone meets the screen sooner when its
-#: LP nodes split the regions further first (adult, fixed scale: 55-59 M supports
-#: screened in 64-67 CPU-s, against 98-108 M in 91-99 CPU-s at two million).
+#: LP nodes split the regions further first (adult, fixed scale, three runs: 55.7-58.8 M
+#: supports screened in 64-67 CPU-s, against 97.9-108 M in 89-99 CPU-s at two million).
 SCREEN_MAX_SUPPORTS_ONE_THREAD = 500_000
 
 
