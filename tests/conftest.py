@@ -59,3 +59,14 @@ def mammo_path(mammo_fits):
         X_test=mammo_fits["Xt"],
         y_test=mammo_fits["yt"],
     )
+
+
+@pytest.fixture
+def small_batches(monkeypatch):
+    """Screens in batches (and Dask tasks) of a few hundred supports, so that a small
+    problem still spreads over several."""
+    from riskexplore.risk_score.support import screen
+
+    monkeypatch.setattr(screen, "_BATCH", 512)
+    monkeypatch.setattr(screen, "_STRETCH", 2048)
+    return 512

@@ -48,11 +48,15 @@ __all__ = [
     "support_floors",
 ]
 
-#: Supports fitted per call of the kernel (stop requests are polled in between).
-_BATCH = 4096
+#: Supports fitted per call of the kernel (stop requests are polled in between). Each call
+#: starts its caches cold (the rows' codes on the first features, the prefixes' sums), and
+#: its Python costs a fraction of a millisecond: with 4,096 that was a quarter of adult's
+#: learned scale (99 CPU-s against 74 with 16,384). A batch of adult takes about 10 ms, of
+#: real-valued features (28 us a support) half a second.
+_BATCH = 16384
 #: Supports per task on a Dask cluster (about 0.1 s of work on adult): a task's round trip
 #: costs milliseconds, so a batch per task spent more time in messages than in fits.
-_STRETCH = 32 * _BATCH
+_STRETCH = 131072
 
 
 class SupportData:
@@ -92,6 +96,9 @@ class SupportData:
         (:func:`~riskexplore.risk_score.support.entropy.entropy_tables`): the screen
         rules out a support by its first features' counts when they leave its last one
         too little information to gain.
+    order : int array (d,)
+        Each feature's place in the screen's enumeration (:meth:`screen_order`): by
+        decreasing ``H(X_j)``, ties by index.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
@@ -115,12 +122,39 @@ class SupportData:
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
         self.entropy = entropy_tables(self.VT, self.K, self.w, self.split)
+        self.order = np.empty(d, dtype=np.int64)
+        self.order[np.argsort(-self.entropy[1], kind="stable")] = np.arange(d)
         VB, KB = bin_codes(self.VT, self.K, self.w)
         nothing = VB.shape[0] == 0  # then the kernel never reads the columns
         self.bins = (VB, KB, weighted_columns(self.X[:0] if nothing else self.X, self.w))
         pos = float(self.w[self.y > 0].sum())
         self.prior = math.log(pos / (1 - pos)) if 0 < pos < 1 else 0.0
         self.d = d
+
+    def screen_order(self, features) -> tuple[int, ...]:
+        """``features`` in the order the screen enumerates them: most informative first.
+
+        The supports are enumerated in lexicographic order of this list, so its last
+        features are the ones the entropy bound
+        (:func:`~riskexplore.risk_score.support.entropy.extension_bound`) meets as
+        extensions, and a prefix's last feature is the one whose rarer rows are read once
+        per prefix. A feature of low entropy gains little information, so late in the
+        list its supports are ruled out from the table of ``H(X_e)`` alone, and its rarer
+        rows are few. On adult (110 items) this halves the screen's time: of one
+        region's 4.8 million supports, those left to the dearer bounds drop from 661
+        to 122 thousand and the rows read from 436 to 68 million.
+
+        Parameters
+        ----------
+        features : iterable of int
+            0-based features.
+
+        Returns
+        -------
+        tuple of int
+            The same features by decreasing ``H(X_j)``, ties by index.
+        """
+        return tuple(sorted((int(j) for j in features), key=lambda j: self.order[j]))
 
     def _few(self, counts, support) -> bool:
         """Whether ``prod counts[j]`` over ``support`` is at most :data:`PATTERN_CAP` and
@@ -388,7 +422,7 @@ def screen_supports(
         ``keep_below``), with its lower bound (valid whether or not Newton converged).
     """
     forced = tuple(int(j) for j in forced)
-    free = tuple(int(j) for j in free if j not in forced)
+    free = data.screen_order(j for j in free if j not in forced)
 
     stopped = []
     fit_args = (w_lower, w_upper, c0, cutoff, keep_below, floors)

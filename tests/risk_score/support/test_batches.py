@@ -79,7 +79,7 @@ def test_the_split_merges_give_the_bounds_of_a_full_pass():
             np.testing.assert_allclose(split.fits, full.fits, rtol=1e-10, atol=1e-12)
 
 
-def test_a_screen_that_keeps_the_bounds_below_a_cutoff_keeps_the_floors():
+def test_a_screen_that_keeps_the_bounds_below_a_cutoff_keeps_the_floors(small_batches):
     from riskexplore.risk_score.support.fixing import feature_floors
 
     rng = np.random.default_rng(5)
@@ -92,7 +92,7 @@ def test_a_screen_that_keeps_the_bounds_below_a_cutoff_keeps_the_floors():
     kwargs = dict(forced=(), free=range(d), k_min=0, k_max=4, w_lower=lo, w_upper=hi)
     data = SupportData(problem.loss)
     every = screen_supports(data, **kwargs, c0=problem.c0, n_jobs=2)
-    assert every.screened == len(every) > 4096  # several batches
+    assert every.screened == len(every) > 4 * small_batches  # several batches
     cutoff = float(np.quantile(every.bounds, 0.02))
     kept = screen_supports(
         data, **kwargs, c0=problem.c0, n_jobs=2, keep_below=cutoff, floors=True
@@ -143,6 +143,42 @@ def test_a_screen_with_a_cutoff_rules_out_supports_by_entropy():
         assert np.all(cut.bounds <= every.fits + 1e-12)
         assert np.all(cut.bounds[every.bounds < cutoff - 1e-9] < cutoff)
         assert np.count_nonzero((cut.fits == cut.bounds) & (cut.bounds >= cutoff)) >= 3
+
+
+def test_the_screen_enumerates_the_most_informative_features_first():
+    """The screen lists every support of the region once, with the features of most
+    entropy first and the rare levels last, and its bounds hold against the fits of the
+    enumeration in index order."""
+    from riskexplore.risk_score.support.screen import _fit
+
+    rng = np.random.default_rng(5)
+    n = 900
+    level = rng.choice(6, n, p=[0.02, 0.03, 0.05, 0.1, 0.3, 0.5])  # rare levels first
+    X = np.column_stack([level[:, None] == np.arange(5), rng.random((n, 3)) < 0.4])
+    y = (rng.random(n) < 1 / (1 + np.exp(-(X[:, 5:] @ [2.0, -1.5, 1.0] - 0.5)))).astype(int)
+    problem = RiskScoreProblem(X.astype(float), y, max_size=4, coef_min=-3, coef_max=3)
+    d = problem.n_features
+    data = SupportData(problem.loss)
+    He = data.entropy[1]
+    order = data.screen_order(range(d))
+    assert sorted(order) == list(range(d))
+    assert all(He[a] >= He[b] for a, b in itertools.pairwise(order))
+    assert order[-3:] == (2, 1, 0)  # the rarest levels are met last
+
+    lo = np.concatenate([[-6.0], np.full(d, -3.0)])
+    kwargs = dict(k_min=0, k_max=4, w_lower=lo, w_upper=-lo, c0=problem.c0)
+    fits = {}  # each support's fit in the enumeration of index order
+    for sup, sizes in support_batches(np.zeros(0), np.arange(d), 0, 4, 4096):
+        part = _fit(data, sup, sizes, lo, -lo, problem.c0, np.inf)
+        for s in range(len(part)):
+            fits[tuple(part.support(s))] = part.fits[s]
+    cutoff = float(np.quantile(list(fits.values()), 0.05))
+    cut = screen_supports(data, forced=(), free=range(d), cutoff=cutoff, **kwargs)
+    listed = [tuple(sorted(cut.support(s))) for s in range(len(cut))]
+    assert sorted(listed) == sorted(fits)  # each support once
+    for key, bound in zip(listed, cut.bounds, strict=True):
+        assert bound <= fits[key] + 1e-12
+        assert bound < cutoff or fits[key] >= cutoff - 1e-9
 
 
 def _near_the_cap() -> RiskScoreProblem:
