@@ -96,9 +96,6 @@ class SupportData:
         (:func:`~riskexplore.risk_score.support.entropy.entropy_tables`): the screen
         rules out a support by its first features' counts when they leave its last one
         too little information to gain.
-    order : int array (d,)
-        Each feature's place in the screen's enumeration (:meth:`screen_order`): by
-        decreasing ``H(X_j)``, ties by index.
     prior : float
         Log-odds of the positive class (the intercept-only start of Newton).
     d : int
@@ -122,8 +119,6 @@ class SupportData:
         self.VT[d] = self.y > 0
         self.split = row_splits(self.VT[:d], self.K, pairs=split_pairs)
         self.entropy = entropy_tables(self.VT, self.K, self.w, self.split)
-        self.order = np.empty(d, dtype=np.int64)
-        self.order[np.argsort(-self.entropy[1], kind="stable")] = np.arange(d)
         VB, KB = bin_codes(self.VT, self.K, self.w)
         nothing = VB.shape[0] == 0  # then the kernel never reads the columns
         self.bins = (VB, KB, weighted_columns(self.X[:0] if nothing else self.X, self.w))
@@ -154,7 +149,8 @@ class SupportData:
         tuple of int
             The same features by decreasing ``H(X_j)``, ties by index.
         """
-        return tuple(sorted((int(j) for j in features), key=lambda j: self.order[j]))
+        He = self.entropy[1]
+        return tuple(sorted((int(j) for j in features), key=lambda j: (-He[j], j)))
 
     def _few(self, counts, support) -> bool:
         """Whether ``prod counts[j]`` over ``support`` is at most :data:`PATTERN_CAP` and
