@@ -28,6 +28,13 @@ node whose children are leaves is also bounded by its searched siblings of the s
 two items differ and that can still sit at the threshold); this needs every leaf's key,
 so it is off with constraints and in collect mode.
 
+A *leaf* (a child with no descendants: the checklist has the most items) only needs its
+key at each threshold ``M``: its parent's, less the rows one item below ``M`` that the new
+item checks, summed over the words that hold such rows (positives first, then the
+negatives, whose terms only add) and left as soon as it passes the incumbent, when the leaf
+cannot win; a leaf left early keeps that partial key, which is at most its own, so the
+sibling bound built from it stays valid. With mistake rows every leaf is counted in full.
+
 The loop returns to Python after about ``budget`` nodes with its whole state in the
 arrays, so the caller can report progress, honour a stop request and call it again.
 """
@@ -151,6 +158,11 @@ def search(problem, cells, state, budget, slack, depth):
     # may have ruled one out
     similar = counters[SIMILAR] == 1 and not collecting and n_rows == 0 and not has_errors
     leaf_min = np.zeros(n_planes + 1)  # least key of the leaves, by threshold
+    # leaves, by threshold: the rows one item below it and the words that hold some
+    below = np.zeros((n_planes + 1, n_words), dtype=np.uint64)
+    below_words = np.zeros((n_planes + 1, n_words), dtype=np.int64)
+    n_below = np.zeros((n_planes + 1, 2), dtype=np.int64)  # gain words, all words
+    at_loss = np.zeros(n_planes + 1)  # the loss of the rows already at the threshold
     # a node of a bound at least defer_at[0] (and of at most DEFER_DEPTH items, below the
     # frontier node) goes to the deferred list when its turn comes, after its searched
     # siblings had their say: the caller searches it later, least bound first, so the
@@ -235,6 +247,15 @@ def search(problem, cells, state, budget, slack, depth):
         leaves = size == max_items  # the children have no descendants
         for i in range(n_thresholds):
             leaf_min[i] = np.inf
+        # leaves without mistake rows: a leaf's key is its parent's at M plus the rows one
+        # item below M that it checks, summed from the words that hold some, and left
+        # once it passes the incumbent (every such leaf loses)
+        fast_leaves = leaves and not has_errors
+        if fast_leaves:
+            _leaf_tables(
+                parent_T, objc, thresholds, n_reached, n_gain_words, base, below,
+                below_words, n_below, at_loss,
+            )  # fmt: skip
         for pos in range(first, n_positions):
             counters[NODES] += 1
             path[lvl] = pos
@@ -245,25 +266,34 @@ def search(problem, cells, state, budget, slack, depth):
                 gained[i] = 0.0
                 flagged[i] = 0.0
                 to_gain[i] = 0.0
-            for w in range(n_words):
-                bits = X[pos, w]
-                coef = objc[w]
-                if not leaves:
-                    # planes above `top` are never read (stale, or 0 from the start)
-                    for v in range(top, 0, -1):
-                        child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
+            if fast_leaves:
                 for i in range(n_reached):
                     M = thresholds[i]
-                    if leaves:  # no descendants: only its counts at the thresholds matter
-                        count = popcount(parent_T[M, w] | (parent_T[M - 1, w] & bits))
-                    else:
-                        count = popcount(child_T[M, w])
-                    if has_errors:
-                        fixed_counts[i, w] = count
-                    if w < n_gain_words:
-                        gained[i] += coef * count
-                    else:
-                        flagged[i] += coef * count
+                    limit = incumbent[0] - c_n * size - c_m * M
+                    loss = _leaf_loss(
+                        X, pos, objc, below[i], below_words[i], n_below[i], at_loss[i], limit
+                    )
+                    gained[i] = loss - base  # the loss is read as base + gained + flagged
+            else:
+                for w in range(n_words):
+                    bits = X[pos, w]
+                    coef = objc[w]
+                    if not leaves:
+                        # planes above `top` are never read (stale, or 0 from the start)
+                        for v in range(top, 0, -1):
+                            child_T[v, w] = parent_T[v, w] | (parent_T[v - 1, w] & bits)
+                    for i in range(n_reached):
+                        M = thresholds[i]
+                        if leaves:  # no descendants: only its counts at the thresholds matter
+                            count = popcount(parent_T[M, w] | (parent_T[M - 1, w] & bits))
+                        else:
+                            count = popcount(child_T[M, w])
+                        if has_errors:
+                            fixed_counts[i, w] = count
+                        if w < n_gain_words:
+                            gained[i] += coef * count
+                        else:
+                            flagged[i] += coef * count
             for r in range(n_rows):
                 rowsum[lvl + 1, kept, r] = rowsum[lvl, slot, r] + A[r, pos]
             g = group_of[pos]
@@ -406,6 +436,55 @@ def search(problem, cells, state, budget, slack, depth):
             lvl += 1
     counters[LEVEL] = lvl
     return open_bound(bound, order, n_children, cursor, lvl)
+
+
+@njit(**JIT)
+def _leaf_tables(
+    parent_T, objc, thresholds, n_reached, n_gain_words, base, below, below_words, n_below,
+    at_loss,
+):  # fmt: skip
+    """For each threshold a leaf can reach: the rows one item below it (``below``), the
+    words that hold some (gain words first, ``n_below``: how many of each) and the loss
+    of the parent's rows already at it (``at_loss``)."""
+    n_words = objc.shape[0]
+    for i in range(n_reached):
+        M = thresholds[i]
+        loss = base
+        n = 0
+        for w in range(n_words):
+            at = parent_T[M, w]
+            if at:
+                loss += objc[w] * popcount(at)
+            rows = parent_T[M - 1, w] & ~at
+            below[i, w] = rows
+            if rows:
+                below_words[i, n] = w
+                n += 1
+            if w + 1 == n_gain_words:
+                n_below[i, 0] = n
+        if n_gain_words == 0:
+            n_below[i, 0] = 0
+        n_below[i, 1] = n
+        at_loss[i] = loss
+
+
+@njit(**JIT)
+def _leaf_loss(X, pos, objc, below, words, n_below, loss, limit):
+    """The loss of the leaf that adds position ``pos`` (see ``_leaf_tables``), or a value
+    above ``limit`` that is at most it: once the gains are in, every word only adds."""
+    for k in range(n_below[0]):
+        w = words[k]
+        loss += objc[w] * popcount(below[w] & X[pos, w])
+    if loss > limit:
+        return loss
+    for k in range(n_below[0], n_below[1]):
+        w = words[k]
+        bits = below[w] & X[pos, w]
+        if bits:
+            loss += objc[w] * popcount(bits)
+            if loss > limit:
+                return loss
+    return loss
 
 
 @njit(**JIT)
