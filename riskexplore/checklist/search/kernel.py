@@ -29,11 +29,12 @@ two items differ and that can still sit at the threshold); this needs every leaf
 so it is off with constraints and in collect mode.
 
 A *leaf* (a child with no descendants: the checklist has the most items) only needs its
-key at each threshold ``M``: its parent's, less the rows one item below ``M`` that the new
-item checks, summed over the words that hold such rows (positives first, then the
-negatives, whose terms only add) and left as soon as it passes the incumbent, when the leaf
-cannot win; a leaf left early keeps that partial key, which is at most its own, so the
-sibling bound built from it stays valid. With mistake rows every leaf is counted in full.
+key at each threshold ``M``: its parent's, plus the weights of the rows one item below
+``M`` that the new item checks (negative for positives), summed over the words that hold
+such rows (positives first, then the negatives, whose terms only add) and left as soon as
+it passes the incumbent, when the leaf cannot win; a leaf left early keeps that partial
+key, which is at most its own, so the sibling bound built from it stays valid. With
+mistake rows every leaf is counted in full.
 
 The loop returns to Python after about ``budget`` nodes with its whole state in the
 arrays, so the caller can report progress, honour a stop request and call it again.
@@ -451,6 +452,7 @@ def _leaf_tables(
         M = thresholds[i]
         loss = base
         n = 0
+        n_below[i, 0] = 0
         for w in range(n_words):
             at = parent_T[M, w]
             if at:
@@ -460,10 +462,8 @@ def _leaf_tables(
             if rows:
                 below_words[i, n] = w
                 n += 1
-            if w + 1 == n_gain_words:
-                n_below[i, 0] = n
-        if n_gain_words == 0:
-            n_below[i, 0] = 0
+                if w < n_gain_words:  # words are listed in order: gain words first
+                    n_below[i, 0] = n
         n_below[i, 1] = n
         at_loss[i] = loss
 
