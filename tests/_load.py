@@ -15,6 +15,11 @@ context each) open it at the same moment; each
   its score card (``risk_overflow``: how many pixels its container would need to scroll
   sideways; 0 when nothing is clipped).
 
+A page that fails also reports what it showed (its widget views, outputs, buttons) and what
+went between it and its kernel: each websocket message's kind (``shell:comm_msg:request_states``,
+``iopub:status``...) with its time, counted and the last 40 listed, and its console's errors
+(:func:`failure_record`), to tell a message never sent from an answer never received.
+
 While the pages work, a thread samples the server's kernels (count and memory) every second.
 Plain functions; needs Playwright and Debian's chromium only when :func:`run_load` runs.
 """
@@ -22,9 +27,11 @@ Plain functions; needs Playwright and Debian's chromium only when :func:`run_loa
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import statistics
+import struct
 import threading
 import time
 from pathlib import Path
@@ -96,11 +103,78 @@ _SHOWN = """() => ({
 })"""
 
 
+def message_kind(payload: bytes | str) -> str:
+    """``channel:msg_type`` of a kernel websocket frame (with a comm message's method),
+    from Jupyter's binary protocol (``v1.kernel.websocket.jupyter.org``) or JSON."""
+    try:
+        if isinstance(payload, (bytes, bytearray)):
+            (count,) = struct.unpack_from("<Q", payload)
+            offsets = struct.unpack_from(f"<{count}Q", payload, 8)
+            ends = (*offsets[1:], len(payload))  # the last offset may be the end itself
+            channel = payload[offsets[0] : ends[0]].decode()
+            header = json.loads(payload[offsets[1] : ends[1]])
+            content = json.loads(payload[offsets[4] : ends[4]])
+        else:
+            message = json.loads(payload)
+            channel, header = message.get("channel"), message["header"]
+            content = message.get("content", {})
+        data = content.get("data") if isinstance(content, dict) else None
+        method = data.get("method", "") if isinstance(data, dict) else ""
+        return f"{channel}:{header.get('msg_type')}" + (f":{method}" if method else "")
+    except (ValueError, KeyError, TypeError, IndexError, struct.error):
+        return f"unreadable ({len(payload)} bytes)"
+
+
+def _watch(page, t0: float) -> dict:
+    """Record what ``page`` sends to and receives from its kernel (each frame's kind, with
+    the time since the pages were opened) and its console's errors: a page that stops half
+    built reports them, to tell a message never sent from an answer never received."""
+    seen: dict = {"frames": [], "console": []}
+
+    def frame(direction):
+        return lambda payload: seen["frames"].append(
+            (round(time.monotonic() - t0, 2), direction, message_kind(payload))
+        )
+
+    def socket(ws):
+        seen["frames"].append((round(time.monotonic() - t0, 2), "open", ws.url.split("?")[0]))
+        ws.on("framesent", frame("sent"))
+        ws.on("framereceived", frame("received"))
+        ws.on(
+            "close",
+            lambda _ws: seen["frames"].append((round(time.monotonic() - t0, 2), "close", "")),
+        )
+
+    def console(message):
+        if message.type == "error":
+            seen["console"].append(message.text[:300])
+
+    page.on("websocket", socket)
+    page.on("console", console)
+    page.on("pageerror", lambda error: seen["console"].append(f"uncaught: {str(error)[:300]}"))
+    return seen
+
+
+def failure_record(seen: dict) -> dict:
+    """What a page that failed saw: its kernel messages by kind, the last 40, its errors."""
+    kinds: dict[str, int] = {}
+    for _t, direction, kind in seen["frames"]:
+        key = f"{direction} {kind}"
+        kinds[key] = kinds.get(key, 0) + 1
+    return {
+        "kernel_messages": kinds,
+        "last_messages": seen["frames"][-40:],
+        "console_errors": seen["console"][-20:],
+    }
+
+
 async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: Path | None):
     """One clinician: open the page, search, wait for the certificate (own context)."""
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    seen = None
     try:
         page = await context.new_page()
+        seen = _watch(page, t0)
         await page.goto(url, timeout=timeout * 1000)
         solve = page.locator("button", has_text=re.compile(r"^\W*Find the best score\s*$")).first
         await solve.wait_for(state="visible", timeout=timeout * 1000)
@@ -135,6 +209,8 @@ async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: 
             out["shown"] = await page.evaluate(_SHOWN)
         except Exception:  # the page itself is gone
             pass
+        if seen is not None:
+            out.update(failure_record(seen))
     finally:
         await context.close()
 

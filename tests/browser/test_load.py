@@ -25,10 +25,11 @@ to ``artifacts/load_browser.json``. (It opened ten pages on a pool of ten until 
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 from _browser import ensure_chromium
-from _load import run_load
+from _load import failure_record, message_kind, run_load
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -57,3 +58,38 @@ def test_pages_opened_together_all_certify(tmp_path):
     assert summary["certified"] == PAGES, report
     overflow = [r.get("risk_overflow") for r in results]
     assert all(o is not None and o <= 0 for o in overflow), overflow
+
+
+def _frame(parts: list[bytes], with_end: bool) -> bytes:
+    """A message in Jupyter's binary websocket protocol: the offsets, then the parts."""
+    count = len(parts) + with_end
+    offsets, at = [], 8 * (1 + count)
+    for part in parts:
+        offsets.append(at)
+        at += len(part)
+    if with_end:
+        offsets.append(at)
+    return struct.pack(f"<Q{count}Q", count, *offsets) + b"".join(parts)
+
+
+def test_a_stuck_page_reports_its_kernel_messages_by_kind():
+    header = json.dumps({"msg_type": "comm_msg"}).encode()
+    content = json.dumps({"comm_id": "c", "data": {"method": "request_states"}}).encode()
+    parts = [b"shell", header, b"{}", b"{}", content]
+    for with_end in (True, False):
+        assert message_kind(_frame(parts, with_end)) == "shell:comm_msg:request_states"
+    text = json.dumps({"channel": "iopub", "header": {"msg_type": "status"}, "content": {}})
+    assert message_kind(text) == "iopub:status"
+    assert message_kind(b"\x01") == "unreadable (1 bytes)"
+    seen = {
+        "frames": [(1.0, "sent", "shell:kernel_info_request")]
+        + [(2.0 + i, "received", "iopub:status") for i in range(45)],
+        "console": ["uncaught: boom"],
+    }
+    record = failure_record(seen)
+    assert record["kernel_messages"] == {
+        "sent shell:kernel_info_request": 1,
+        "received iopub:status": 45,
+    }
+    assert len(record["last_messages"]) == 40 and record["last_messages"][-1][0] == 46.0
+    assert record["console_errors"] == ["uncaught: boom"]
