@@ -20,7 +20,10 @@ for heuristics where enumeration is too costly.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +39,7 @@ from riskexplore.risk_score.support.combinations import (
     support_stretches,
 )
 from riskexplore.risk_score.support.entropy import entropy_tables
-from riskexplore.risk_score.support.kernel import screen_batch
+from riskexplore.risk_score.support.kernel import screen_batch, screen_workspace
 from riskexplore.risk_score.support.merge import PATTERN_CAP, row_splits
 
 __all__ = [
@@ -447,6 +450,30 @@ def screen_supports(
     return _merge(parts, k_max, not stopped, data.d if floors else None)
 
 
+#: The kernel's scratch arrays kept between batches: data -> {k_max: [free workspaces]}
+#: (one is in use per thread at a time; they go with the data).
+_WORKSPACES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_WORKSPACES_LOCK = threading.Lock()
+
+
+@contextmanager
+def _workspace(data: SupportData, kmax: int) -> Iterator[tuple]:
+    """Scratch arrays of the kernel for supports of up to ``kmax`` features of ``data``,
+    reused from an earlier batch when one is free (see
+    :func:`~riskexplore.risk_score.support.kernel.screen_workspace`)."""
+    with _WORKSPACES_LOCK:
+        free = _WORKSPACES.setdefault(data, {}).setdefault(kmax, [])
+        work = free.pop() if free else None
+    if work is None:
+        n, levels = data.X.shape[0], data.bins[0].shape[0]
+        work = screen_workspace(kmax, n, data.d, levels)
+    try:
+        yield work
+    finally:
+        with _WORKSPACES_LOCK:
+            free.append(work)
+
+
 def _fit(
     data, sup, sizes, w_lower, w_upper, c0, cutoff, keep_below=None, floors=False
 ) -> ScreenResult:
@@ -455,11 +482,13 @@ def _fit(
     bounds, fits = np.zeros(n), np.zeros(n)
     thetas = np.zeros((n, sup.shape[1] + 1))
     if n:
-        screen_batch(
-            sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w, data.split,
-            data.entropy, *data.bins, np.asarray(w_lower, float), np.asarray(w_upper, float),
-            np.asarray(c0, float), data.prior, float(cutoff), bounds, fits, thetas,
-        )  # fmt: skip
+        with _workspace(data, sup.shape[1]) as work:
+            screen_batch(
+                sup, sizes, data.VT, data.K, data.vals, data.X, data.y, data.w, data.split,
+                data.entropy, *data.bins, np.asarray(w_lower, float),
+                np.asarray(w_upper, float), np.asarray(c0, float), data.prior,
+                float(cutoff), bounds, fits, thetas, work,
+            )  # fmt: skip
     result = ScreenResult(sup, sizes, bounds, fits, thetas)
     if floors:
         result.floors = support_floors(sup, bounds, data.d)
