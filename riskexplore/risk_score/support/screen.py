@@ -460,7 +460,8 @@ _WORKSPACES_LOCK = threading.Lock()
 def _workspace(data: SupportData, kmax: int) -> Iterator[tuple]:
     """Scratch arrays of the kernel for supports of up to ``kmax`` features of ``data``,
     reused from an earlier batch when one is free (see
-    :func:`~riskexplore.risk_score.support.kernel.screen_workspace`)."""
+    :func:`~riskexplore.risk_score.support.kernel.screen_workspace`). Their caches are
+    keyed by features only, so ``data``'s rows must not change once it has screened."""
     with _WORKSPACES_LOCK:
         free = _WORKSPACES.setdefault(data, {}).setdefault(kmax, [])
         work = free.pop() if free else None
