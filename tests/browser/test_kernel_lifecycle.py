@@ -94,9 +94,11 @@ def test_kernels_end_when_pages_go_and_live_while_open(browser, tmp_path):
 def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
     # a pool of ready kernels (--pool; two here): a page takes one that
     # has already built the page, the pool refills and grows by a spare (it follows
-    # demand), and the page's kernel ends after it
+    # demand), and the page's kernel ends after it (3 s after, checked every second:
+    # the launcher's 45 s are the test above's)
     log = open(tmp_path / "voila.log", "w")
-    proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log)
+    quick_end = ["--PageKernelManager.page_gone_timeout=3", "--PageKernelManager.check_interval=1"]
+    proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log, extra=quick_end)
     context = None
     try:
         # the pool's kernels have started and built the page (polled, not a fixed sleep)
@@ -116,8 +118,9 @@ def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
         assert not errors and not outside, (errors, outside)
         context.close()
         context = None
-        back, _ = wait_for(lambda: len(kernel_pids(proc.pid)) == 3, GONE_WITHIN)
+        back, waited = wait_for(lambda: len(kernel_pids(proc.pid)) == 3, GONE_WITHIN)
         assert back, f"the page's kernel did not end: {kernel_pids(proc.pid)}"
+        print(f"the page's kernel ended {waited:.0f} s after the page closed")
     finally:
         if context is not None:
             context.close()

@@ -307,7 +307,9 @@ def voila_command(
     base_url : str
         The prefix of every page (``/`` or ``/prefix/``).
     extra : list of str, optional
-        Further Voila arguments.
+        Further Voila arguments. One that names an option this command already sets
+        (``--Voila.tornado_settings=...``) replaces it: Voila refuses an option given twice
+        when its value is a dict.
 
     Returns
     -------
@@ -348,8 +350,20 @@ def voila_command(
         cmd.append(f"--Voila.token={token}")
     if preheat:
         cmd += ["--preheat_kernel=True", f"--pool_size={int(preheat)}"]
-    cmd += list(extra or [])
-    return cmd, url
+    return _with_overrides(cmd, list(extra or [])), url
+
+
+def _option_name(argument: str) -> str | None:
+    """``--Class.option`` of a ``--Class.option=value`` argument, else None."""
+    if not argument.startswith("--") or "=" not in argument:
+        return None
+    return argument.split("=", 1)[0]
+
+
+def _with_overrides(cmd: list[str], extra: list[str]) -> list[str]:
+    """``cmd`` then ``extra``, without the arguments of ``cmd`` that ``extra`` sets again."""
+    replaced = {_option_name(a) for a in extra} - {None}
+    return [a for a in cmd if _option_name(a) not in replaced] + extra
 
 
 def wait_listening(host: str, port: int, proc: subprocess.Popen, timeout: float) -> None:

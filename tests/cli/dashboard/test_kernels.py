@@ -86,6 +86,17 @@ def test_the_launcher_serves_with_this_manager():
     assert TORNADO_SETTINGS["ws_ping_timeout"] / 1000 + 45 + 5 < 120  # a dropped page too
 
 
+def test_an_extra_option_replaces_the_launchers_own():
+    fast = {"ws_ping_interval": 1000, "ws_ping_timeout": 3000}
+    extra = [f"--Voila.tornado_settings={json.dumps(fast)}", "--PageKernelManager.check_interval=1"]
+    cmd, _url = voila_command("risk", 8125, extra=extra)
+    settings = [a for a in cmd if a.startswith("--Voila.tornado_settings=")]
+    assert [json.loads(a.split("=", 1)[1]) for a in settings] == [fast]  # given once
+    assert cmd[-2:] == extra
+    default, _url = voila_command("risk", 8125)
+    assert set(default) - set(cmd) == {f"--Voila.tornado_settings={json.dumps(TORNADO_SETTINGS)}"}
+
+
 def test_the_pool_refills_when_pages_are_quiet():
     km = _manager()
     km.refill_quiet = 10
