@@ -26,6 +26,11 @@ from _gallery import gallery
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process
 
+#: Server options for tests that only need a gone page's kernel to end, not the launcher's
+#: timings (its 45 s wait, checked every 5 s: ``test_kernel_lifecycle.py`` tests those):
+#: ended 3 s after its page is gone, checked every second.
+QUICK_PAGE_END = ["--PageKernelManager.page_gone_timeout=3", "--PageKernelManager.check_interval=1"]
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",

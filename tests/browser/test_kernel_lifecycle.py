@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import time
 
-from _browser import FreezingProxy, button, kernel_pids, wait_for, wait_pool_ready, watched_page
+from _browser import (
+    QUICK_PAGE_END,
+    FreezingProxy,
+    button,
+    kernel_pids,
+    wait_for,
+    wait_pool_ready,
+    watched_page,
+)
 from playwright.sync_api import expect
 
 from riskexplore.cli.dashboard.server import start_voila, stop_process
@@ -97,8 +105,7 @@ def test_a_pool_of_ready_kernels_serves_pages_and_refills(browser, tmp_path):
     # demand), and the page's kernel ends after it (3 s after, checked every second:
     # the launcher's 45 s are the test above's)
     log = open(tmp_path / "voila.log", "w")
-    quick_end = ["--PageKernelManager.page_gone_timeout=3", "--PageKernelManager.check_interval=1"]
-    proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log, extra=quick_end)
+    proc, url = start_voila("risk", preheat=2, timeout=120, log_file=log, extra=QUICK_PAGE_END)
     context = None
     try:
         # the pool's kernels have started and built the page (polled, not a fixed sleep)

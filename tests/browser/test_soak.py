@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 from _browser import (
+    QUICK_PAGE_END,
     FreezingProxy,
     button,
     kernel_pids,
@@ -66,12 +67,11 @@ GROWN, SHRUNK = "Pool of risk_score_builder.ipynb grows to", "Pools back to thei
 STYLES = ("tab closed", "navigated away", "context closed", "dropped")
 ROUNDS, PAGES = 3, len(STYLES)
 #: A gone page's kernel ends sooner than the launcher's: websocket pings every 2 s, a
-#: connection silent for 10 s closed (launcher: 10 s, 30 s), ended 3 s after its page is
-#: gone (45 s), checked every second (5 s). A dropped page's kernel ends within about 16 s.
+#: connection silent for 10 s closed (launcher: 10 s, 30 s), then ``QUICK_PAGE_END`` (3 s
+#: after its page is gone, checked every second). A dropped page's kernel ends within ~16 s.
 QUICK_END = [
     '--Voila.tornado_settings={"ws_ping_interval": 2000, "ws_ping_timeout": 10000}',
-    "--PageKernelManager.page_gone_timeout=3",
-    "--PageKernelManager.check_interval=1",
+    *QUICK_PAGE_END,
 ]
 GONE_WITHIN = 60  # seconds: the pool's shrink (SHRINK_AFTER) and the pages' ends, with margin
 SERVER_MB_PER_VISIT = 200 / 30  # the server's own memory kept per visit, at most (MB)
