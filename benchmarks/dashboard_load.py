@@ -11,16 +11,18 @@ and waits for "certified optimal" (the logic is ``tests/_load.py``, shared with 
 ``tests/browser/test_load.py``).
 
 Prints one JSON line per page (``button_s``, ``certified_s`` from the moment all pages were
-opened, ``click_s``, ``risk_overflow``, ``status``) and a summary line (median and slowest
+opened, ``click_s``, ``risk_overflow``, ``status``, and the steps before the button:
+``html_s`` page loaded, ``socket_s`` kernel socket open, ``first_message_s`` and
+``last_message_s`` kernel messages received, ``messages``) and a summary line (median and slowest
 of each, pages certified, kernels and their memory at the peak and after the pages closed,
 the machine's load average) and the issue's timing targets against the run (``targets``:
 slowest button within 30 s, click answered within 5 s, mammo certified within 150 s, each
 with ``measured`` and ``met``; ``targets_met`` when all are, every page certified and none
 failed). They were asserted by the load test until it became a correctness test (ten
 pages' timing on a shared machine is a benchmark's business); ``--pages 10 --pool 10``
-runs what it ran (a kernel ready for each visitor). ``--save`` appends the summary to
-``benchmarks/results/dashboard_load.jsonl``. Needs the test extra (Playwright) and Debian's
-chromium.
+runs what it ran (a kernel ready for each visitor). ``--save`` appends the summary, with
+each page's steps (``page_steps``), to ``benchmarks/results/dashboard_load.jsonl``. Needs
+the test extra (Playwright) and Debian's chromium.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ from _common import emit  # noqa: E402
 from _load import run_load, targets  # noqa: E402
 
 RESULTS = HERE / "results" / "dashboard_load.jsonl"
+#: Each page's steps kept in the saved summary (seconds from the pages' opening).
+PAGE_STEPS = (
+    "html_s", "socket_s", "first_message_s", "last_message_s", "messages", "button_s",
+    "click_s", "certified_s",
+)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,13 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if log is not None:
             log.close()
-    for r in results:
-        emit(
-            {
-                "kind": "page",
-                **{k: round(v, 1) if isinstance(v, float) else v for k, v in r.items()},
-            }
-        )
+    pages = [{k: round(v, 1) if isinstance(v, float) else v for k, v in r.items()} for r in results]
+    for page in pages:
+        emit({"kind": "page", **page})
     checked = targets(summary)
     summary = {
         "kind": "summary",
@@ -71,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         **summary,
         "targets": checked,
         "targets_met": all(t["met"] for t in checked.values()),
+        "page_steps": [{k: p.get(k) for k in PAGE_STEPS} for p in pages],
     }
     emit(summary)
     if args.save:

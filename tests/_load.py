@@ -6,7 +6,8 @@ numba kernels warmed, a pool of ready kernels, the core gate); N pages (one brow
 context each) open it at the same moment; each
 
 * waits for its "Find the best score" button (``button_s``, from the moment all pages were
-  opened),
+  opened), noting the steps on the way (:func:`milestones`: ``html_s`` page loaded,
+  ``socket_s`` kernel socket open, first and last kernel message received),
 * clicks it (the defaults: mammo, at most 5 characteristics, 60 s limit) and measures, in
   the page, how long it takes to answer the click (``click_s``: until its status line
   leaves "ready", i.e. the kernel received the click and the page shows "starting…",
@@ -155,6 +156,22 @@ def _watch(page, t0: float) -> dict:
     return seen
 
 
+def milestones(seen: dict, until: float) -> dict:
+    """When a page reached each step before ``until`` (seconds from the pages' opening):
+    its first kernel websocket opened, its first and last kernel message received, and how
+    many it received; a slow page shows whether it waited for its socket, its kernel's
+    answers or its own drawing (after the last message)."""
+    frames = [f for f in seen["frames"] if f[0] <= until]
+    opened = [t for t, direction, _ in frames if direction == "open"]
+    received = [t for t, direction, _ in frames if direction == "received"]
+    return {
+        "socket_s": opened[0] if opened else None,
+        "first_message_s": received[0] if received else None,
+        "last_message_s": received[-1] if received else None,
+        "messages": len(received),
+    }
+
+
 def failure_record(seen: dict) -> dict:
     """What a page that failed saw: its kernel messages by kind, the last 40, its errors."""
     kinds: dict[str, int] = {}
@@ -176,9 +193,11 @@ async def _visit(browser, url: str, t0: float, timeout: float, out: dict, shot: 
         page = await context.new_page()
         seen = _watch(page, t0)
         await page.goto(url, timeout=timeout * 1000)
+        out["html_s"] = time.monotonic() - t0
         solve = page.locator("button", has_text=re.compile(r"^\W*Find the best score\s*$")).first
         await solve.wait_for(state="visible", timeout=timeout * 1000)
         out["button_s"] = time.monotonic() - t0
+        out.update(milestones(seen, out["button_s"]))
         status = page.locator(".rx-search-unconstrained .rx-status")
         answered = await page.evaluate(_CLICK, timeout)
         if answered is None:

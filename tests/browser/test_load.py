@@ -29,7 +29,7 @@ import struct
 from pathlib import Path
 
 from _browser import ensure_chromium
-from _load import failure_record, message_kind, run_load
+from _load import failure_record, message_kind, milestones, run_load
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -93,3 +93,29 @@ def test_a_stuck_page_reports_its_kernel_messages_by_kind():
     }
     assert len(record["last_messages"]) == 40 and record["last_messages"][-1][0] == 46.0
     assert record["console_errors"] == ["uncaught: boom"]
+
+
+def test_a_page_notes_its_steps_before_the_button():
+    seen = {
+        "frames": [
+            (0.5, "open", "ws://x/api/kernels/k/channels"),
+            (0.6, "sent", "shell:kernel_info_request"),
+            (1.5, "received", "shell:kernel_info_reply"),
+            (4.0, "received", "iopub:comm_msg:update"),
+            (9.0, "received", "iopub:status"),  # after the button: not a step before it
+        ],
+        "console": [],
+    }
+    assert milestones(seen, until=5.0) == {
+        "socket_s": 0.5,
+        "first_message_s": 1.5,
+        "last_message_s": 4.0,
+        "messages": 2,
+    }
+    empty = milestones({"frames": [], "console": []}, until=5.0)
+    assert empty == {
+        "socket_s": None,
+        "first_message_s": None,
+        "last_message_s": None,
+        "messages": 0,
+    }
