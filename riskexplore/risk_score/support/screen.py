@@ -29,14 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from riskexplore.core.parallel import ordered_map
+from riskexplore.core.parallel import dask_workers, ordered_map
 from riskexplore.risk_score.loss import LogisticLoss
 from riskexplore.risk_score.rows import RowMatrix
 from riskexplore.risk_score.support.binned import bin_codes, weighted_columns
 from riskexplore.risk_score.support.combinations import (
+    equal_stretches,
     stretch_supports,
     support_batches,
-    support_stretches,
 )
 from riskexplore.risk_score.support.entropy import entropy_tables
 from riskexplore.risk_score.support.kernel import screen_batch, screen_workspace
@@ -57,8 +57,9 @@ __all__ = [
 #: learned scale (99 CPU-s against 74 with 16,384). A batch of adult takes about 10 ms, of
 #: real-valued features (28 us a support) half a second.
 _BATCH = 16384
-#: Supports per task on a Dask cluster (about 0.1 s of work on adult): a task's round trip
-#: costs milliseconds, so a batch per task spent more time in messages than in fits.
+#: Supports per task on a Dask cluster at most (about 0.1 s of work on adult): a task's
+#: round trip costs milliseconds, so a batch per task spent more time in messages than in
+#: fits. A region is cut into runs of equal length, as many as a multiple of the workers.
 _STRETCH = 131072
 
 
@@ -336,11 +337,13 @@ def count_supports(n_forced: int, n_free: int, k_min: int, k_max: int) -> int:
     return sum(math.comb(n_free, e) for e in range(lo, hi + 1))
 
 
-def _alpha_feasible(rows: RowMatrix | None, d: int, supports, sizes) -> np.ndarray:
-    """Which supports meet every row that involves indicators only."""
-    ok = np.ones(len(sizes), dtype=bool)
+def _alpha_feasible(
+    rows: RowMatrix | None, d: int, supports: np.ndarray, sizes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The supports (and their sizes) that meet every row that involves indicators only;
+    the arrays themselves, not a copy, when there are no such rows."""
     if rows is None or rows.n_rows == 0:
-        return ok
+        return supports, sizes
     # Gather the rows' columns of each support's features (padding -1 reads a zero column):
     # O(supports x size x rows), not a dense supports x d indicator matrix.
     by_feature = np.vstack([rows.A[:, d + 1 :].T, np.zeros((1, rows.n_rows))])
@@ -348,7 +351,8 @@ def _alpha_feasible(rows: RowMatrix | None, d: int, supports, sizes) -> np.ndarr
     act = np.zeros((len(sizes), rows.n_rows))
     for k in range(supports.shape[1]):
         act += by_feature[index[:, k]]
-    return np.all((act >= rows.lower - 1e-9) & (act <= rows.upper + 1e-9), axis=1)
+    keep = np.all((act >= rows.lower - 1e-9) & (act <= rows.upper + 1e-9), axis=1)
+    return supports[keep], sizes[keep]
 
 
 def _as_array(batch: list[tuple[int, ...]], k_max: int) -> tuple[np.ndarray, np.ndarray]:
@@ -435,17 +439,20 @@ def screen_supports(
 
     def batches():
         for sup, sizes in polled(support_batches(forced, free, k_min, k_max, _BATCH)):
-            keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-            yield sup[keep], sizes[keep], *fit_args
-
-    def stretches():  # a worker writes its own supports: only where they start travels
-        for extra, first, count in polled(support_stretches(forced, free, k_min, k_max, _STRETCH)):
-            yield forced, free, extra, first, count, k_max, alpha_rows, *fit_args
+            yield *_alpha_feasible(alpha_rows, data.d, sup, sizes), *fit_args
 
     total = count_supports(len(forced), len(free), k_min, k_max)
+
+    def stretches():  # a worker writes its own supports: only where they start travels
+        workers = dask_workers(client)
+        parts = workers * math.ceil(total / (_STRETCH * workers))  # equal work for each
+        runs = equal_stretches(len(forced), len(free), k_min, k_max, parts, align=_BATCH)
+        for run in polled(runs):
+            yield forced, free, run, k_max, alpha_rows, *fit_args
+
     if total <= _BATCH:  # one batch: no worker to wait for
         n_jobs, client = 1, None
-    func, tasks = (_fit, batches()) if client is None else (_fit_stretch, stretches())
+    func, tasks = (_fit, batches()) if client is None else (_fit_stretches, stretches())
     parts = list(ordered_map(func, tasks, n_jobs=n_jobs, client=client, shared=(data,)))
     return _merge(parts, k_max, not stopped, data.d if floors else None)
 
@@ -500,17 +507,13 @@ def _fit(
     return result
 
 
-def _fit_stretch(
-    data, forced, free, extra, first, count, k_max, alpha_rows, *fit_args
-) -> ScreenResult:
-    """Write and fit one stretch of supports, a batch at a time (a Dask task of
-    :func:`screen_supports`)."""
-    sup, sizes = stretch_supports(forced, free, extra, first, count, k_max)
-    keep = _alpha_feasible(alpha_rows, data.d, sup, sizes)
-    sup, sizes = sup[keep], sizes[keep]
+def _fit_stretches(data, forced, free, stretches, k_max, alpha_rows, *fit_args) -> ScreenResult:
+    """Write and fit a run of stretches of supports, a batch at a time (a Dask task of
+    :func:`screen_supports`; within a stretch, the batches are the threads' screen's)."""
     parts = [
-        _fit(data, sup[i : i + _BATCH], sizes[i : i + _BATCH], *fit_args)
-        for i in range(0, len(sizes), _BATCH)
+        _fit(data, *_alpha_feasible(alpha_rows, data.d, sup, sizes), *fit_args)
+        for extra, first, count in stretches
+        for sup, sizes in stretch_supports(forced, free, extra, first, count, k_max, _BATCH)
     ]
     floors = fit_args[-1]  # the last of screen_supports' fit_args
     return _merge(parts, k_max, True, data.d if floors else None)

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from riskexplore.risk_score.problem import RiskScoreProblem
 from riskexplore.risk_score.support.combinations import (
+    equal_stretches,
+    nth_combination,
     stretch_supports,
     support_batches,
-    support_stretches,
 )
 from riskexplore.risk_score.support.screen import SupportData, screen_supports
 
@@ -24,8 +25,11 @@ from riskexplore.risk_score.support.screen import SupportData, screen_supports
     k_min=st.integers(0, 5),
     span=st.integers(0, 4),
     batch=st.integers(1, 7),
+    parts=st.integers(1, 5),
 )
-def test_batches_list_the_supports_of_itertools_in_order(n_items, forced_count, k_min, span, batch):
+def test_batches_list_the_supports_of_itertools_in_order(
+    n_items, forced_count, k_min, span, batch, parts
+):
     items = np.arange(n_items + forced_count)
     forced, free = items[:forced_count], items[forced_count:]
     k_max = k_min + span
@@ -38,14 +42,32 @@ def test_batches_list_the_supports_of_itertools_in_order(n_items, forced_count, 
         assert np.all(sup[:, sizes[0] :] == -1)
         got += [tuple(sup[r, : sizes[r]].tolist()) for r in range(len(sizes))]
     assert got == want
-    # A Dask task's stretch: only where it starts travels; its worker writes the same supports.
-    stretched = []
-    for extra, first, count in support_stretches(forced, free, k_min, k_max, batch):
-        assert 0 < count <= batch
-        sup, sizes = stretch_supports(forced, free, extra, first, count, k_max)
-        assert sup.shape == (count, max(k_max, 1)) and np.all(sizes == forced_count + extra)
-        stretched += [tuple(sup[r, : sizes[r]].tolist()) for r in range(count)]
-    assert stretched == want
+    # A Dask task's run: only where it starts travels; its worker writes the batches of the
+    # threads' screen, the same supports in the same batches, and the runs are of about
+    # equal length (each end moved back at most one batch).
+    batches = [
+        (sup.tolist(), sizes.tolist())
+        for sup, sizes in support_batches(forced, free, k_min, k_max, batch)
+    ]
+    written, lengths = [], []
+    for run in equal_stretches(forced_count, free.size, k_min, k_max, parts, align=batch):
+        length = 0
+        for extra, first, count in run:
+            for sup, sizes in stretch_supports(forced, free, extra, first, count, k_max, batch):
+                written.append((sup.tolist(), sizes.tolist()))
+                length += len(sizes)
+        lengths.append(length)
+    assert written == batches
+    assert len(lengths) <= max(1, parts)
+    if len(want) >= parts * (batch + 1):  # room for every run
+        assert max(lengths) - min(lengths) <= 2 * batch
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 12), k=st.integers(0, 6))
+def test_nth_combination_is_that_of_itertools(n, k):
+    every = list(itertools.combinations(range(n), k))
+    assert [tuple(nth_combination(i, n, k).tolist()) for i in range(len(every))] == every
 
 
 def _without_split(data: SupportData) -> SupportData:
