@@ -91,7 +91,20 @@ def support_batches(
 
 def nth_combination(index: int, n: int, k: int) -> np.ndarray:
     """The combination of ``k`` of ``range(n)`` at ``index`` (from 0) in the order of
-    :func:`itertools.combinations`, found without listing the ones before it."""
+    :func:`itertools.combinations`, found without listing the ones before it.
+
+    Parameters
+    ----------
+    index : int
+        Its place in the order, ``0 <= index < comb(n, k)``.
+    n, k : int
+        Items to choose from, and how many to choose.
+
+    Returns
+    -------
+    int array (k,)
+        The combination, increasing.
+    """
     out = np.zeros(k, dtype=np.int64)
     x = 0
     for i in range(k):
@@ -119,6 +132,23 @@ def equal_stretches(
     :func:`nth_combination`, so nothing is enumerated to cut it. Within a size, runs
     start at a multiple of ``align`` (the batch of :func:`support_batches`), so that a
     worker writing a run ``align`` at a time writes the batches of the threads' screen.
+
+    Parameters
+    ----------
+    n_forced, n_free : int
+        Features every support has, and features it may have.
+    k_min, k_max : int
+        Size range of the supports.
+    parts : int
+        Runs wanted (fewer when there are fewer supports, or two cuts meet).
+    align : int
+        Within a size, each run starts at a multiple of this.
+
+    Yields
+    ------
+    tuple of (extra, first, count)
+        One run: per size it covers, the free features in each support, the positions in
+        the free features of its first combination, and how many supports it has there.
     """
     sizes = [
         (extra, math.comb(n_free, extra))
