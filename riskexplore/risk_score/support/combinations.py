@@ -169,8 +169,6 @@ def equal_stretches(
             offset += count
         yield tuple(run)
         start = end
-    if total == 0:
-        yield ()
 
 
 def _aligned(sizes: list[tuple[int, int]], position: int, align: int) -> int:
